@@ -1,0 +1,121 @@
+// Mapping time (median of repeated runs) and quality of every strategy, as JSON.
+// The baseline is default-slurm measured in the same run: each strategy also
+// reports its hop-bytes and time relative to it.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tofa/tofa.hpp"
+
+namespace {
+
+struct BenchCase {
+  std::string name;
+  tofa::Topology topology;
+  tofa::CommGraph graph;
+  std::vector<double> outage;
+  int repetitions;
+};
+
+std::vector<double> random_faults(int node_count, int faulty, double p, unsigned seed) {
+  std::vector<int> nodes(node_count);
+  for (int i = 0; i < node_count; ++i) nodes[i] = i;
+  std::shuffle(nodes.begin(), nodes.end(), std::mt19937(seed));
+  std::vector<double> outage(node_count, 0.0);
+  for (int i = 0; i < faulty; ++i) outage[nodes[i]] = p;
+  return outage;
+}
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  std::size_t mid = values.size() / 2;
+  return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+}
+
+nlohmann::json run_case(const BenchCase& c) {
+  tofa::MappingRequest request;
+  request.graph = &c.graph;
+  request.topology = &c.topology;
+  request.outage = c.outage;
+  nlohmann::json rows = nlohmann::json::array();
+  double baseline_ms = 0, baseline_hop_bytes = 0;
+  for (const auto& info : tofa::mapper_table()) {
+    std::fprintf(stderr, "  %-14s", info.name);
+    auto mapper = info.create();
+    std::vector<double> times;
+    tofa::Placement placement;
+    for (int run = 0; run < c.repetitions; ++run) {
+      auto start = std::chrono::steady_clock::now();
+      placement = mapper->map(request);
+      times.push_back(std::chrono::duration<double, std::milli>(
+                          std::chrono::steady_clock::now() - start).count());
+    }
+    auto m = tofa::evaluate_placement(c.graph, c.topology, placement, c.outage);
+    double ms = median(times);
+    if (std::strcmp(info.name, "default-slurm") == 0) {
+      baseline_ms = ms;
+      baseline_hop_bytes = m.hop_bytes;
+    }
+    std::fprintf(stderr, " median %.3f ms over %d runs\n", ms, c.repetitions);
+    rows.push_back({{"strategy", info.name},
+                    {"median_ms", ms},
+                    {"runs", c.repetitions},
+                    {"hop_bytes", m.hop_bytes},
+                    {"hop_bytes_vs_default", baseline_hop_bytes > 0 ? m.hop_bytes / baseline_hop_bytes : 0},
+                    {"time_vs_default", baseline_ms > 0 ? ms / baseline_ms : 0},
+                    {"average_hops", m.average_hops},
+                    {"max_hops", m.max_hops},
+                    {"max_link_load", m.max_link_load},
+                    {"abort_probability", m.abort_probability}});
+  }
+  return {{"case", c.name},
+          {"topology", c.topology.describe()},
+          {"tasks", c.graph.task_count()},
+          {"faulty_nodes", std::count_if(c.outage.begin(), c.outage.end(),
+                                         [](double p) { return p > 0; })},
+          {"results", rows}};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string examples = "examples";
+  bool quick = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--examples") == 0 && i + 1 < argc) examples = argv[++i];
+    else if (std::strcmp(argv[i], "--quick") == 0) quick = true;
+    else {
+      std::fprintf(stderr, "usage: bench_mappers [--examples DIR] [--quick]\n");
+      return 2;
+    }
+  }
+  try {
+    int repetitions = quick ? 3 : 21;
+    auto torus8 = tofa::Topology::from_spec("torus:8x8x8");
+    auto faults = random_faults(512, 16, 0.02, 2024);
+    std::vector<BenchCase> cases;
+    cases.push_back({"stencil64-torus8x8x8-16faulty", torus8,
+                     tofa::stencil_graph({4, 4, 4}, 1 << 20), faults, repetitions});
+    cases.push_back({"dt85-torus8x8x8-16faulty", torus8,
+                     tofa::read_graph(examples + "/dt85.mat"), faults, repetitions});
+    cases.push_back({"stencil4096-torus16x16x16", tofa::Topology::from_spec("torus:16x16x16"),
+                     tofa::stencil_graph({16, 16, 16}, 1 << 20), {}, quick ? 1 : 3});
+    nlohmann::json out = {{"benchmark", "mappers"}, {"cases", nlohmann::json::array()}};
+    for (const BenchCase& c : cases) {
+      std::fprintf(stderr, "%s (%d tasks)\n", c.name.c_str(), c.graph.task_count());
+      out["cases"].push_back(run_case(c));
+    }
+    std::cout << out.dump(2) << '\n';
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_mappers: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

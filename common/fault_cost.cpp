@@ -1,0 +1,198 @@
+// Fault files, the fault-weighted link cost of Equation 1 and the abort probability.
+#include <cctype>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <istream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "tofa/error.hpp"
+#include "tofa/faults.hpp"
+
+namespace tofa {
+
+namespace {
+
+struct Token {
+  std::string text;
+  int column;  // 1-based
+};
+
+// Whitespace-separated tokens of one line, up to a '#' comment.
+std::vector<Token> tokenize(const std::string& line) {
+  std::vector<Token> tokens;
+  std::size_t i = 0;
+  while (i < line.size() && line[i] != '#') {
+    if (std::isspace(static_cast<unsigned char>(line[i]))) {
+      ++i;
+      continue;
+    }
+    const std::size_t start = i;
+    while (i < line.size() && line[i] != '#' && !std::isspace(static_cast<unsigned char>(line[i])))
+      ++i;
+    tokens.push_back({line.substr(start, i - start), static_cast<int>(start) + 1});
+  }
+  return tokens;
+}
+
+// A node name known to the topology, else a numeric id in range; -1 otherwise.
+int resolve_node(const std::string& text, const Topology& topology) {
+  const int by_name = topology.node_by_name(text);
+  if (by_name >= 0) return by_name;
+  int id = -1;
+  const char* end = text.data() + text.size();
+  auto result = std::from_chars(text.data(), end, id);
+  if (result.ec != std::errc() || result.ptr != end) return -1;
+  return id >= 0 && id < topology.node_count() ? id : -1;
+}
+
+bool parse_probability(const std::string& text, double& p) {
+  const char* end = text.data() + text.size();
+  auto result = std::from_chars(text.data(), end, p);
+  return result.ec == std::errc() && result.ptr == end && p >= 0 && p <= 1;
+}
+
+void check_outage_size(const std::vector<double>& outage, const Topology& topology) {
+  if (!outage.empty() && outage.size() != static_cast<std::size_t>(topology.node_count())) {
+    throw Error("outage vector has " + std::to_string(outage.size()) + " entries, expected " +
+                std::to_string(topology.node_count()) + " nodes");
+  }
+}
+
+void check_placement(const CommGraph& graph, const Topology& topology,
+                     const std::vector<int>& placement) {
+  if (placement.size() != static_cast<std::size_t>(graph.task_count())) {
+    throw Error("placement has " + std::to_string(placement.size()) + " entries, expected " +
+                std::to_string(graph.task_count()) + " tasks");
+  }
+  for (std::size_t task = 0; task < placement.size(); ++task) {
+    if (placement[task] < 0 || placement[task] >= topology.node_count()) {
+      throw Error("task " + std::to_string(task) + " is placed on node " +
+                  std::to_string(placement[task]) + ", outside 0.." +
+                  std::to_string(topology.node_count() - 1));
+    }
+  }
+}
+
+bool is_faulty(int node, const std::vector<double>& outage) {
+  if (outage.empty()) return false;
+  if (node < 0 || static_cast<std::size_t>(node) >= outage.size()) {
+    throw Error("link endpoint " + std::to_string(node) + " has no outage probability (" +
+                std::to_string(outage.size()) + " nodes known)");
+  }
+  return outage[node] > 0;
+}
+
+}  // namespace
+
+std::vector<double> parse_faults(std::istream& in, const std::string& source_name,
+                                 const Topology& topology) {
+  std::vector<double> outage(topology.node_count(), 0.0);
+  std::vector<int> listed_on_line(topology.node_count(), 0);
+  std::string line;
+  int line_number = 0;
+  while (std::getline(in, line)) {
+    ++line_number;
+    const std::vector<Token> tokens = tokenize(line);
+    if (tokens.empty()) continue;
+    if (tokens.size() != 2) {
+      // Point at the first surplus value, or where the missing probability belongs.
+      const int column = tokens.size() > 2
+                             ? tokens[2].column
+                             : tokens[0].column + static_cast<int>(tokens[0].text.size());
+      throw ParseError(source_name, line_number, column,
+                       "expected 'NODE PROBABILITY', found " + std::to_string(tokens.size()) +
+                           (tokens.size() == 1 ? " value" : " values"));
+    }
+    const Token& name = tokens[0];
+    const Token& value = tokens[1];
+    const int node = resolve_node(name.text, topology);
+    if (node < 0) {
+      throw ParseError(source_name, line_number, name.column,
+                       "unknown node '" + name.text + "'");
+    }
+    if (listed_on_line[node] != 0) {
+      throw ParseError(source_name, line_number, name.column,
+                       "node '" + name.text + "' is listed twice (first on line " +
+                           std::to_string(listed_on_line[node]) + ")");
+    }
+    double p = 0;
+    if (!parse_probability(value.text, p)) {
+      throw ParseError(source_name, line_number, value.column,
+                       "expected a probability between 0 and 1, found '" + value.text + "'");
+    }
+    listed_on_line[node] = line_number;
+    outage[node] = p;
+  }
+  if (in.bad()) throw Error("cannot read fault file '" + source_name + "'");
+  return outage;
+}
+
+std::vector<double> read_fault_file(const std::string& path, const Topology& topology) {
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "r"),
+                                                       &std::fclose);
+  if (!file) {
+    throw Error("cannot open fault file '" + path + "': " + std::strerror(errno));
+  }
+  std::string content;
+  char buffer[4096];
+  std::size_t count;
+  while ((count = std::fread(buffer, 1, sizeof buffer, file.get())) > 0)
+    content.append(buffer, count);
+  if (std::ferror(file.get())) {
+    throw Error("cannot read fault file '" + path + "': " + std::strerror(errno));
+  }
+  std::istringstream in(content);
+  return parse_faults(in, path, topology);
+}
+
+double link_cost(const Link& link, const std::vector<double>& outage, const FaultCost& cost) {
+  const bool faulty = is_faulty(link.from, outage) || is_faulty(link.to, outage);
+  return faulty ? cost.link_cost + cost.penalty * cost.link_cost : cost.link_cost;
+}
+
+double fault_weighted_distance(const Topology& topology, const std::vector<double>& outage,
+                               int from, int to, const FaultCost& cost) {
+  check_outage_size(outage, topology);
+  if (from == to) return 0;
+  double total = 0;
+  for (const Link& link : topology.route(from, to).links) total += link_cost(link, outage, cost);
+  return total;
+}
+
+double expected_abort_probability(const Topology& topology, const CommGraph& graph,
+                                  const std::vector<int>& placement,
+                                  const std::vector<double>& outage) {
+  check_placement(graph, topology, placement);
+  check_outage_size(outage, topology);
+  if (outage.empty()) return 0;
+
+  std::vector<char> involved(topology.node_count(), 0);
+  for (int node : placement) involved[node] = 1;
+
+  const auto& offsets = graph.offsets();
+  const auto& adjacency = graph.adjacency();
+  const auto& bytes = graph.bytes();
+  for (int a = 0; a < graph.task_count(); ++a) {
+    for (std::int64_t k = offsets[a]; k < offsets[a + 1]; ++k) {
+      const int b = adjacency[k];
+      // Each undirected edge once, routed from the lower task id's node.
+      if (b <= a || !(bytes[k] > 0) || placement[a] == placement[b]) continue;
+      for (int node : topology.route(placement[a], placement[b]).intermediate_nodes)
+        involved[node] = 1;
+    }
+  }
+
+  double survive = 1;
+  for (int node = 0; node < topology.node_count(); ++node)
+    if (involved[node]) survive *= 1 - outage[node];
+  return 1 - survive;
+}
+
+}  // namespace tofa

@@ -1,0 +1,182 @@
+// CommGraph: symmetric CSR built from directed communication records.
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "tofa/error.hpp"
+#include "tofa/graph.hpp"
+
+namespace tofa {
+
+namespace {
+
+struct Neighbour {
+  int task;
+  double bytes;
+  double messages;
+};
+
+void check_edge(int task_count, std::size_t index, const CommEdge& e) {
+  auto inside = [&](int id) { return id >= 0 && id < task_count; };
+  if (!inside(e.from) || !inside(e.to)) {
+    throw Error("communication edge " + std::to_string(index) + " (" + std::to_string(e.from) +
+                " -> " + std::to_string(e.to) + ") has a task id outside 0.." +
+                std::to_string(task_count - 1));
+  }
+  if (!std::isfinite(e.bytes) || e.bytes < 0 || !std::isfinite(e.messages) || e.messages < 0) {
+    throw Error("communication edge " + std::to_string(index) + " (" + std::to_string(e.from) +
+                " -> " + std::to_string(e.to) +
+                ") has a negative or non-finite byte or message count");
+  }
+}
+
+void write_number(std::ostream& out, double value) {
+  char text[32];
+  auto result = std::to_chars(text, text + sizeof text, value);
+  out.write(text, result.ptr - text);
+}
+
+}  // namespace
+
+CommGraph CommGraph::from_directed_edges(int task_count, const std::vector<CommEdge>& edges) {
+  if (task_count < 0) {
+    throw Error("task count must not be negative, got " + std::to_string(task_count));
+  }
+  for (std::size_t i = 0; i < edges.size(); ++i) check_edge(task_count, i, edges[i]);
+
+  CommGraph graph;
+  graph.task_count_ = task_count;
+
+  // Every record u->v lands in the lists of both u and v; duplicates are
+  // merged per row below.
+  std::vector<std::int64_t>& offsets = graph.offsets_;
+  offsets.assign(static_cast<std::size_t>(task_count) + 1, 0);
+  for (const CommEdge& e : edges) {
+    if (e.from == e.to) continue;
+    ++offsets[e.from + 1];
+    ++offsets[e.to + 1];
+  }
+  for (int u = 0; u < task_count; ++u) offsets[u + 1] += offsets[u];
+
+  const auto slots = static_cast<std::size_t>(offsets[task_count]);
+  graph.adjacency_.resize(slots);
+  graph.bytes_.resize(slots);
+  graph.messages_.resize(slots);
+  std::vector<std::int64_t> next(offsets.begin(), offsets.end() - 1);
+  auto place = [&](int u, int v, const CommEdge& e) {
+    const std::int64_t at = next[u]++;
+    graph.adjacency_[at] = v;
+    graph.bytes_[at] = e.bytes;
+    graph.messages_[at] = e.messages;
+  };
+  for (const CommEdge& e : edges) {
+    if (e.from == e.to) continue;
+    place(e.from, e.to, e);
+    place(e.to, e.from, e);
+  }
+
+  // Sort each row and merge equal neighbours, compacting in place. Rows are
+  // sorted stably so that row u and row v add the same records in the same
+  // order and w(u,v) == w(v,u) exactly.
+  std::vector<Neighbour> row;
+  std::int64_t write = 0;
+  for (int u = 0; u < task_count; ++u) {
+    const std::int64_t begin = offsets[u];
+    const std::int64_t end = offsets[u + 1];
+    row.clear();
+    for (std::int64_t k = begin; k < end; ++k) {
+      row.push_back({graph.adjacency_[k], graph.bytes_[k], graph.messages_[k]});
+    }
+    const bool sorted = std::is_sorted(row.begin(), row.end(), [](const auto& a, const auto& b) {
+      return a.task < b.task;
+    });
+    if (!sorted) {
+      std::stable_sort(row.begin(), row.end(),
+                       [](const auto& a, const auto& b) { return a.task < b.task; });
+    }
+    offsets[u] = write;
+    for (std::size_t k = 0; k < row.size(); ++k) {
+      if (k > 0 && row[k].task == row[k - 1].task) {
+        graph.bytes_[write - 1] += row[k].bytes;
+        graph.messages_[write - 1] += row[k].messages;
+        continue;
+      }
+      graph.adjacency_[write] = row[k].task;
+      graph.bytes_[write] = row[k].bytes;
+      graph.messages_[write] = row[k].messages;
+      ++write;
+    }
+  }
+  offsets[task_count] = write;
+  for (auto* values : {&graph.bytes_, &graph.messages_}) {
+    values->resize(static_cast<std::size_t>(write));
+    values->shrink_to_fit();
+  }
+  graph.adjacency_.resize(static_cast<std::size_t>(write));
+  graph.adjacency_.shrink_to_fit();
+  return graph;
+}
+
+std::vector<CommEdge> CommGraph::undirected_edges() const {
+  std::vector<CommEdge> result;
+  result.reserve(edge_count());
+  for (int u = 0; u < task_count_; ++u) {
+    for (std::int64_t k = offsets_[u]; k < offsets_[u + 1]; ++k) {
+      if (adjacency_[k] > u) result.push_back({u, adjacency_[k], bytes_[k], messages_[k]});
+    }
+  }
+  return result;
+}
+
+double CommGraph::total_bytes() const {
+  double total = 0;
+  for (int u = 0; u < task_count_; ++u) {
+    for (std::int64_t k = offsets_[u]; k < offsets_[u + 1]; ++k) {
+      if (adjacency_[k] > u) total += bytes_[k];
+    }
+  }
+  return total;
+}
+
+std::vector<double> CommGraph::task_volumes() const {
+  std::vector<double> volumes(static_cast<std::size_t>(task_count_), 0.0);
+  for (int u = 0; u < task_count_; ++u) {
+    for (std::int64_t k = offsets_[u]; k < offsets_[u + 1]; ++k) volumes[u] += bytes_[k];
+  }
+  return volumes;
+}
+
+std::string message_matrix_path(const std::string& byte_matrix_path) {
+  const std::size_t slash = byte_matrix_path.find_last_of('/');
+  const std::size_t name_start = slash == std::string::npos ? 0 : slash + 1;
+  const std::size_t dot = byte_matrix_path.find_last_of('.');
+  // A leading dot ("dir/.mat") names a hidden file, not an extension.
+  if (dot == std::string::npos || dot <= name_start) return byte_matrix_path + ".msgs";
+  return byte_matrix_path.substr(0, dot) + ".msgs" + byte_matrix_path.substr(dot);
+}
+
+// The graph keeps only the symmetrized weight w(i,j) = G(i,j) + G(j,i), so the
+// whole weight is written above the diagonal and zeros below it: reading the
+// file back gives exactly the same bytes (shortest round-trip decimal form).
+void write_dense_matrix(std::ostream& out, const CommGraph& graph) {
+  const int n = graph.task_count();
+  out << n << '\n';
+  std::vector<double> row(static_cast<std::size_t>(n));
+  for (int u = 0; u < n; ++u) {
+    std::fill(row.begin(), row.end(), 0.0);
+    for (std::int64_t k = graph.offsets()[u]; k < graph.offsets()[u + 1]; ++k) {
+      const int v = graph.adjacency()[k];
+      if (v > u) row[v] = graph.bytes()[k];
+    }
+    for (int v = 0; v < n; ++v) {
+      if (v > 0) out << ' ';
+      write_number(out, row[v]);
+    }
+    out << '\n';
+  }
+}
+
+}  // namespace tofa

@@ -1,0 +1,20 @@
+// Moves tasks off nodes that hold more than their slots (after Scotch, which
+// balances load only approximately).
+#pragma once
+
+#include <vector>
+
+#include "../tofa/mapper.hpp"
+
+namespace tofa {
+
+/// `placement` has every task on a node of `nodes`. While a node holds more
+/// than `slots` tasks, its task with the fewest bytes to the other tasks still
+/// on it (then the smallest total volume, then the highest id) leaves. Each
+/// leaving task, in node id then leaving order, goes to the free node of
+/// `nodes` nearest to its old one: fewest hops, then fault-free, then lowest
+/// id. Needs slots * |nodes| >= tasks.
+void repair_capacity(const MappingRequest& request, const std::vector<int>& nodes, int slots,
+                     Placement& placement);
+
+}  // namespace tofa

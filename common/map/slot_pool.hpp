@@ -1,0 +1,37 @@
+// Free task slots on a set of nodes, and where the nearest free one is.
+// Shared by the greedy strategy and the capacity repair after Scotch.
+#pragma once
+
+#include <vector>
+
+#include "../tofa/mapper.hpp"
+
+namespace tofa {
+
+class SlotPool {
+ public:
+  /// Every node of `nodes` starts with `slots` free slots. The order of
+  /// `nodes` breaks the last tie of nearest_free and decides first_free.
+  /// Outages come from `request` (a node with p > 0 is "faulty").
+  SlotPool(const MappingRequest& request, std::vector<int> nodes, int slots);
+
+  bool has_free(int node) const { return free_[node] > 0; }
+  /// Uses one slot of `node` (which must have one free).
+  void take(int node);
+
+  /// The node with a free slot that minimises, in order: hops from `origin`
+  /// (0 when `origin` itself has a free slot), being faulty, position in the
+  /// node list. -1 when every slot is taken. O(nodes).
+  int nearest_free(int origin) const;
+  /// The first node in list order with a free slot, fault-free ones first
+  /// when `prefer_fault_free`. -1 when every slot is taken.
+  int first_free(bool prefer_fault_free) const;
+
+ private:
+  const Topology& topology_;
+  std::vector<int> nodes_;
+  std::vector<int> free_;      // per topology node id; 0 outside the pool
+  std::vector<char> faulty_;   // per topology node id
+};
+
+}  // namespace tofa

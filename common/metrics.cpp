@@ -1,0 +1,113 @@
+// Placement quality: hops, hop-bytes, dilation, link loads, abort probability.
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tofa/error.hpp"
+#include "tofa/faults.hpp"
+#include "tofa/metrics.hpp"
+
+namespace tofa {
+
+namespace {
+
+void check_placement(const CommGraph& graph, const Topology& topology,
+                     const std::vector<int>& placement) {
+  if (placement.size() != static_cast<std::size_t>(graph.task_count())) {
+    throw Error("placement has " + std::to_string(placement.size()) + " entries, expected " +
+                std::to_string(graph.task_count()) + " tasks");
+  }
+  for (std::size_t task = 0; task < placement.size(); ++task) {
+    if (placement[task] < 0 || placement[task] >= topology.node_count()) {
+      throw Error("task " + std::to_string(task) + " is placed on node " +
+                  std::to_string(placement[task]) + ", outside 0.." +
+                  std::to_string(topology.node_count() - 1));
+    }
+  }
+}
+
+// Calls visit(a, b, bytes) once per undirected edge {a, b}, a < b.
+template <typename Visit>
+void for_each_edge(const CommGraph& graph, Visit visit) {
+  const auto& offsets = graph.offsets();
+  const auto& adjacency = graph.adjacency();
+  const auto& bytes = graph.bytes();
+  for (int a = 0; a < graph.task_count(); ++a)
+    for (std::int64_t k = offsets[a]; k < offsets[a + 1]; ++k)
+      if (adjacency[k] > a) visit(a, adjacency[k], bytes[k]);
+}
+
+void add_route_load(const Topology& topology, int from, int to, double bytes,
+                    std::vector<double>& loads) {
+  for (const Link& link : topology.route(from, to).links) loads[topology.link_id(link)] += bytes;
+}
+
+std::vector<double> unchecked_link_loads(const CommGraph& graph, const Topology& topology,
+                                         const std::vector<int>& placement) {
+  std::vector<double> loads(topology.link_slot_count(), 0.0);
+  for_each_edge(graph, [&](int a, int b, double bytes) {
+    const int from = placement[a];
+    const int to = placement[b];
+    if (from == to || !(bytes > 0)) return;
+    add_route_load(topology, from, to, bytes / 2, loads);
+    add_route_load(topology, to, from, bytes / 2, loads);
+  });
+  return loads;
+}
+
+}  // namespace
+
+std::vector<double> link_loads(const CommGraph& graph, const Topology& topology,
+                               const std::vector<int>& placement) {
+  check_placement(graph, topology, placement);
+  return unchecked_link_loads(graph, topology, placement);
+}
+
+PlacementMetrics evaluate_placement(const CommGraph& graph, const Topology& topology,
+                                    const std::vector<int>& placement,
+                                    const std::vector<double>& outage) {
+  check_placement(graph, topology, placement);
+
+  PlacementMetrics metrics;
+  metrics.tasks = graph.task_count();
+
+  std::vector<char> used(topology.node_count(), 0);
+  for (int node : placement) {
+    metrics.nodes_used += used[node] ? 0 : 1;
+    used[node] = 1;
+  }
+
+  // Hop counts are small integers: integer sums keep the variance exact.
+  std::int64_t edges = 0;
+  std::int64_t hop_sum = 0;
+  std::int64_t hop_square_sum = 0;
+  for_each_edge(graph, [&](int a, int b, double bytes) {
+    const int hops = topology.hop_distance(placement[a], placement[b]);
+    ++edges;
+    hop_sum += hops;
+    hop_square_sum += static_cast<std::int64_t>(hops) * hops;
+    metrics.max_hops = std::max(metrics.max_hops, hops);
+    metrics.total_bytes += bytes;
+    metrics.hop_bytes += bytes * hops;
+  });
+  if (edges > 0) {
+    const double n = static_cast<double>(edges);
+    metrics.average_hops = static_cast<double>(hop_sum) / n;
+    // n * sum(h^2) - (sum h)^2 is exact in long double's 64-bit mantissa.
+    const long double spread = static_cast<long double>(edges) * hop_square_sum -
+                               static_cast<long double>(hop_sum) * hop_sum;
+    metrics.hop_variance = static_cast<double>(spread / (static_cast<long double>(n) * n));
+  }
+  if (metrics.total_bytes > 0) metrics.dilation = metrics.hop_bytes / metrics.total_bytes;
+
+  for (double load : unchecked_link_loads(graph, topology, placement)) {
+    if (load > 0) ++metrics.links_used;
+    metrics.max_link_load = std::max(metrics.max_link_load, load);
+  }
+
+  metrics.abort_probability = expected_abort_probability(topology, graph, placement, outage);
+  return metrics;
+}
+
+}  // namespace tofa

@@ -1,0 +1,58 @@
+// Blocking-style socket I/O on non-blocking descriptors, bounded by a deadline
+// and interruptible through a "cancel" descriptor (readable = give up).
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <string>
+
+namespace tofa::net {
+
+/// Owns a file descriptor; closes it on destruction.
+class Fd {
+ public:
+  Fd() = default;
+  explicit Fd(int fd) : fd_(fd) {}
+  Fd(Fd&& other) noexcept : fd_(other.release()) {}
+  Fd& operator=(Fd&& other) noexcept;
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  ~Fd() { reset(); }
+  int get() const { return fd_; }
+  int release();
+  void reset();
+
+ private:
+  int fd_ = -1;
+};
+
+/// A point in time after which I/O gives up.
+class Deadline {
+ public:
+  explicit Deadline(std::chrono::milliseconds budget)
+      : end_(std::chrono::steady_clock::now() + budget) {}
+  /// Milliseconds left, rounded up, never negative (a poll() timeout).
+  int remaining_ms() const;
+
+ private:
+  std::chrono::steady_clock::time_point end_;
+};
+
+/// Reads exactly `size` bytes into `out`. Throws tofa::Error "WHAT: timed
+/// out", "WHAT: connection closed after N of M bytes", "WHAT: cancelled" or
+/// "WHAT: <strerror>". `cancel_fd` < 0 means not cancellable.
+void read_exact(int fd, char* out, std::size_t size, const Deadline& deadline, int cancel_fd,
+                const std::string& what);
+
+/// Writes all of `data` (never raises SIGPIPE). Same errors as read_exact.
+void write_all(int fd, const std::string& data, const Deadline& deadline, int cancel_fd,
+               const std::string& what);
+
+/// A connected non-blocking TCP socket to host:port (IPv4 or IPv6).
+/// Throws tofa::Error "connect to HOST:PORT: TEXT".
+Fd connect_tcp(const std::string& host, int port, const Deadline& deadline);
+
+/// "ADDRESS:PORT" of the socket's peer, or "?" when unknown.
+std::string peer_name(int fd);
+
+}  // namespace tofa::net

@@ -1,0 +1,79 @@
+// Node outage probabilities learned from heartbeats, and their cost (seed TOFA, Eq. 1).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <istream>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "graph.hpp"
+#include "topology.hpp"
+
+namespace tofa {
+
+struct OutageModel {
+  enum class Kind { MovingWindow, Ewma };
+  Kind kind = Kind::MovingWindow;
+  int window = 100;    ///< heartbeats kept and averaged by MovingWindow (>= 1)
+  double alpha = 0.1;  ///< EWMA weight of the newest heartbeat, in (0, 1]
+
+  /// "window:100" or "ewma:0.1". Throws Error.
+  static OutageModel parse(const std::string& text);
+  std::string to_string() const;
+};
+
+/// Heartbeat outcomes of one node.
+class HeartbeatHistory {
+ public:
+  /// Records one heartbeat: answered or missed. Keeps at most `model.window`
+  /// outcomes and updates the EWMA (which starts at 0).
+  void record(bool answered, const OutageModel& model);
+  /// MovingWindow: missed / recorded over the window (0 with no heartbeat).
+  /// Ewma: e <- alpha * missed + (1 - alpha) * e per heartbeat.
+  double outage_probability(const OutageModel& model) const;
+
+  const std::deque<bool>& recent() const { return recent_; }  ///< true = answered
+  std::uint64_t answered_total() const { return answered_total_; }
+  std::uint64_t missed_total() const { return missed_total_; }
+  double ewma() const { return ewma_; }
+
+  /// One-line text form for the state file; from_text throws Error.
+  std::string to_text() const;
+  static HeartbeatHistory from_text(const std::string& text);
+
+ private:
+  std::deque<bool> recent_;
+  std::uint64_t answered_total_ = 0;
+  std::uint64_t missed_total_ = 0;
+  double ewma_ = 0;
+};
+
+/// Reads "NODE PROBABILITY" lines (node name or numeric id; '#' comments).
+/// Nodes not listed get 0. Throws ParseError (unknown node, p outside [0,1]).
+std::vector<double> read_fault_file(const std::string& path, const Topology& topology);
+std::vector<double> parse_faults(std::istream& in, const std::string& source_name,
+                                 const Topology& topology);
+
+/// Cost parameters of Equation 1.
+struct FaultCost {
+  double link_cost = 1.0;  ///< c
+  double penalty = 100.0;  ///< a link with a faulty endpoint costs c + penalty * c
+};
+
+/// Cost of one link: c, or c + penalty*c when either endpoint has p > 0.
+double link_cost(const Link& link, const std::vector<double>& outage, const FaultCost& cost);
+
+/// w(u,v) = sum over links of R(u,v) of link_cost (Equation 1).
+double fault_weighted_distance(const Topology& topology, const std::vector<double>& outage,
+                               int from, int to, const FaultCost& cost);
+
+/// 1 - prod(1 - p_n) over every node the placement uses and every node that
+/// a route between two communicating tasks (an edge of `graph`) passes through.
+/// `placement[t]` is the node of task t; `outage` is per node (empty = all 0).
+double expected_abort_probability(const Topology& topology, const CommGraph& graph,
+                                  const std::vector<int>& placement,
+                                  const std::vector<double>& outage);
+
+}  // namespace tofa

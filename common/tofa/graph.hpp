@@ -1,0 +1,81 @@
+// Communication graphs: who talks to whom, how much.
+#pragma once
+
+#include <cstdint>
+#include <istream>
+#include <string>
+#include <vector>
+
+namespace tofa {
+
+/// One directed or undirected communication record between two tasks.
+struct CommEdge {
+  int from = 0;
+  int to = 0;
+  double bytes = 0;
+  double messages = 0;
+};
+
+/// Symmetric weighted graph of an application's tasks in CSR form.
+/// The weight of {u,v} is G(u,v) + G(v,u) of the directed input; self loops
+/// (the diagonal of a matrix) are dropped. Adjacency lists are sorted.
+class CommGraph {
+ public:
+  CommGraph() = default;
+
+  /// Builds the symmetrized graph from directed records (duplicates add up).
+  /// Throws tofa::Error when an endpoint is outside [0, task_count).
+  static CommGraph from_directed_edges(int task_count, const std::vector<CommEdge>& edges);
+
+  int task_count() const { return task_count_; }
+  /// Number of undirected edges.
+  std::size_t edge_count() const { return adjacency_.size() / 2; }
+
+  /// Neighbours of task u are adjacency()[offsets()[u] .. offsets()[u+1]).
+  const std::vector<std::int64_t>& offsets() const { return offsets_; }
+  const std::vector<int>& adjacency() const { return adjacency_; }
+  /// Bytes and message counts, one entry per adjacency entry.
+  const std::vector<double>& bytes() const { return bytes_; }
+  const std::vector<double>& messages() const { return messages_; }
+
+  /// Undirected edges with from < to, sorted by (from, to).
+  std::vector<CommEdge> undirected_edges() const;
+  /// Sum of bytes over undirected edges.
+  double total_bytes() const;
+  /// Total bytes each task exchanges (weighted degree).
+  std::vector<double> task_volumes() const;
+
+ private:
+  int task_count_ = 0;
+  std::vector<std::int64_t> offsets_{0};
+  std::vector<int> adjacency_;
+  std::vector<double> bytes_;
+  std::vector<double> messages_;
+};
+
+enum class GraphFormat {
+  Auto,          ///< decided from the first data line (see read_graph)
+  DenseMatrix,   ///< "N" then N rows of N non-negative numbers
+  EdgeList,      ///< "i j bytes [msgs]" per line, 0-based task ids
+  MatrixMarket,  ///< "%%MatrixMarket matrix coordinate ..." with 1-based ids
+};
+
+/// Parses a graph from text. `source_name` is used in error messages.
+/// Auto-detection: a "%%MatrixMarket" banner selects MatrixMarket; otherwise a
+/// first data line with one token is a dense matrix, with 3 or 4 tokens an edge
+/// list. '#' starts a comment (dense and edge-list formats). Throws ParseError.
+CommGraph parse_graph(std::istream& in, const std::string& source_name,
+                      GraphFormat format = GraphFormat::Auto);
+
+/// Reads a graph file. For a dense byte matrix "X.mat" a sibling message-count
+/// matrix "X.msgs.mat" is read too when it exists (it must have the same N).
+/// Throws ParseError (bad content) or Error (unreadable file).
+CommGraph read_graph(const std::string& path, GraphFormat format = GraphFormat::Auto);
+
+/// "dir/comm.mat" -> "dir/comm.msgs.mat"; "comm" -> "comm.msgs".
+std::string message_matrix_path(const std::string& byte_matrix_path);
+
+/// Writes the dense matrix format (bytes); used by tools and tests.
+void write_dense_matrix(std::ostream& out, const CommGraph& graph);
+
+}  // namespace tofa

@@ -1,0 +1,63 @@
+// The one interface every mapping strategy implements, and its registry.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "faults.hpp"
+#include "graph.hpp"
+#include "topology.hpp"
+
+namespace tofa {
+
+/// Everything a strategy may use. Pointers are non-owning and non-null.
+struct MappingRequest {
+  const CommGraph* graph = nullptr;
+  const Topology* topology = nullptr;
+  /// Nodes the job may use, in preference order (Slurm's node order, or the
+  /// nodes cons_tres offers). Empty means every node in id order.
+  std::vector<int> candidate_nodes;
+  /// Outage probability per topology node; empty means all 0.
+  std::vector<double> outage;
+  /// Tasks a node may take; 0 means topology->cores_per_node().
+  int slots_per_node = 0;
+  std::uint64_t seed = 1;
+  FaultCost fault_cost;
+};
+
+/// task -> topology node id
+using Placement = std::vector<int>;
+
+class Mapper {
+ public:
+  virtual ~Mapper() = default;
+  /// Returns a complete placement: every task on one candidate node, no node
+  /// above its slots. Throws Error when the tasks cannot fit.
+  virtual Placement map(const MappingRequest& request) const = 0;
+};
+
+struct MapperInfo {
+  const char* name;
+  const char* summary;
+  std::unique_ptr<Mapper> (*create)();
+};
+
+/// Every strategy, in the order `tofa-map --list-strategies` prints them.
+const std::vector<MapperInfo>& mapper_table();
+/// Throws Error naming the unknown strategy and listing the known ones.
+std::unique_ptr<Mapper> make_mapper(const std::string& name);
+
+/// Helpers shared by strategies.
+/// The candidate list with the empty-means-all rule applied (validated).
+std::vector<int> effective_candidates(const MappingRequest& request);
+int effective_slots(const MappingRequest& request);
+/// Throws Error when tasks > slots * candidates.
+void check_capacity(const MappingRequest& request);
+/// Throws Error unless every task is on a candidate node and no node is over slots.
+void check_placement(const MappingRequest& request, const Placement& placement);
+/// Probability of node n (0 when outage is empty).
+double outage_of(const MappingRequest& request, int node);
+
+}  // namespace tofa

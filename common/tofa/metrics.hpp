@@ -1,0 +1,37 @@
+// Quality of a placement of tasks onto nodes.
+#pragma once
+
+#include <vector>
+
+#include "graph.hpp"
+#include "topology.hpp"
+
+namespace tofa {
+
+struct PlacementMetrics {
+  int tasks = 0;
+  int nodes_used = 0;
+  double total_bytes = 0;
+  double hop_bytes = 0;           ///< sum over edges of bytes * hops
+  double average_hops = 0;        ///< mean hops over communicating pairs (edges)
+  double hop_variance = 0;        ///< population variance of the same
+  int max_hops = 0;               ///< maximum dilation over edges
+  double dilation = 0;            ///< byte-weighted mean hops = hop_bytes / total_bytes
+  double max_link_load = 0;       ///< bytes on the busiest directed link under R(u,v)
+  int links_used = 0;             ///< directed links that carry any byte
+  double abort_probability = 0;   ///< see expected_abort_probability
+};
+
+/// Bytes carried by each directed link (index Topology::link_id) when every
+/// edge {u,v} sends bytes/2 along R(node(u), node(v)) and bytes/2 back along
+/// R(node(v), node(u)): the undirected weight G(u,v)+G(v,u) split evenly.
+std::vector<double> link_loads(const CommGraph& graph, const Topology& topology,
+                               const std::vector<int>& placement);
+
+/// All metrics at once. Tasks on the same node are 0 hops apart.
+/// Throws Error when placement has the wrong size or a node id out of range.
+PlacementMetrics evaluate_placement(const CommGraph& graph, const Topology& topology,
+                                    const std::vector<int>& placement,
+                                    const std::vector<double>& outage = {});
+
+}  // namespace tofa

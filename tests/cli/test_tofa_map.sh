@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# tofa-map end to end on the bundled examples. Prints "N passed, N failed".
+set -u
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+top_builddir=${top_builddir:-$top_srcdir}
+map="$top_builddir/tools/tofa-map"
+examples="$top_srcdir/examples"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passed=0 failed=0
+
+check() {  # check NAME COMMAND...: the command must succeed
+  local name=$1; shift
+  if "$@"; then passed=$((passed + 1)); echo "ok - $name"
+  else failed=$((failed + 1)); echo "not ok - $name"; fi
+}
+
+strategies=$("$map" --list-strategies | awk '{print $1}' | tr '\n' ' ')
+check "lists the four base strategies" \
+  test "$(echo "$strategies" | tr ' ' '\n' | grep -cxE 'default-slurm|random|greedy|tofa')" -eq 4
+
+"$map" --topology "$examples/torus8x8x8.conf" --graph "$examples/dt85.mat" \
+  --faults "$examples/faults16.txt" --compare --strategy tofa \
+  --hostfile "$work/hosts" --json "$work/out.json" --svg "$work/out.svg" >"$work/table" 2>&1
+check "compare run succeeds" test $? -eq 0
+check "table has a row per strategy" test "$(grep -cE '^(default-slurm|random|greedy|tofa) ' "$work/table")" -eq 4
+check "hostfile has one line per task" test "$(wc -l <"$work/hosts")" -eq 85
+check "hostfile names 85 distinct nodes" test "$(sort -u "$work/hosts" | wc -l)" -eq 85
+# faults16.txt leaves n011..n226 fault-free: tofa must use none of the faulty nodes.
+check "tofa avoids every faulty node" \
+  test -z "$(grep -Fxf <(awk '/^n/{print $1}' "$examples/faults16.txt") "$work/hosts")"
+check "json lists four results and tofa first-class metrics" python3 - "$work/out.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+names = [r["strategy"] for r in doc["results"]]
+assert names == ["default-slurm", "random", "greedy", "tofa"], names
+tofa = doc["results"][3]
+assert tofa["metrics"]["abort_probability"] == 0.0, tofa["metrics"]
+assert len(tofa["placement"]) == 85
+PY
+check "svg is written" grep -q '<svg' "$work/out.svg"
+
+printf '3\n0 1 2\n1 0 x\n' >"$work/bad.mat"
+"$map" --topology torus:4x4x4 --graph "$work/bad.mat" >"$work/out" 2>"$work/err"
+check "bad matrix exits non-zero" test $? -ne 0
+check "bad matrix error names file, line and column" \
+  grep -qx "tofa-map: $work/bad.mat:3:5: expected a non-negative number, found 'x'" "$work/err"
+check "error is one line" test "$(wc -l <"$work/err")" -eq 1
+
+"$map" --topology torus:4x4x4 --graph stencil:2x2x2 --strategy nope 2>"$work/err" >/dev/null
+check "unknown strategy rejected with the list" \
+  grep -q "unknown strategy 'nope': expected one of default-slurm, random, greedy, tofa" "$work/err"
+
+"$map" --topology torus:2x2x2 --graph stencil:4x4x4 2>"$work/err" >/dev/null
+check "too many tasks rejected" grep -q "64 tasks do not fit on 8 nodes with 1 slots each" "$work/err"
+
+"$map" --topology torus:4x4x4:cores=4 --graph stencil:4x4x4 --strategy default-slurm \
+  --hostfile "$work/block" >/dev/null
+check "default-slurm fills nodes in order" \
+  test "$(uniq -c "$work/block" | awk '{print $1}' | sort -u)" = "4"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

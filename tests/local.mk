@@ -1,0 +1,17 @@
+# Unit tests: one GoogleTest binary; tests/unit/<module>/<Name>GTest.cpp.
+check_PROGRAMS += tests/unit_tests
+TESTS += tests/unit_tests tests/cli/test_tofa_map.sh
+tests_unit_tests_SOURCES = \
+	tests/unit/fixtures.hpp \
+	tests/unit/graph/GraphParseGTest.cpp \
+	tests/unit/topology/TopologyGTest.cpp \
+	tests/unit/topology/TopologyFileGTest.cpp \
+	tests/unit/faults/FaultsGTest.cpp \
+	tests/unit/metrics/MetricsGTest.cpp \
+	tests/unit/map/MapperGTest.cpp \
+	tests/unit/capi/CApiGTest.cpp \
+	tests/unit/net/NetGTest.cpp
+tests_unit_tests_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit
+tests_unit_tests_LDADD = common/libtofa.la $(MUNGE_LIBS) $(GTEST_LIBS)
+TESTS_ENVIRONMENT = top_srcdir=$(top_srcdir) top_builddir=$(top_builddir); export top_srcdir top_builddir;
+EXTRA_DIST += tests/cli/test_tofa_map.sh

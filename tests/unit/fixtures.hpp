@@ -1,0 +1,59 @@
+// Shared test fixtures: temporary files and canonical graphs.
+#pragma once
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "tofa/graph.hpp"
+
+namespace tofa_test {
+
+/// A file with the given content that is removed when the object dies.
+class TempFile {
+ public:
+  explicit TempFile(const std::string& content, const std::string& suffix = ".txt") {
+    char pattern[] = "/tmp/tofa-test-XXXXXX";
+    int fd = mkstemp(pattern);
+    if (fd < 0) std::abort();
+    close(fd);
+    std::remove(pattern);
+    path_ = std::string(pattern) + suffix;
+    std::ofstream(path_) << content;
+  }
+  ~TempFile() { std::remove(path_.c_str()); }
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+/// X x Y x Z 3D stencil (6 nearest neighbours, no wrap); each undirected edge weighs `bytes`.
+/// Task id = x + X*(y + Y*z).
+inline tofa::CommGraph stencil_graph(int sx, int sy, int sz, double bytes = 1.0) {
+  std::vector<tofa::CommEdge> edges;
+  auto id = [&](int x, int y, int z) { return x + sx * (y + sy * z); };
+  for (int z = 0; z < sz; ++z)
+    for (int y = 0; y < sy; ++y)
+      for (int x = 0; x < sx; ++x) {
+        if (x + 1 < sx) edges.push_back({id(x, y, z), id(x + 1, y, z), bytes, 1});
+        if (y + 1 < sy) edges.push_back({id(x, y, z), id(x, y + 1, z), bytes, 1});
+        if (z + 1 < sz) edges.push_back({id(x, y, z), id(x, y, z + 1), bytes, 1});
+      }
+  return tofa::CommGraph::from_directed_edges(sx * sy * sz, edges);
+}
+
+/// Ring of n tasks, `bytes` on each edge.
+inline tofa::CommGraph ring_graph(int n, double bytes = 1.0) {
+  std::vector<tofa::CommEdge> edges;
+  for (int i = 0; i < n; ++i) edges.push_back({i, (i + 1) % n, bytes, 1});
+  return tofa::CommGraph::from_directed_edges(n, edges);
+}
+
+}  // namespace tofa_test

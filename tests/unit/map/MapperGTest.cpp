@@ -1,0 +1,508 @@
+// Mapping strategies and their registry: validity on many cases, determinism,
+// the exact layouts and fault avoidance each strategy promises, error texts.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "fixtures.hpp"
+#include "map/capacity_repair.hpp"
+#include "map/scotch_target.hpp"
+#include "tofa/error.hpp"
+#include "tofa/mapper.hpp"
+#include "tofa/metrics.hpp"
+
+namespace {
+
+using tofa::CommEdge;
+using tofa::CommGraph;
+using tofa::MappingRequest;
+using tofa::Placement;
+using tofa::Topology;
+
+template <typename Statement>
+std::string error_text(Statement statement) {
+  try {
+    statement();
+  } catch (const tofa::Error& error) {
+    return error.what();
+  }
+  return "<no exception>";
+}
+
+/// `tasks` tasks, each sending to 3 random others with random byte counts.
+CommGraph random_sparse_graph(int tasks, unsigned seed) {
+  std::mt19937 engine(seed);
+  std::vector<CommEdge> edges;
+  for (int from = 0; from < tasks; ++from)
+    for (int k = 0; k < 3; ++k) {
+      const int to = static_cast<int>(engine() % tasks);
+      if (to != from) edges.push_back({from, to, 1.0 + engine() % 100000, 1});
+    }
+  return CommGraph::from_directed_edges(tasks, edges);
+}
+
+MappingRequest request_for(const CommGraph& graph, const Topology& topology, int slots = 1) {
+  MappingRequest request;
+  request.graph = &graph;
+  request.topology = &topology;
+  request.slots_per_node = slots;
+  return request;
+}
+
+/// Checks the placement without trusting check_placement.
+void expect_valid(const MappingRequest& request, const Placement& placement) {
+  ASSERT_EQ(placement.size(), static_cast<std::size_t>(request.graph->task_count()));
+  std::vector<int> candidates = request.candidate_nodes;
+  if (candidates.empty()) {
+    candidates.resize(request.topology->node_count());
+    std::iota(candidates.begin(), candidates.end(), 0);
+  }
+  const int slots =
+      request.slots_per_node > 0 ? request.slots_per_node : request.topology->cores_per_node();
+  std::vector<int> load(request.topology->node_count(), 0);
+  for (std::size_t task = 0; task < placement.size(); ++task) {
+    const int node = placement[task];
+    ASSERT_NE(std::find(candidates.begin(), candidates.end(), node), candidates.end())
+        << "task " << task << " on node " << node;
+    ++load[node];
+  }
+  for (int node = 0; node < request.topology->node_count(); ++node)
+    EXPECT_LE(load[node], slots) << "node " << node;
+  EXPECT_NO_THROW(tofa::check_placement(request, placement));
+}
+
+struct Case {
+  std::string name;
+  Topology topology;
+  CommGraph graph;
+  int slots;
+  std::vector<int> candidates;
+  std::vector<double> outage;
+};
+
+std::vector<Case> validity_cases() {
+  std::vector<Case> cases;
+  cases.push_back({"4x4x4 torus, stencil, 1 slot", Topology::from_spec("torus:4x4x4"),
+                   tofa_test::stencil_graph(4, 4, 4), 1, {}, {}});
+  cases.push_back({"8x8x8 torus, 85 sparse tasks, 4 slots", Topology::from_spec("torus:8x8x8"),
+                   random_sparse_graph(85, 7), 4, {}, {}});
+  cases.push_back({"6x5 mesh, ring of 20, 1 slot", Topology::from_spec("mesh:6x5"),
+                   tofa_test::ring_graph(20), 1, {}, {}});
+  cases.push_back({"4x4x3 mesh, 30 sparse tasks, 2 slots", Topology::from_spec("mesh:4x4x3"),
+                   random_sparse_graph(30, 3), 2, {}, {}});
+  cases.push_back({"4x4 mixed wrap, ring of 12", Topology({4, 4}, {true, false}),
+                   tofa_test::ring_graph(12), 1, {}, {}});
+  {
+    std::vector<int> subset;
+    for (int node = 0; node < 64; node += 2) subset.push_back(node);
+    std::shuffle(subset.begin(), subset.end(), std::mt19937(11));
+    subset.resize(24);
+    cases.push_back({"4x4x4 torus, 24 shuffled candidates, 40 tasks, 2 slots",
+                     Topology::from_spec("torus:4x4x4"), random_sparse_graph(40, 5), 2, subset,
+                     {}});
+  }
+  {
+    std::vector<double> outage(64, 0.0);
+    for (int node = 0; node < 64; node += 2) outage[node] = 0.1;
+    cases.push_back({"4x4x4 torus, every other node faulty, 20 tasks",
+                     Topology::from_spec("torus:4x4x4"), random_sparse_graph(20, 9), 1, {},
+                     outage});
+  }
+  {
+    std::vector<double> outage(512, 0.0);
+    for (int node = 0; node < 512; node += 5) outage[node] = 0.01;
+    cases.push_back({"8x8x8 torus, every 5th node faulty, 85 tasks, 4 slots",
+                     Topology::from_spec("torus:8x8x8"), random_sparse_graph(85, 1), 4, {},
+                     outage});
+  }
+  cases.push_back({"4x4x4 torus, more slots than tasks need, cores=3",
+                   Topology::from_spec("torus:4x4x4:cores=3"), random_sparse_graph(10, 2), 0,
+                   {}, {}});
+  return cases;
+}
+
+// ---------------------------------------------------------------- registry
+
+TEST(MapperRegistry, ListsTheFourStrategiesInOrder) {
+  std::vector<std::string> names;
+  for (const tofa::MapperInfo& info : tofa::mapper_table()) {
+    names.push_back(info.name);
+    EXPECT_NE(std::string(info.summary), "");
+    EXPECT_NE(tofa::make_mapper(info.name), nullptr);
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"default-slurm", "random", "greedy", "tofa"}));
+}
+
+TEST(MapperRegistry, UnknownStrategyListsTheKnownOnes) {
+  EXPECT_EQ(error_text([] { tofa::make_mapper("foo"); }),
+            "unknown strategy 'foo': expected one of default-slurm, random, greedy, tofa");
+}
+
+// ---------------------------------------------------------------- helpers
+
+TEST(MapperHelpers, EffectiveCandidatesDefaultsToAllNodesInIdOrder) {
+  const Topology topology = Topology::from_spec("torus:2x2");
+  const CommGraph graph = tofa_test::ring_graph(3);
+  MappingRequest request = request_for(graph, topology);
+  EXPECT_EQ(tofa::effective_candidates(request), (std::vector<int>{0, 1, 2, 3}));
+  request.candidate_nodes = {3, 1};
+  EXPECT_EQ(tofa::effective_candidates(request), (std::vector<int>{3, 1}));
+}
+
+TEST(MapperHelpers, CandidateErrors) {
+  const Topology topology = Topology::from_spec("torus:8x8x8");
+  const CommGraph graph = tofa_test::ring_graph(4);
+  MappingRequest request = request_for(graph, topology);
+  request.candidate_nodes = {1, 600};
+  EXPECT_EQ(error_text([&] { tofa::effective_candidates(request); }),
+            "candidate node 600 is outside 0..511");
+  request.candidate_nodes = {7, 3, 7};
+  EXPECT_EQ(error_text([&] { tofa::effective_candidates(request); }),
+            "candidate node 7 is listed twice");
+}
+
+TEST(MapperHelpers, SlotsComeFromTheRequestOrTheCores) {
+  const Topology topology = Topology::from_spec("torus:4x4:cores=6");
+  const CommGraph graph = tofa_test::ring_graph(4);
+  MappingRequest request = request_for(graph, topology, 0);
+  EXPECT_EQ(tofa::effective_slots(request), 6);
+  request.slots_per_node = 2;
+  EXPECT_EQ(tofa::effective_slots(request), 2);
+}
+
+TEST(MapperHelpers, CapacityError) {
+  const Topology topology = Topology::from_spec("torus:8x8x8");
+  const CommGraph graph = random_sparse_graph(85, 1);
+  MappingRequest request = request_for(graph, topology, 4);
+  for (int node = 0; node < 16; ++node) request.candidate_nodes.push_back(node);
+  // 16 nodes * 4 slots = 64 < 85.
+  EXPECT_EQ(error_text([&] { tofa::check_capacity(request); }),
+            "85 tasks do not fit on 16 nodes with 4 slots each");
+  request.slots_per_node = 6;  // 96 >= 85
+  EXPECT_NO_THROW(tofa::check_capacity(request));
+}
+
+TEST(MapperHelpers, PlacementErrors) {
+  const Topology topology = Topology::from_spec("torus:4x4");
+  const CommGraph graph = tofa_test::ring_graph(4);
+  MappingRequest request = request_for(graph, topology, 2);
+  request.candidate_nodes = {5, 6, 7};
+  EXPECT_EQ(error_text([&] { tofa::check_placement(request, {5, 6, 7}); }),
+            "placement has 3 entries, expected 4 tasks");
+  EXPECT_EQ(error_text([&] { tofa::check_placement(request, {5, 6, 9, 7}); }),
+            "task 2 is placed on node 9, which is not a candidate");
+  EXPECT_EQ(error_text([&] { tofa::check_placement(request, {5, 6, 5, 5}); }),
+            "node 5 has 3 tasks, more than its 2 slots");
+  EXPECT_NO_THROW(tofa::check_placement(request, {5, 6, 5, 7}));
+}
+
+TEST(MapperHelpers, OutageOf) {
+  const Topology topology = Topology::from_spec("torus:2x2");
+  const CommGraph graph = tofa_test::ring_graph(2);
+  MappingRequest request = request_for(graph, topology);
+  EXPECT_EQ(tofa::outage_of(request, 3), 0.0);
+  request.outage = {0, 0.5, 0, 0.25};
+  EXPECT_EQ(tofa::outage_of(request, 1), 0.5);
+  EXPECT_EQ(tofa::outage_of(request, 3), 0.25);
+}
+
+// ---------------------------------------------------------------- every strategy
+
+TEST(EveryStrategy, PlacesEachTaskOnceOnACandidateWithinSlots) {
+  for (const tofa::MapperInfo& info : tofa::mapper_table()) {
+    SCOPED_TRACE(info.name);
+    const auto mapper = info.create();
+    for (const Case& c : validity_cases()) {
+      SCOPED_TRACE(c.name);
+      MappingRequest request = request_for(c.graph, c.topology, c.slots);
+      request.candidate_nodes = c.candidates;
+      request.outage = c.outage;
+      request.seed = 42;
+      const Placement placement = mapper->map(request);
+      expect_valid(request, placement);
+      EXPECT_EQ(mapper->map(request), placement) << "not deterministic for a seed";
+    }
+  }
+}
+
+TEST(EveryStrategy, RefusesTasksThatDoNotFit) {
+  const Topology topology = Topology::from_spec("torus:8x8x8");
+  const CommGraph graph = random_sparse_graph(85, 1);
+  MappingRequest request = request_for(graph, topology, 4);
+  for (int node = 0; node < 16; ++node) request.candidate_nodes.push_back(node);
+  for (const tofa::MapperInfo& info : tofa::mapper_table()) {
+    SCOPED_TRACE(info.name);
+    EXPECT_EQ(error_text([&] { info.create()->map(request); }),
+              "85 tasks do not fit on 16 nodes with 4 slots each");
+  }
+}
+
+TEST(EveryStrategy, HandlesAGraphWithoutTasks) {
+  const Topology topology = Topology::from_spec("torus:2x2");
+  const CommGraph graph = CommGraph::from_directed_edges(0, {});
+  for (const tofa::MapperInfo& info : tofa::mapper_table()) {
+    SCOPED_TRACE(info.name);
+    EXPECT_TRUE(info.create()->map(request_for(graph, topology)).empty());
+  }
+}
+
+// ---------------------------------------------------------------- default-slurm
+
+TEST(DefaultSlurm, FillsCandidatesInOrderBlockByBlock) {
+  const Topology topology = Topology::from_spec("torus:4x4x4");
+  const CommGraph graph = tofa_test::ring_graph(5);
+  MappingRequest request = request_for(graph, topology, 2);
+  request.candidate_nodes = {5, 3, 9, 1};
+  request.outage.assign(64, 0.0);
+  request.outage[5] = 0.9;  // ignored, as by Slurm
+  // Tasks 0,1 -> first candidate; 2,3 -> second; 4 -> third.
+  EXPECT_EQ(tofa::make_mapper("default-slurm")->map(request), (Placement{5, 5, 3, 3, 9}));
+}
+
+// ---------------------------------------------------------------- random
+
+TEST(Random, DependsOnTheSeed) {
+  const Topology topology = Topology::from_spec("torus:8x8x8");
+  const CommGraph graph = random_sparse_graph(85, 1);
+  MappingRequest request = request_for(graph, topology, 1);
+  const auto mapper = tofa::make_mapper("random");
+  request.seed = 1;
+  const Placement first = mapper->map(request);
+  request.seed = 2;
+  // Two seeds giving the same 85 nodes out of 512 is practically impossible.
+  EXPECT_NE(mapper->map(request), first);
+}
+
+TEST(Random, FillsEverySlotWhenTasksEqualCapacity) {
+  const Topology topology = Topology::from_spec("torus:2x2x2");
+  const CommGraph graph = tofa_test::ring_graph(16);
+  const MappingRequest request = request_for(graph, topology, 2);
+  const Placement placement = tofa::make_mapper("random")->map(request);
+  std::vector<int> load(8, 0);
+  for (int node : placement) ++load[node];
+  EXPECT_EQ(load, std::vector<int>(8, 2));
+}
+
+// ---------------------------------------------------------------- greedy
+
+CommGraph heavy_pair() { return CommGraph::from_directed_edges(2, {{0, 1, 1e9, 1}}); }
+
+TEST(Greedy, PutsAHeavyPairOnNeighbours) {
+  const Topology topology = Topology::from_spec("torus:4x4x4");
+  const CommGraph graph = heavy_pair();
+  const Placement placement = tofa::make_mapper("greedy")->map(request_for(graph, topology));
+  EXPECT_EQ(topology.hop_distance(placement[0], placement[1]), 1);
+}
+
+TEST(Greedy, StartsAtTheFirstFaultFreeCandidateAndPrefersFaultFreeNeighbours) {
+  const Topology topology = Topology::from_spec("torus:4x4x4");
+  const CommGraph graph = heavy_pair();
+  MappingRequest request = request_for(graph, topology);
+  request.outage.assign(64, 0.0);
+  request.outage[0] = 0.2;
+  // Task 0 starts at node 1, the first fault-free candidate. Node 1's
+  // neighbours in id order are 0, 2, 5, 13, 17, 49; node 0 is faulty, so
+  // task 1 goes to node 2.
+  EXPECT_EQ(tofa::make_mapper("greedy")->map(request), (Placement{1, 2}));
+}
+
+TEST(Greedy, SharesANodeWhenItHasAFreeSlot) {
+  const Topology topology = Topology::from_spec("torus:4x4x4");
+  const CommGraph graph = heavy_pair();
+  EXPECT_EQ(tofa::make_mapper("greedy")->map(request_for(graph, topology, 2)), (Placement{0, 0}));
+}
+
+TEST(Greedy, HeaviestPairsFirstAndIsolatedTasksLast) {
+  // A 1D ring of 8 nodes; edges 2-3 (100 bytes) and 3-4 (10 bytes); tasks 0,
+  // 1 have no edges. Pair 2-3: task 2 starts at node 0, task 3 at the nearest
+  // node, 1 (distance 1, lower in candidate order than 7). Pair 3-4: task 4
+  // goes next to node 1 -> node 2. Tasks 0 and 1 take the first free slots,
+  // nodes 3 and 4.
+  const Topology topology = Topology::from_spec("torus:8");
+  const CommGraph graph =
+      CommGraph::from_directed_edges(5, {{2, 3, 100, 1}, {3, 4, 10, 1}});
+  EXPECT_EQ(tofa::make_mapper("greedy")->map(request_for(graph, topology)),
+            (Placement{3, 4, 0, 1, 2}));
+}
+
+// ---------------------------------------------------------------- tofa
+
+TEST(Tofa, UsesTheOnlyConsecutiveFaultFreeRun) {
+  const Topology topology = Topology::from_spec("torus:4x4x4");
+  const CommGraph graph = tofa_test::ring_graph(8);
+  MappingRequest request = request_for(graph, topology);
+  request.outage.assign(64, 0.3);
+  for (int node = 20; node < 28; ++node) request.outage[node] = 0;  // the run of 8
+  for (int node = 40; node < 47; ++node) request.outage[node] = 0;  // only 7 long
+  const Placement placement = tofa::make_mapper("tofa")->map(request);
+  expect_valid(request, placement);
+  // slots 1 and |S| == tasks: a bijection onto 20..27.
+  std::vector<int> sorted = placement;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(sorted, (std::vector<int>{20, 21, 22, 23, 24, 25, 26, 27}));
+}
+
+TEST(Tofa, FindsTheRunInCandidateOrderWithSeveralSlots) {
+  const Topology topology = Topology::from_spec("torus:8x8x8");
+  const CommGraph graph = random_sparse_graph(85, 4);
+  MappingRequest request = request_for(graph, topology, 4);
+  // needed = ceil(85 / 4) = 22 nodes. Candidates: 100 nodes in a shuffled
+  // order; every one is faulty except candidate positions 50..71.
+  std::vector<int> nodes(512);
+  std::iota(nodes.begin(), nodes.end(), 0);
+  std::shuffle(nodes.begin(), nodes.end(), std::mt19937(3));
+  request.candidate_nodes.assign(nodes.begin(), nodes.begin() + 100);
+  request.outage.assign(512, 0.05);
+  const std::set<int> run(request.candidate_nodes.begin() + 50,
+                          request.candidate_nodes.begin() + 72);
+  for (int node : run) request.outage[node] = 0;
+  // A fault-free node outside the candidates must not extend any run.
+  for (int node : nodes) {
+    if (std::find(request.candidate_nodes.begin(), request.candidate_nodes.end(), node) ==
+        request.candidate_nodes.end()) {
+      request.outage[node] = 0;
+      break;
+    }
+  }
+  const Placement placement = tofa::make_mapper("tofa")->map(request);
+  expect_valid(request, placement);
+  for (std::size_t task = 0; task < placement.size(); ++task)
+    EXPECT_EQ(run.count(placement[task]), 1u) << "task " << task << " on " << placement[task];
+}
+
+TEST(Tofa, StillMapsEverythingWhenNoRunExists) {
+  const Topology topology = Topology::from_spec("torus:4x4x4");
+  const CommGraph graph = tofa_test::ring_graph(8);
+  MappingRequest request = request_for(graph, topology);
+  request.outage.assign(64, 0.0);
+  for (int node = 0; node < 64; node += 2) request.outage[node] = 0.5;
+  const Placement placement = tofa::make_mapper("tofa")->map(request);
+  expect_valid(request, placement);
+  std::set<int> used(placement.begin(), placement.end());
+  EXPECT_EQ(used.size(), 8u);
+}
+
+TEST(Tofa, StencilOnItsOwnTorusBeatsRandom) {
+  // The stencil has 3 * 48 = 144 edges of 1 byte; with one task per node each
+  // edge needs at least 1 hop, so hop-bytes >= 144 (the identity placement
+  // reaches it). Random placements average about 2.6 hops per edge.
+  const Topology topology = Topology::from_spec("torus:4x4x4");
+  const CommGraph graph = tofa_test::stencil_graph(4, 4, 4);
+  const MappingRequest request = request_for(graph, topology);
+  const Placement tofa_placement = tofa::make_mapper("tofa")->map(request);
+  const Placement random_placement = tofa::make_mapper("random")->map(request);
+  const double tofa_hop_bytes = tofa::evaluate_placement(graph, topology, tofa_placement).hop_bytes;
+  const double random_hop_bytes =
+      tofa::evaluate_placement(graph, topology, random_placement).hop_bytes;
+  EXPECT_GE(tofa_hop_bytes, 144);
+  EXPECT_LE(tofa_hop_bytes, random_hop_bytes);
+}
+
+TEST(Tofa, SameRequestSamePlacementAcrossSeedsAndCache) {
+  const Topology topology = Topology::from_spec("torus:8x8x8");
+  const CommGraph graph = random_sparse_graph(85, 8);
+  MappingRequest request = request_for(graph, topology);
+  request.outage.assign(512, 0.0);
+  for (int node = 3; node < 512; node += 4) request.outage[node] = 0.01;  // no run of 85
+  request.seed = 9;
+  const auto mapper = tofa::make_mapper("tofa");
+  const Placement first = mapper->map(request);  // may fill the target cache
+  expect_valid(request, first);
+  EXPECT_EQ(mapper->map(request), first);  // served from the cache
+}
+
+// ---------------------------------------------------------------- Scotch targets
+
+/// Scotch's distance between terminals i and j must equal our hop distance
+/// between nodes[i] and nodes[j]: this pins Scotch's terminal numbering
+/// (first dimension fastest) to ours.
+void expect_scotch_hops(const Topology& topology, const std::vector<int>& nodes) {
+  tofa::scotch::Lock held = tofa::scotch::lock();
+  const auto target = tofa::scotch::topology_target(topology, nodes, held);
+  ASSERT_EQ(target->nodes(), nodes);
+  for (std::size_t i = 0; i < nodes.size(); ++i)
+    for (std::size_t j = 0; j < nodes.size(); ++j)
+      ASSERT_EQ(target->distance(i, j, held), topology.hop_distance(nodes[i], nodes[j]))
+          << topology.describe() << " terminals " << i << ", " << j;
+}
+
+std::vector<int> all_nodes(const Topology& topology) {
+  std::vector<int> nodes(topology.node_count());
+  std::iota(nodes.begin(), nodes.end(), 0);
+  return nodes;
+}
+
+TEST(ScotchTarget, TerminalNumberingMatchesOurs) {
+  // torusXD, mesh2D (also for 1D) and mesh3D; mixed wrap and more than 5
+  // dimensions use a decomposition-defined target instead (not checked here).
+  for (const char* spec : {"torus:5x3", "torus:4x3x5", "torus:3x2x2x3", "mesh:5x3", "mesh:4x3x2",
+                           "mesh:7"}) {
+    const Topology topology = Topology::from_spec(spec);
+    expect_scotch_hops(topology, all_nodes(topology));
+  }
+}
+
+TEST(ScotchTarget, SubArchitectureKeepsTheGivenNodeOrder) {
+  expect_scotch_hops(Topology::from_spec("torus:4x3x5"), {59, 0, 17, 33, 2, 40});
+  expect_scotch_hops(Topology::from_spec("mesh:4x3x2"), {23, 0, 5, 11});
+}
+
+TEST(ScotchTarget, DecompositionTargetsMapOntoTheirNodes) {
+  tofa::scotch::Lock held = tofa::scotch::lock();
+  const Topology mixed({4, 3}, {true, false});
+  const auto target = tofa::scotch::topology_target(mixed, {11, 1, 6}, held);
+  EXPECT_EQ(target->nodes(), (std::vector<int>{11, 1, 6}));
+  // A sub-architecture numbers its terminals in the order of the node list.
+  EXPECT_EQ(target->node_of_terminal(0), 11);
+  EXPECT_EQ(target->node_of_terminal(1), 1);
+  EXPECT_EQ(target->node_of_terminal(2), 6);
+  EXPECT_EQ(error_text([&] { target->node_of_terminal(3); }),
+            "Scotch returned terminal 3, which is not a node");
+}
+
+TEST(Tofa, FaultWeightedTargetGoesAroundAFaultyNode) {
+  // Ring of 6, node 0 faulty (c = 1, penalty 100: links 5-0 and 0-1 cost
+  // 101). Candidates 1, 0, 5 hold no fault-free run of 2, so tofa maps onto
+  // the fault-weighted ring: 1-0 and 0-5 cost 101, 1-5 costs 4 the long way
+  // round (1-2-3-4-5). A heavy pair must land on nodes 1 and 5.
+  const Topology topology = Topology::from_spec("torus:6");
+  const CommGraph graph = heavy_pair();
+  MappingRequest request = request_for(graph, topology);
+  request.candidate_nodes = {1, 0, 5};
+  request.outage.assign(6, 0.0);
+  request.outage[0] = 0.5;
+  Placement placement = tofa::make_mapper("tofa")->map(request);
+  std::sort(placement.begin(), placement.end());
+  EXPECT_EQ(placement, (Placement{1, 5}));
+}
+
+TEST(ScotchTarget, ErrorsNameTheCall) {
+  EXPECT_EQ(error_text([] { tofa::scotch::check(2, "SCOTCH_graphMap"); }),
+            "Scotch call SCOTCH_graphMap failed (return code 2)");
+  EXPECT_NO_THROW(tofa::scotch::check(0, "SCOTCH_graphMap"));
+}
+
+// ---------------------------------------------------------------- capacity repair
+
+TEST(CapacityRepair, MovesTheLightestTasksToTheNearestFreeNodes) {
+  // 5 tasks all on node 0, 2 slots. Bytes to co-located tasks: t0 10, t1 15,
+  // t2 5, t3 0, t4 0 -> t4 leaves (tie with t3, higher id), then t3, then t2
+  // (5 < 10 < 15). Nodes 1, 3, 4, 16 are 1 hop from 0 on the 4x4x4 torus;
+  // node 1 is faulty, so t4 and t3 go to node 3 and t2 to node 4.
+  const Topology topology = Topology::from_spec("torus:4x4x4");
+  const CommGraph graph =
+      CommGraph::from_directed_edges(5, {{0, 1, 10, 1}, {1, 2, 5, 1}});
+  MappingRequest request = request_for(graph, topology, 2);
+  request.outage.assign(64, 0.0);
+  request.outage[1] = 0.1;
+  Placement placement{0, 0, 0, 0, 0};
+  tofa::repair_capacity(request, {16, 4, 3, 1, 0}, 2, placement);
+  EXPECT_EQ(placement, (Placement{0, 0, 4, 3, 3}));
+}
+
+}  // namespace

@@ -1,0 +1,188 @@
+// tofa-map: map a communication graph onto a torus with one or all strategies.
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "placement_svg.hpp"
+#include "tofa/tofa.hpp"
+
+namespace {
+
+struct Options {
+  std::string topology;
+  std::string graph;
+  std::string faults;
+  std::string strategy = "tofa";
+  std::string nodes;
+  std::uint64_t seed = 1;
+  int slots = 0;
+  double penalty = 100.0;
+  bool compare = false;
+  std::string hostfile;
+  std::string json;
+  std::string svg;
+};
+
+struct Result {
+  std::string strategy;
+  tofa::Placement placement;
+  tofa::PlacementMetrics metrics;
+  double milliseconds = 0;
+};
+
+std::ofstream open_output(const std::string& path) {
+  std::ofstream out(path);
+  if (!out) throw tofa::Error("cannot write '" + path + "'");
+  return out;
+}
+
+std::vector<int> candidate_nodes(const std::string& hostlist, const tofa::Topology& topology) {
+  std::vector<int> nodes;
+  if (hostlist.empty()) return nodes;
+  for (const std::string& name : tofa::expand_hostlist(hostlist)) {
+    int node = topology.node_by_name(name);
+    if (node < 0) throw tofa::Error("--nodes: unknown node '" + name + "'");
+    nodes.push_back(node);
+  }
+  return nodes;
+}
+
+Result run_strategy(const std::string& name, const tofa::MappingRequest& request) {
+  auto mapper = tofa::make_mapper(name);
+  auto start = std::chrono::steady_clock::now();
+  Result result{name, mapper->map(request), {}, 0};
+  result.milliseconds =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+          .count();
+  result.metrics =
+      tofa::evaluate_placement(*request.graph, *request.topology, result.placement,
+                               request.outage);
+  return result;
+}
+
+void print_table(const std::vector<Result>& results) {
+  std::printf("%-14s %14s %9s %7s %9s %14s %6s %6s %9s %9s\n", "strategy", "hop-bytes",
+              "avg-hops", "max", "dilation", "max-link-load", "links", "nodes", "P(abort)",
+              "time-ms");
+  for (const Result& r : results) {
+    const tofa::PlacementMetrics& m = r.metrics;
+    std::printf("%-14s %14.6g %9.3f %7d %9.3f %14.6g %6d %6d %9.5f %9.3f\n",
+                r.strategy.c_str(), m.hop_bytes, m.average_hops, m.max_hops, m.dilation,
+                m.max_link_load, m.links_used, m.nodes_used, m.abort_probability,
+                r.milliseconds);
+  }
+}
+
+nlohmann::json to_json(const Result& r, const tofa::Topology& topology) {
+  const tofa::PlacementMetrics& m = r.metrics;
+  nlohmann::json nodes = nlohmann::json::array();
+  for (int node : r.placement) nodes.push_back(topology.node_name(node));
+  return {{"strategy", r.strategy},
+          {"time_ms", r.milliseconds},
+          {"metrics",
+           {{"tasks", m.tasks},
+            {"nodes_used", m.nodes_used},
+            {"total_bytes", m.total_bytes},
+            {"hop_bytes", m.hop_bytes},
+            {"average_hops", m.average_hops},
+            {"hop_variance", m.hop_variance},
+            {"max_hops", m.max_hops},
+            {"dilation", m.dilation},
+            {"max_link_load", m.max_link_load},
+            {"links_used", m.links_used},
+            {"abort_probability", m.abort_probability}}},
+          {"placement", nodes}};
+}
+
+int run(const Options& options) {
+  tofa::Topology topology = tofa::load_topology(options.topology);
+  tofa::CommGraph graph = tofa::is_graph_spec(options.graph) ? tofa::graph_from_spec(options.graph)
+                                                          : tofa::read_graph(options.graph);
+  tofa::MappingRequest request;
+  request.graph = &graph;
+  request.topology = &topology;
+  request.candidate_nodes = candidate_nodes(options.nodes, topology);
+  if (!options.faults.empty()) request.outage = tofa::read_fault_file(options.faults, topology);
+  request.slots_per_node = options.slots;
+  request.seed = options.seed;
+  request.fault_cost.penalty = options.penalty;
+
+  std::vector<std::string> names;
+  if (options.compare) {
+    for (const auto& info : tofa::mapper_table()) names.push_back(info.name);
+  } else {
+    names.push_back(options.strategy);
+  }
+  tofa::make_mapper(options.strategy);  // fail early on an unknown name
+  std::vector<Result> results;
+  for (const std::string& name : names) results.push_back(run_strategy(name, request));
+  const Result& chosen = *std::find_if(results.begin(), results.end(),
+                                       [&](const Result& r) { return r.strategy == options.strategy; });
+
+  std::printf("%s, %d tasks, graph %s\n", topology.describe().c_str(), graph.task_count(),
+              options.graph.c_str());
+  print_table(results);
+
+  if (!options.hostfile.empty()) {
+    auto out = open_output(options.hostfile);
+    for (int node : chosen.placement) out << topology.node_name(node) << '\n';
+  }
+  if (!options.json.empty()) {
+    nlohmann::json doc = {{"topology", topology.describe()},
+                          {"graph", options.graph},
+                          {"tasks", graph.task_count()},
+                          {"results", nlohmann::json::array()}};
+    for (const Result& r : results) doc["results"].push_back(to_json(r, topology));
+    open_output(options.json) << doc.dump(2) << '\n';
+  }
+  if (!options.svg.empty()) {
+    auto out = open_output(options.svg);
+    tofa::write_placement_svg(out, topology, chosen.placement, request.outage,
+                              "tofa-map: " + chosen.strategy + " placement of " +
+                                  options.graph);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Map an MPI job's communication graph onto a torus or mesh."};
+  Options options;
+  bool list = false;
+  app.add_flag("--list-strategies", list, "print the strategy names and exit");
+  app.add_option("--topology", options.topology, "topology file (tofa.conf) or torus:8x8x8");
+  app.add_option("--graph", options.graph, "communication matrix, edge list, MatrixMarket, or stencil:AxBxC");
+  app.add_option("--faults", options.faults, "lines 'NODE PROBABILITY' (name or id)");
+  app.add_option("--strategy", options.strategy, "mapping strategy (default tofa)");
+  app.add_option("--nodes", options.nodes, "candidate nodes as a hostlist, in order (default all)");
+  app.add_option("--slots", options.slots, "tasks per node (default: the topology's cores)");
+  app.add_option("--seed", options.seed, "random seed (random strategy, Scotch)");
+  app.add_option("--fault-penalty", options.penalty, "Equation 1 penalty factor (default 100)");
+  app.add_flag("--compare", options.compare, "run every strategy and print them side by side");
+  app.add_option("--hostfile", options.hostfile, "write SLURM_HOSTFILE: line i = node of task i");
+  app.add_option("--json", options.json, "write metrics and placements as JSON");
+  app.add_option("--svg", options.svg, "draw the placement on the torus as SVG");
+  CLI11_PARSE(app, argc, argv);
+
+  if (list) {
+    for (const auto& info : tofa::mapper_table())
+      std::printf("%-14s %s\n", info.name, info.summary);
+    return 0;
+  }
+  try {
+    if (options.topology.empty()) throw tofa::Error("--topology is required");
+    if (options.graph.empty()) throw tofa::Error("--graph is required");
+    return run(options);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tofa-map: %s\n", e.what());
+    return 1;
+  }
+}
