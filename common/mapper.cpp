@@ -126,4 +126,10 @@ double outage_of(const MappingRequest& request, int node) {
   return request.outage[node];
 }
 
+std::string parameter(const MappingRequest& request, const std::string& key,
+                      const std::string& fallback) {
+  auto found = request.parameters.find(key);
+  return found == request.parameters.end() ? fallback : found->second;
+}
+
 }  // namespace tofa

@@ -24,6 +24,7 @@ struct Options {
   std::uint64_t seed = 1;
   int slots = 0;
   double penalty = 100.0;
+  std::vector<std::string> parameters;
   bool compare = false;
   std::string hostfile;
   std::string json;
@@ -113,6 +114,12 @@ int run(const Options& options) {
   request.slots_per_node = options.slots;
   request.seed = options.seed;
   request.fault_cost.penalty = options.penalty;
+  for (const std::string& setting : options.parameters) {
+    std::size_t equals = setting.find('=');
+    if (equals == std::string::npos || equals == 0)
+      throw tofa::Error("--param '" + setting + "': expected KEY=VALUE");
+    request.parameters[setting.substr(0, equals)] = setting.substr(equals + 1);
+  }
 
   std::vector<std::string> names;
   if (options.compare) {
@@ -166,6 +173,7 @@ int main(int argc, char** argv) {
   app.add_option("--slots", options.slots, "tasks per node (default: the topology's cores)");
   app.add_option("--seed", options.seed, "random seed (random strategy, Scotch)");
   app.add_option("--fault-penalty", options.penalty, "Equation 1 penalty factor (default 100)");
+  app.add_option("--param", options.parameters, "strategy setting KEY=VALUE (repeatable)");
   app.add_flag("--compare", options.compare, "run every strategy and print them side by side");
   app.add_option("--hostfile", options.hostfile, "write SLURM_HOSTFILE: line i = node of task i");
   app.add_option("--json", options.json, "write metrics and placements as JSON");

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,6 +26,9 @@ struct MappingRequest {
   int slots_per_node = 0;
   std::uint64_t seed = 1;
   FaultCost fault_cost;
+  /// Strategy-specific settings, e.g. {"stencil", "4x8x4"} or {"spec", "rubik.txt"}
+  /// (tofa-map --param KEY=VALUE). Strategies ignore keys they do not know.
+  std::map<std::string, std::string> parameters;
 };
 
 /// task -> topology node id
@@ -59,5 +63,8 @@ void check_capacity(const MappingRequest& request);
 void check_placement(const MappingRequest& request, const Placement& placement);
 /// Probability of node n (0 when outage is empty).
 double outage_of(const MappingRequest& request, int node);
+/// The value of a strategy parameter, or `fallback` when it is not set.
+std::string parameter(const MappingRequest& request, const std::string& key,
+                      const std::string& fallback = "");
 
 }  // namespace tofa
