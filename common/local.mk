@@ -12,7 +12,8 @@ common_libtofa_la_SOURCES = \
 	common/metrics.cpp \
 	common/mapper.cpp common/map/strategies.hpp \
 	common/map/default_slurm.cpp common/map/random.cpp \
-	common/map/greedy.cpp common/map/tofa_scotch.cpp \
+	common/map/greedy.cpp common/map/tofa_scotch.cpp common/map/tofa_compact.cpp \
+	common/map/scotch_map.hpp common/map/scotch_map.cpp \
 	common/map/scotch_target.hpp common/map/scotch_target.cpp \
 	common/map/slot_pool.hpp common/map/slot_pool.cpp \
 	common/map/capacity_repair.hpp common/map/capacity_repair.cpp \

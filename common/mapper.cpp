@@ -30,6 +30,10 @@ const std::vector<MapperInfo>& mapper_table() {
        "Scotch on the first run of consecutive fault-free nodes, else on the fault-weighted "
        "topology (TOFA Listing 1.1)",
        make_tofa_mapper},
+      {"tofa-compact",
+       "tofa, but without a fault-free run: Scotch on the fault-free nodes of the shortest "
+       "window that has enough of them, with Equation 1 costs",
+       make_tofa_compact_mapper},
   };
   return table;
 }

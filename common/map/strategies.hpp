@@ -12,5 +12,6 @@ std::unique_ptr<Mapper> make_default_slurm_mapper();
 std::unique_ptr<Mapper> make_random_mapper();
 std::unique_ptr<Mapper> make_greedy_mapper();
 std::unique_ptr<Mapper> make_tofa_mapper();
+std::unique_ptr<Mapper> make_tofa_compact_mapper();
 
 }  // namespace tofa

@@ -1,63 +1,11 @@
 // tofa (seed TOFA, Listing 1.1): Scotch maps the communication graph onto the
 // first run of consecutive fault-free candidates when there is one, else onto
 // the fault-weighted topology (Equation 1) restricted to the candidates.
-#include <algorithm>
-#include <climits>
-#include <cmath>
-
-#include "capacity_repair.hpp"
-#include "scotch_target.hpp"
+#include "scotch_map.hpp"
 #include "strategies.hpp"
 
 namespace tofa {
 namespace {
-
-constexpr double kMaxEdgeWeight = 1 << 16;
-constexpr double kBalanceRatio = 0.05;
-// Scotch adds up edge weight * terminal distance in 32-bit integers; keep the
-// sum over all edges below this.
-constexpr double kCostBudget = 1 << 29;
-
-/// The first `needed` consecutive candidates (in candidate order) whose
-/// outage is 0, or an empty vector.
-std::vector<int> first_fault_free_run(const MappingRequest& request,
-                                      const std::vector<int>& candidates, int needed) {
-  int run_length = 0;
-  for (std::size_t i = 0; i < candidates.size(); ++i) {
-    run_length = outage_of(request, candidates[i]) > 0 ? 0 : run_length + 1;
-    if (run_length == needed)
-      return std::vector<int>(candidates.begin() + (i + 1 - needed), candidates.begin() + i + 1);
-  }
-  return {};
-}
-
-/// The communication graph with bytes scaled proportionally to integers in
-/// [1, 2^16] (edges without bytes left out), smaller when needed so that
-/// weights * `max_distance` cannot overflow Scotch's 32-bit cost sums.
-scotch::Graph scotch_graph(const CommGraph& graph, long long max_distance) {
-  double heaviest = 0;
-  double total = 0;
-  for (double bytes : graph.bytes()) {
-    heaviest = std::max(heaviest, bytes);
-    total += bytes;
-  }
-  double scale = heaviest > 0 ? kMaxEdgeWeight / heaviest : 0;
-  if (total > 0) scale = std::min(scale, kCostBudget / std::max(1LL, max_distance) / total);
-
-  std::vector<SCOTCH_Num> offsets{0};
-  std::vector<SCOTCH_Num> adjacency;
-  std::vector<SCOTCH_Num> weights;
-  for (int task = 0; task < graph.task_count(); ++task) {
-    for (auto k = graph.offsets()[task]; k < graph.offsets()[task + 1]; ++k) {
-      if (!(graph.bytes()[k] > 0)) continue;
-      adjacency.push_back(graph.adjacency()[k]);
-      weights.push_back(static_cast<SCOTCH_Num>(
-          std::clamp(std::llround(graph.bytes()[k] * scale), 1LL, 1LL << 16)));
-    }
-    offsets.push_back(static_cast<SCOTCH_Num>(adjacency.size()));
-  }
-  return scotch::Graph(std::move(offsets), std::move(adjacency), std::move(weights));
-}
 
 class TofaMapper : public Mapper {
  public:
@@ -67,39 +15,16 @@ class TofaMapper : public Mapper {
     const int slots = effective_slots(request);
     const int tasks = request.graph->task_count();
     if (tasks == 0) return {};
-    const Topology& topology = *request.topology;
 
     const int needed = (tasks + slots - 1) / slots;
     const std::vector<int> run = first_fault_free_run(request, candidates, needed);
-
     scotch::Lock held = scotch::lock();
-    std::shared_ptr<const scotch::Target> target;
-    if (!run.empty()) {
-      target = scotch::topology_target(topology, run, held);
-    } else {
-      std::vector<double> outage(topology.node_count(), 0.0);
-      for (int node = 0; node < topology.node_count(); ++node)
-        outage[node] = outage_of(request, node);
-      target = scotch::fault_weighted_target(topology, candidates, outage, request.fault_cost,
-                                             held);
-    }
-
-    scotch::Graph graph = scotch_graph(*request.graph, target->max_distance());
-    scotch::Strat strategy;
-    scotch::check(SCOTCH_stratGraphMapBuild(strategy.get(), SCOTCH_STRATDEFAULT,
-                                            SCOTCH_archSize(target->arch()), kBalanceRatio),
-                  "SCOTCH_stratGraphMapBuild");
-    SCOTCH_randomSeed(static_cast<SCOTCH_Num>(request.seed % INT_MAX));
-    SCOTCH_randomReset();
-    std::vector<SCOTCH_Num> terminals(tasks);
-    scotch::check(SCOTCH_graphMap(graph.get(), target->arch(), strategy.get(), terminals.data()),
-                  "SCOTCH_graphMap");
-
-    Placement placement(tasks);
-    for (int task = 0; task < tasks; ++task) placement[task] = target->node_of_terminal(terminals[task]);
-    repair_capacity(request, target->nodes(), slots, placement);
-    check_placement(request, placement);
-    return placement;
+    auto target = run.empty()
+                      ? scotch::fault_weighted_target(*request.topology, candidates,
+                                                      outage_per_node(request),
+                                                      request.fault_cost, held)
+                      : scotch::topology_target(*request.topology, run, held);
+    return scotch_map_onto(request, target, slots, held);
   }
 };
 

@@ -135,12 +135,19 @@ TEST(MapperRegistry, ListsTheFourStrategiesInOrder) {
     EXPECT_NE(std::string(info.summary), "");
     EXPECT_NE(tofa::make_mapper(info.name), nullptr);
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"default-slurm", "random", "greedy", "tofa"}));
+  // The seed's four come first, in the order tofa-map --compare prints them.
+  ASSERT_GE(names.size(), 4u);
+  EXPECT_EQ(std::vector<std::string>(names.begin(), names.begin() + 4),
+            (std::vector<std::string>{"default-slurm", "random", "greedy", "tofa"}));
+  EXPECT_EQ(std::set<std::string>(names.begin(), names.end()).size(), names.size());
 }
 
 TEST(MapperRegistry, UnknownStrategyListsTheKnownOnes) {
+  std::string known;
+  for (const auto& info : tofa::mapper_table()) known += (known.empty() ? "" : ", ") + std::string(info.name);
   EXPECT_EQ(error_text([] { tofa::make_mapper("foo"); }),
-            "unknown strategy 'foo': expected one of default-slurm, random, greedy, tofa");
+            "unknown strategy 'foo': expected one of " + known);
+  EXPECT_EQ(known.rfind("default-slurm, random, greedy, tofa", 0), 0u) << known;
 }
 
 // ---------------------------------------------------------------- helpers
@@ -385,6 +392,45 @@ TEST(Tofa, StillMapsEverythingWhenNoRunExists) {
   expect_valid(request, placement);
   std::set<int> used(placement.begin(), placement.end());
   EXPECT_EQ(used.size(), 8u);
+}
+
+// Every 20th node of an 8x8x8 torus is faulty, so there is no run of 85
+// consecutive fault-free nodes. tofa-compact must then use fault-free nodes
+// only, all inside the shortest id window holding 85 of them: ids 1..89
+// (faults at 0, 20, 40, 60, 80 leave 85 fault-free ids in 1..89; every window
+// that holds 85 fault-free ids contains at least 4 faulty ones, span >= 89).
+TEST(TofaCompact, UsesOnlyFaultFreeNodesOfTheShortestWindowWhenNoRunExists) {
+  const Topology topology = Topology::from_spec("torus:8x8x8");
+  const CommGraph graph = random_sparse_graph(85, 5);
+  MappingRequest request = request_for(graph, topology);
+  request.outage.assign(512, 0.0);
+  for (int node = 0; node < 512; node += 20) request.outage[node] = 0.02;
+
+  const Placement compact = tofa::make_mapper("tofa-compact")->map(request);
+  expect_valid(request, compact);
+  for (int node : compact) {
+    EXPECT_EQ(request.outage[node], 0.0) << "node " << node;
+    EXPECT_GE(node, 1);
+    EXPECT_LE(node, 89);
+  }
+  // The literal Listing 1.1 spreads over the whole weighted target instead.
+  const Placement literal = tofa::make_mapper("tofa")->map(request);
+  expect_valid(request, literal);
+  EXPECT_LT(tofa::evaluate_placement(graph, topology, compact, request.outage).abort_probability,
+            tofa::evaluate_placement(graph, topology, literal, request.outage).abort_probability);
+}
+
+TEST(TofaCompact, FillsUpWithTheLeastFaultyNodesWhenTooFewAreFaultFree) {
+  const Topology topology = Topology::from_spec("torus:4x4x4");
+  const CommGraph graph = tofa_test::ring_graph(8);
+  MappingRequest request = request_for(graph, topology);
+  request.outage.assign(64, 0.5);
+  for (int node : {3, 17, 40}) request.outage[node] = 0.0;
+  for (int node : {5, 6, 7, 8, 9}) request.outage[node] = 0.01;
+  const Placement placement = tofa::make_mapper("tofa-compact")->map(request);
+  expect_valid(request, placement);
+  EXPECT_EQ(std::set<int>(placement.begin(), placement.end()),
+            (std::set<int>{3, 5, 6, 7, 8, 9, 17, 40}));
 }
 
 TEST(Tofa, StencilOnItsOwnTorusBeatsRandom) {

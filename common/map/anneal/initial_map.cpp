@@ -1,0 +1,142 @@
+#include "initial_map.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "../../tofa/error.hpp"
+
+namespace tofa {
+namespace anneal {
+namespace {
+
+/// `anchor` itself, else its first torus neighbour with room, else the
+/// nearest site with room (lowest site index among equals).
+int nearest_with_room(const PlacementState& state, const SiteNeighbourhood& around, int anchor) {
+  if (state.can_take(anchor)) return anchor;
+  for (int site : around.adjacent(anchor))
+    if (state.can_take(site)) return site;
+  int best = -1;
+  double best_distance = std::numeric_limits<double>::infinity();
+  for (int site = 0; site < state.site_count(); ++site) {
+    if (!state.can_take(site)) continue;
+    const double d = state.sites().distance(anchor, site);
+    if (d < best_distance) {
+      best_distance = d;
+      best = site;
+    }
+  }
+  if (best < 0) throw Error("no site has room for another task");
+  return best;
+}
+
+int first_with_room(const PlacementState& state) {
+  for (int site = 0; site < state.site_count(); ++site)
+    if (state.can_take(site)) return site;
+  throw Error("no site has room for another task");
+}
+
+/// Site of the heaviest placed partner of `task`, or -1.
+int heaviest_placed_partner_site(const PlacementState& state, int task) {
+  const CommGraph& graph = state.graph();
+  int site = -1;
+  double heaviest = -1;
+  for (auto k = graph.offsets()[task]; k < graph.offsets()[task + 1]; ++k) {
+    const int there = state.site_of(graph.adjacency()[k]);
+    if (there >= 0 && graph.bytes()[k] > heaviest) {
+      heaviest = graph.bytes()[k];
+      site = there;
+    }
+  }
+  return site;
+}
+
+}  // namespace
+
+StartKind parse_start_kind(const std::string& text) {
+  if (text == "heuristic") return StartKind::Heuristic;
+  if (text == "rank") return StartKind::RankOrder;
+  if (text == "random") return StartKind::Random;
+  throw Error("unknown start '" + text + "': expected heuristic, rank or random");
+}
+
+void heuristic_start(PlacementState& state, const SiteNeighbourhood& around,
+                     const std::vector<int>& stage) {
+  const CommGraph& graph = state.graph();
+  const std::vector<double> volume = graph.task_volumes();
+  std::vector<char> in_stage(graph.task_count(), 0);
+  for (int task : stage) in_stage[task] = 1;
+  std::vector<int> order = stage;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return volume[a] < volume[b]; });
+
+  int previous_seed_site = -1;
+  std::vector<std::pair<double, int>> partners;
+  for (int task : order) {
+    if (state.site_of(task) < 0) {
+      int anchor = heaviest_placed_partner_site(state, task);
+      if (anchor < 0) anchor = previous_seed_site;
+      const int site =
+          anchor < 0 ? first_with_room(state) : nearest_with_room(state, around, anchor);
+      state.place(task, site);
+      previous_seed_site = site;
+    }
+    partners.clear();
+    for (auto k = graph.offsets()[task]; k < graph.offsets()[task + 1]; ++k) {
+      const int partner = graph.adjacency()[k];
+      if (in_stage[partner] && state.site_of(partner) < 0)
+        partners.emplace_back(-graph.bytes()[k], partner);
+    }
+    std::sort(partners.begin(), partners.end());
+    for (const auto& entry : partners)
+      state.place(entry.second, nearest_with_room(state, around, state.site_of(task)));
+  }
+}
+
+void rank_order_start(PlacementState& state, const std::vector<int>& stage) {
+  std::vector<int> order = stage;
+  std::sort(order.begin(), order.end());
+  int site = 0;
+  for (int task : order) {
+    if (state.site_of(task) >= 0) continue;
+    while (site < state.site_count() && !state.can_take(site)) ++site;
+    if (site == state.site_count()) throw Error("no site has room for another task");
+    state.place(task, site);
+  }
+}
+
+void random_start(PlacementState& state, const std::vector<int>& stage, RandomStream& random) {
+  // Every site once per task it could still take; a slot whose site has
+  // meanwhile used up the sites allowed at the highest load is skipped.
+  std::vector<int> slots;
+  for (int site = 0; site < state.site_count(); ++site)
+    for (int load = state.load(site); load < state.bounds().highest; ++load) slots.push_back(site);
+  for (std::size_t i = slots.size(); i > 1; --i)
+    std::swap(slots[i - 1], slots[random.below(static_cast<std::uint32_t>(i))]);
+  std::vector<int> order = stage;
+  std::sort(order.begin(), order.end());
+  std::size_t next = 0;
+  for (int task : order) {
+    if (state.site_of(task) >= 0) continue;
+    while (next < slots.size() && !state.can_take(slots[next])) ++next;
+    if (next == slots.size()) throw Error("no site has room for another task");
+    state.place(task, slots[next++]);
+  }
+}
+
+void start(StartKind kind, PlacementState& state, const SiteNeighbourhood& around,
+           const std::vector<int>& stage, RandomStream& random) {
+  switch (kind) {
+    case StartKind::Heuristic:
+      heuristic_start(state, around, stage);
+      return;
+    case StartKind::RankOrder:
+      rank_order_start(state, stage);
+      return;
+    case StartKind::Random:
+      random_start(state, stage, random);
+      return;
+  }
+}
+
+}  // namespace anneal
+}  // namespace tofa

@@ -1,0 +1,40 @@
+// The anneal strategy's --param settings, parsed and checked in one place.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "../../tofa/energy.hpp"
+#include "initial_map.hpp"
+#include "metropolis.hpp"
+#include "progress.hpp"
+
+namespace tofa {
+namespace anneal {
+
+enum class DivideMode { Auto, Never, Always };
+
+struct AnnealOptions {
+  DistanceMetric metric = DistanceMetric::Hops;  ///< metric=hops|scaled|euclid
+  StartKind start = StartKind::Heuristic;        ///< start=heuristic|rank|random
+  DivideMode divide = DivideMode::Auto;          ///< divide=auto|no|yes
+  double limit = 0.9;                            ///< limit=L, Equation 5's bound
+  /// iterations=N proposals in all (0: sweeps * tasks).
+  std::uint64_t iterations = 0;
+  double sweeps = 2000;          ///< sweeps=S, proposals per task when iterations is unset
+  double budget_seconds = 0;     ///< budget=SECONDS, 0 for none
+  bool balanced_load = true;     ///< load=balanced (Equation 3) | slots
+  bool avoid_faulty = true;      ///< faulty=avoid|ignore
+  ProgressMode progress = ProgressMode::Auto;  ///< progress=auto|yes|no
+  ChainSettings chain;           ///< steps=N, proposal=uniform|local|mixed,
+                                 ///< accept=FIRST (initial acceptance)
+};
+
+/// Reads the keys above from a request's parameters; unknown keys are left
+/// to other strategies. Throws Error "anneal: parameter KEY: expected ...,
+/// found 'VALUE'".
+AnnealOptions parse_anneal_options(const std::map<std::string, std::string>& parameters);
+
+}  // namespace anneal
+}  // namespace tofa

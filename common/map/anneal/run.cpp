@@ -1,0 +1,98 @@
+#include "run.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "bisection.hpp"
+#include "distance_table.hpp"
+#include "load_bounds.hpp"
+#include "placement_state.hpp"
+#include "site_neighbourhood.hpp"
+
+namespace tofa {
+namespace anneal {
+namespace {
+
+// Above this many tasks, divide=auto bisects: one chain over everything
+// needs more sweeps than the default budget gives it.
+constexpr int kAutoDivideTasks = 4096;
+
+/// The candidates, without those with an outage probability when the
+/// fault-free ones can hold every task.
+std::vector<int> site_nodes(const MappingRequest& request, const AnnealOptions& options,
+                            int slots) {
+  std::vector<int> candidates = effective_candidates(request);
+  if (!options.avoid_faulty) return candidates;
+  std::vector<int> fault_free;
+  for (int node : candidates)
+    if (!(outage_of(request, node) > 0)) fault_free.push_back(node);
+  const long long room = static_cast<long long>(fault_free.size()) * slots;
+  return room >= request.graph->task_count() ? fault_free : candidates;
+}
+
+}  // namespace
+
+AnnealResult anneal_placement(const MappingRequest& request, const AnnealOptions& options) {
+  const auto started = std::chrono::steady_clock::now();
+  check_capacity(request);
+  AnnealResult result;
+  const CommGraph& graph = *request.graph;
+  const int tasks = graph.task_count();
+  if (tasks == 0) return result;
+  const Topology& topology = *request.topology;
+  const int slots = effective_slots(request);
+
+  const DistanceTable sites(topology, site_nodes(request, options, slots), options.metric);
+  const LoadBounds bounds = options.balanced_load ? balanced_load(tasks, sites.site_count())
+                                                  : slot_load(sites.site_count(), slots);
+  result.lower_bound = free_energy_lower_bound(graph, topology, bounds.highest, options.metric);
+  const double scale = result.lower_bound > 0 ? result.lower_bound : std::max(1.0, graph.total_bytes());
+
+  const bool divide = options.divide == DivideMode::Always ||
+                      (options.divide == DivideMode::Auto && tasks > kAutoDivideTasks);
+  const std::vector<std::vector<int>> stages =
+      bisection_stages(graph, divide ? options.limit : 0, request.seed);
+  result.stages = static_cast<int>(stages.size());
+
+  const std::uint64_t proposals =
+      options.iterations > 0 ? options.iterations
+                             : static_cast<std::uint64_t>(options.sweeps * tasks);
+  PlacementState state(graph, sites, bounds);
+  const SiteNeighbourhood around(topology, sites);
+  RandomStream random(request.seed);
+  ProgressReporter progress(options.progress);
+  int placed = 0;
+  for (std::size_t s = 0; s < stages.size(); ++s) {
+    const std::vector<int>& stage = stages[s];
+    progress.set_stage(static_cast<int>(s) + 1, result.stages);
+    const double energy_before = state.energy();
+    start(options.start, state, around, stage, random);
+    result.start_energy += state.energy() - energy_before;
+    placed += static_cast<int>(stage.size());
+
+    // Each stage gets its share of what is left, by task count.
+    ChainBudget budget;
+    const double share = double(stage.size()) / (tasks - placed + stage.size());
+    budget.proposals = static_cast<std::uint64_t>((proposals - std::min(proposals, result.proposals)) * share);
+    if (options.budget_seconds > 0) {
+      const double left = options.budget_seconds - progress.elapsed_seconds();
+      budget.seconds = std::max(1e-3, left * share);
+    }
+    ChainSettings settings = options.chain;
+    settings.keep_lowest = placed == tasks;
+    const ChainReport report =
+        anneal_stage(state, around, stage, scale, settings, budget, random, progress);
+    result.proposals += report.proposals;
+    result.accepted += report.accepted;
+  }
+  result.placement = state.nodes();
+  result.energy = state.energy();
+  progress.finish(result.energy / scale);
+  check_placement(request, result.placement);
+  result.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return result;
+}
+
+}  // namespace anneal
+}  // namespace tofa

@@ -1,0 +1,49 @@
+#include "schedule.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace tofa {
+namespace anneal {
+
+double acceptance_at(const std::vector<double>& deltas, double beta) {
+  if (deltas.empty()) return 1;
+  double sum = 0;
+  for (double delta : deltas) sum += delta <= 0 ? 1.0 : std::exp(-beta * delta);
+  return sum / deltas.size();
+}
+
+BetaRange calibrate_betas(const std::vector<double>& deltas, double initial_acceptance,
+                          double final_acceptance) {
+  double smallest_uphill = std::numeric_limits<double>::infinity();
+  for (double delta : deltas)
+    if (delta > 0) smallest_uphill = std::min(smallest_uphill, delta);
+  if (!std::isfinite(smallest_uphill)) return {0.1, 1.0};
+
+  BetaRange range;
+  range.last = std::log(1 / final_acceptance) / smallest_uphill;
+  // Downhill and neutral proposals are always accepted; when they alone
+  // exceed the target, the ladder starts a decade below its end.
+  double high = range.last / 10;
+  if (acceptance_at(deltas, high) < initial_acceptance) {
+    double low = 0;
+    for (int i = 0; i < 100; ++i) {
+      const double middle = (low + high) / 2;
+      (acceptance_at(deltas, middle) > initial_acceptance ? low : high) = middle;
+    }
+  }
+  range.first = high;
+  return range;
+}
+
+std::vector<double> beta_ladder(const BetaRange& range, int steps) {
+  if (steps <= 1) return {range.last};
+  std::vector<double> ladder(steps);
+  const double ratio = range.last / range.first;
+  for (int k = 0; k < steps; ++k) ladder[k] = range.first * std::pow(ratio, double(k) / (steps - 1));
+  return ladder;
+}
+
+}  // namespace anneal
+}  // namespace tofa

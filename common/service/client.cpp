@@ -1,0 +1,108 @@
+#include "service/client.hpp"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+
+#include "net/client.hpp"
+#include "service/state_files.hpp"
+#include "tofa/error.hpp"
+
+namespace tofa::service {
+
+ClientContext client_context(const std::string& conf_path, const std::string& host,
+                             const std::string& munge_socket) {
+  ClientContext context;
+  context.munge_socket = munge_socket;
+  if (!conf_path.empty()) context.settings = read_service_settings(conf_path);
+  context.host = host.empty() ? context.settings.service_host : host;
+  context.port = context.settings.service_port;
+  const std::size_t colon = context.host.rfind(':');
+  const bool has_port = colon != std::string::npos && colon + 1 < context.host.size() &&
+                        context.host.find(':') == colon &&
+                        context.host.find_first_not_of("0123456789", colon + 1) == std::string::npos;
+  if (has_port) {
+    const std::string digits = context.host.substr(colon + 1);
+    context.port = digits.size() <= 5 ? std::stoi(digits) : 0;
+    if (context.port < 1 || context.port > 65535)
+      throw Error("bad port in host '" + context.host + "'");
+    context.host.erase(colon);
+  } else if (conf_path.empty()) {
+    throw Error("no tofa.conf given and host '" + host + "' names no port");
+  }
+  if (context.host.empty())
+    throw Error("no service host: set ServiceHost in " + conf_path + " or give a host");
+  return context;
+}
+
+std::string call_raw(const ClientContext& context, const std::string& request) {
+  net::ClientOptions options;
+  options.munge_socket = context.munge_socket;
+  options.timeout = std::chrono::milliseconds(
+      static_cast<long long>(context.settings.request_timeout * 1000));
+  options.max_body = static_cast<std::size_t>(context.settings.max_graph_bytes) + kMaxHeaderBytes;
+  std::string reply = net::request(context.host, context.port, request, options).body;
+  if (reply.compare(0, 6, "ERROR ") == 0) throw Error(reply.substr(6));
+  if (reply != "OK" && reply.compare(0, 3, "OK ") != 0 && reply.compare(0, 3, "OK\n") != 0)
+    throw Error("unexpected reply from the service: '" + reply.substr(0, 80) + "'");
+  return reply;
+}
+
+Message call(const ClientContext& context, const std::string& request) {
+  return parse_message(call_raw(context, request));
+}
+
+UploadedGraph upload_graph_file(const ClientContext& context, const std::string& path) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0)
+    throw Error("cannot read " + path + ": " + std::strerror(errno));
+  if (info.st_size > context.settings.max_graph_bytes)
+    throw Error(path + ": " + std::to_string(info.st_size) + " bytes exceed the limit of " +
+                std::to_string(context.settings.max_graph_bytes) +
+                " bytes (MaxGraphBytes in tofa.conf)");
+  std::string text;
+  if (!read_file(path, text, context.settings.max_graph_bytes))
+    throw Error("cannot read " + path + ": " + std::strerror(ENOENT));
+  const Message reply = call(context, format_message("UPLOAD_GRAPH", {{"name", path}}, text));
+  UploadedGraph graph;
+  graph.id = reply.field("id");
+  graph.task_count = std::stoi(reply.field("tasks"));
+  return graph;
+}
+
+std::vector<std::string> split_nodes(const std::string& text) {
+  std::vector<std::string> nodes;
+  if (text.empty()) return nodes;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', start);
+    nodes.push_back(text.substr(start, comma - start));
+    if (comma == std::string::npos) return nodes;
+    start = comma + 1;
+  }
+}
+
+std::vector<std::string> fetch_job_placement(const ClientContext& context, unsigned job) {
+  const Message reply =
+      call(context, format_message("PLACEMENT", {{"job", std::to_string(job)}}));
+  return split_nodes(reply.field("nodes"));
+}
+
+std::vector<std::string> request_placement(const ClientContext& context,
+                                           const std::string& graph_id, unsigned job, int tasks,
+                                           const std::string& strategy,
+                                           const std::string& candidates, int slots_per_node) {
+  std::vector<std::pair<std::string, std::string>> fields = {
+      {"graph", graph_id},
+      {"job", job == 0 ? "none" : std::to_string(job)},
+      {"tasks", std::to_string(tasks)},
+      {"slots", std::to_string(slots_per_node)}};
+  if (!strategy.empty()) fields.emplace_back("strategy", strategy);
+  if (!candidates.empty()) fields.emplace_back("candidates", candidates);
+  const Message reply = call(context, format_message("PLACE", fields));
+  return split_nodes(reply.field("nodes"));
+}
+
+}  // namespace tofa::service

@@ -1,0 +1,52 @@
+// Talking to the service: endpoint resolution from tofa.conf and the
+// requests the plugins and tofactl make.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "service/protocol.hpp"
+#include "service/tofa_conf.hpp"
+
+namespace tofa::service {
+
+struct ClientContext {
+  std::string host;
+  int port = 0;
+  std::string munge_socket;  ///< "" = default
+  ServiceSettings settings;  ///< the conf's (defaults without a conf)
+};
+
+/// host "" = ServiceHost of the conf; "HOST:PORT" overrides the port.
+/// conf_path "" is allowed only when host carries a port. Throws Error.
+ClientContext client_context(const std::string& conf_path, const std::string& host,
+                             const std::string& munge_socket);
+
+/// Sends one request; returns the whole "OK ..." reply text. Throws Error
+/// with the service's reason on "ERROR REASON", or the transport's.
+std::string call_raw(const ClientContext& context, const std::string& request);
+/// call_raw, parsed.
+Message call(const ClientContext& context, const std::string& request);
+
+struct UploadedGraph {
+  std::string id;
+  int task_count = 0;
+};
+
+/// Checks the file's size against MaxGraphBytes, reads and uploads it under
+/// its path as the name (so parse errors read "PATH:LINE:COL: ...").
+UploadedGraph upload_graph_file(const ClientContext& context, const std::string& path);
+
+/// PLACEMENT job=N: node name per task.
+std::vector<std::string> fetch_job_placement(const ClientContext& context, unsigned job);
+
+/// PLACE; job 0 = not recorded. Returns the node name per task.
+std::vector<std::string> request_placement(const ClientContext& context,
+                                           const std::string& graph_id, unsigned job, int tasks,
+                                           const std::string& strategy,
+                                           const std::string& candidates, int slots_per_node);
+
+/// "a,b,c" -> {a, b, c} ("" -> {}).
+std::vector<std::string> split_nodes(const std::string& text);
+
+}  // namespace tofa::service

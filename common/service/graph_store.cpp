@@ -1,0 +1,115 @@
+#include "service/graph_store.hpp"
+
+#include <algorithm>
+
+#include "service/protocol.hpp"
+#include "service/state_text.hpp"
+#include "tofa/error.hpp"
+
+namespace tofa::service {
+
+bool graph_id_less(const std::string& a, const std::string& b) {
+  if (a.size() != b.size()) return a.size() < b.size();  // "g2" < "g10"
+  return a < b;
+}
+
+void GraphStore::insert(GraphRecord record) {
+  const std::string id = record.id;
+  records_[id] = std::move(record);
+}
+
+bool GraphStore::erase(const std::string& id) { return records_.erase(id) > 0; }
+
+void GraphStore::touch(const std::string& id, double now) {
+  const auto found = records_.find(id);
+  if (found != records_.end()) found->second.last_used = now;
+}
+
+const GraphRecord* GraphStore::find(const std::string& id) const {
+  const auto found = records_.find(id);
+  return found == records_.end() ? nullptr : &found->second;
+}
+
+const GraphRecord& GraphStore::usable(const std::string& id, uid_t uid, bool admin) const {
+  const GraphRecord* record = find(id);
+  if (record == nullptr || (!admin && record->uid != uid))
+    throw Error("unknown graph id " + id);
+  return *record;
+}
+
+const GraphRecord* GraphStore::find_by_digest(uid_t uid, const std::string& sha256) const {
+  for (const auto& [id, record] : records_)
+    if (record.uid == uid && record.sha256 == sha256) return &record;
+  return nullptr;
+}
+
+int GraphStore::count_of(uid_t uid) const {
+  return static_cast<int>(std::count_if(records_.begin(), records_.end(),
+                                        [&](const auto& entry) { return entry.second.uid == uid; }));
+}
+
+std::optional<std::string> GraphStore::least_recently_used(uid_t uid) const {
+  const GraphRecord* oldest = nullptr;
+  for (const auto& [id, record] : records_)
+    if (record.uid == uid && (oldest == nullptr || record.last_used < oldest->last_used))
+      oldest = &record;
+  if (oldest == nullptr) return std::nullopt;
+  return oldest->id;
+}
+
+std::vector<const GraphRecord*> GraphStore::visible(uid_t uid, bool admin) const {
+  std::vector<const GraphRecord*> out;
+  for (const auto& [id, record] : records_)
+    if (admin || record.uid == uid) out.push_back(&record);
+  std::sort(out.begin(), out.end(),
+            [](const GraphRecord* a, const GraphRecord* b) { return graph_id_less(a->id, b->id); });
+  return out;
+}
+
+std::string GraphStore::index_text() const {
+  std::string text = "tofa-graphs 1\nnext n=" + std::to_string(next_) + "\n";
+  for (const GraphRecord* r : visible(0, true))
+    text += format_message("graph", {{"id", r->id},
+                                     {"uid", std::to_string(r->uid)},
+                                     {"name", r->name},
+                                     {"tasks", std::to_string(r->task_count)},
+                                     {"bytes", std::to_string(r->bytes)},
+                                     {"sha256", r->sha256},
+                                     {"uploaded", format_number(r->uploaded)},
+                                     {"used", format_number(r->last_used)}}) +
+            "\n";
+  return text;
+}
+
+std::vector<GraphRecord> GraphStore::parse_index(const std::string& text,
+                                                 const std::string& source, long long& next) {
+  std::vector<GraphRecord> records;
+  next = 1;
+  for (const auto& [number, line] : state_lines(text, source, "tofa-graphs", 1)) {
+    if (line.empty()) continue;
+    StateLine fields(source, number, line);
+    if (fields.kind() == "next") {
+      next = fields.integer("n", 1, 1LL << 62);
+      continue;
+    }
+    if (fields.kind() != "graph") fields.fail("expected 'graph' or 'next', found '" +
+                                              fields.kind() + "'");
+    GraphRecord record;
+    record.id = fields.text("id");
+    if (record.id.size() < 2 || record.id.size() > 18 || record.id[0] != 'g' ||
+        record.id.find_first_not_of("0123456789", 1) != std::string::npos)
+      fields.fail("bad id '" + record.id + "': expected g<number>");
+    record.uid = static_cast<uid_t>(fields.integer("uid", 0, 4294967295LL));
+    record.name = fields.text("name");
+    record.task_count = static_cast<int>(fields.integer("tasks", 1, 1 << 30));
+    record.bytes = fields.integer("bytes", 0, 1LL << 50);
+    record.sha256 = fields.text("sha256");
+    record.uploaded = fields.number("uploaded");
+    record.last_used = fields.number("used");
+    next = std::max(next, std::stoll(record.id.substr(1)) + 1);
+    records.push_back(std::move(record));
+  }
+  return records;
+}
+
+}  // namespace tofa::service

@@ -1,0 +1,68 @@
+// Uploaded communication graphs with their owners (in memory; the service
+// writes the index and the uploaded texts under its state directory).
+#pragma once
+
+#include <sys/types.h>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tofa/graph.hpp"
+
+namespace tofa::service {
+
+struct GraphRecord {
+  std::string id;        ///< "g<N>", N never reused
+  uid_t uid = 0;         ///< owner
+  std::string name;      ///< the file name the client gave (for messages only)
+  int task_count = 0;
+  long long bytes = 0;   ///< size of the uploaded text
+  std::string sha256;    ///< hex digest of the uploaded text
+  double uploaded = 0;   ///< epoch seconds
+  double last_used = 0;  ///< epoch seconds of the upload or the last placement
+  std::shared_ptr<const CommGraph> graph;  ///< null only while loading
+};
+
+class GraphStore {
+ public:
+  /// A fresh id ("g1", "g2", ...).
+  std::string next_id() { return "g" + std::to_string(next_++); }
+
+  void insert(GraphRecord record);
+  bool erase(const std::string& id);
+  void touch(const std::string& id, double now);
+
+  /// The record when it exists and `uid` may use it (owner or admin); else
+  /// Error "unknown graph id ID" (the same text whether it exists or not).
+  const GraphRecord& usable(const std::string& id, uid_t uid, bool admin) const;
+  const GraphRecord* find(const std::string& id) const;
+  /// A graph of `uid` with this digest, if any (uploads are deduplicated).
+  const GraphRecord* find_by_digest(uid_t uid, const std::string& sha256) const;
+
+  int count_of(uid_t uid) const;
+  /// The least recently used graph of `uid`.
+  std::optional<std::string> least_recently_used(uid_t uid) const;
+  /// Graphs `uid` may see (all for an admin), in id order.
+  std::vector<const GraphRecord*> visible(uid_t uid, bool admin) const;
+  std::size_t size() const { return records_.size(); }
+
+  /// Versioned index ("tofa-graphs 1", "next N", one "graph ..." line per
+  /// record); the graphs themselves are not included.
+  std::string index_text() const;
+  /// Parses an index; records come back without `graph`. Throws ParseError.
+  static std::vector<GraphRecord> parse_index(const std::string& text, const std::string& source,
+                                              long long& next);
+  void set_next(long long next) { next_ = next; }
+
+ private:
+  std::map<std::string, GraphRecord> records_;
+  long long next_ = 1;
+};
+
+/// Numeric order of ids "g2" < "g10".
+bool graph_id_less(const std::string& a, const std::string& b);
+
+}  // namespace tofa::service

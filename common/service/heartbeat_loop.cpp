@@ -1,0 +1,112 @@
+#include "service/heartbeat_loop.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "net/client.hpp"
+#include "service/protocol.hpp"
+#include "service/state_files.hpp"
+
+namespace tofa::service {
+
+bool send_heartbeat(const HeartbeatTarget& target, const HeartbeatOptions& options,
+                    std::string* why) {
+  try {
+    net::ClientOptions client;
+    client.munge_socket = options.munge_socket;
+    client.timeout = std::chrono::milliseconds(
+        std::max<long long>(1, static_cast<long long>(options.timeout * 1000)));
+    client.max_body = 4096;
+    const net::Reply reply = net::request(
+        target.host, target.port, format_message("HEARTBEAT", {{"node", target.name}}), client);
+    if (std::find(options.responder_uids.begin(), options.responder_uids.end(), reply.uid) ==
+        options.responder_uids.end()) {
+      if (why) *why = "answer encoded by uid " + std::to_string(reply.uid);
+      return false;
+    }
+    if (reply.body != "ALIVE " + target.name) {
+      if (why) *why = "unexpected answer '" + reply.body.substr(0, 200) + "'";
+      return false;
+    }
+    return true;
+  } catch (const std::exception& e) {
+    if (why) *why = e.what();
+    return false;
+  }
+}
+
+HeartbeatLoop::HeartbeatLoop(HeartbeatOptions options, Targets targets, Results results,
+                             Logger log)
+    : options_(std::move(options)),
+      targets_(std::move(targets)),
+      results_(std::move(results)),
+      log_(std::move(log)) {
+  thread_ = std::thread([this] { run(); });
+}
+
+HeartbeatLoop::~HeartbeatLoop() { stop(); }
+
+void HeartbeatLoop::stop() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) thread_.join();
+}
+
+std::vector<std::pair<std::string, bool>> HeartbeatLoop::round(
+    const std::vector<HeartbeatTarget>& targets) {
+  std::vector<std::pair<std::string, bool>> outcomes(targets.size());
+  std::vector<char> done(targets.size(), 0);
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (std::size_t i; !stopping_ && (i = next++) < targets.size();) {
+      std::string why;
+      const bool answered = send_heartbeat(targets[i], options_, &why);
+      if (!answered && log_) log_(2, "heartbeat to " + targets[i].name + " (" + targets[i].host +
+                                         ":" + std::to_string(targets[i].port) + "): " + why);
+      outcomes[i] = {targets[i].name, answered};
+      done[i] = 1;
+    }
+  };
+  const std::size_t workers =
+      std::min<std::size_t>(targets.size(), static_cast<std::size_t>(std::max(1, options_.max_in_flight)));
+  std::vector<std::thread> pool;
+  try {
+    for (std::size_t w = 1; w < workers; ++w) pool.emplace_back(worker);
+  } catch (const std::exception& e) {  // fewer threads: the rest still run
+    if (log_) log_(0, std::string("heartbeat pool: ") + e.what());
+  }
+  worker();
+  for (std::thread& t : pool) t.join();
+  // A round cut short by stop() reports only the heartbeats that were sent.
+  std::vector<std::pair<std::string, bool>> finished;
+  for (std::size_t i = 0; i < targets.size(); ++i)
+    if (done[i]) finished.push_back(std::move(outcomes[i]));
+  return finished;
+}
+
+void HeartbeatLoop::run() {
+  using clock = std::chrono::steady_clock;
+  const auto interval = std::chrono::duration_cast<clock::duration>(
+      std::chrono::duration<double>(options_.interval));
+  auto next_round = clock::now();
+  while (!stopping_) {
+    try {
+      const auto started = clock::now();
+      const std::vector<std::pair<std::string, bool>> outcomes = round(targets_());
+      last_round_seconds_ = std::chrono::duration<double>(clock::now() - started).count();
+      if (!stopping_) results_(outcomes, now_seconds(), ++rounds_);
+    } catch (const std::exception& e) {
+      if (log_) log_(0, std::string("heartbeat round failed: ") + e.what());
+    }
+    next_round += interval;
+    const auto now = clock::now();
+    if (next_round < now) next_round = now;  // a slow round does not cause a burst
+    std::unique_lock<std::mutex> lock(mutex_);
+    wake_.wait_until(lock, next_round, [this] { return stopping_.load(); });
+  }
+}
+
+}  // namespace tofa::service

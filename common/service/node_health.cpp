@@ -1,0 +1,98 @@
+#include "service/node_health.hpp"
+
+#include "service/protocol.hpp"
+#include "service/state_text.hpp"
+#include "tofa/error.hpp"
+
+namespace tofa::service {
+
+void NodeHealth::record(const std::string& node, bool answered, double now,
+                        const OutageModel& model) {
+  NodeRecord& r = records_[node];
+  r.history.record(answered, model);
+  r.last_heartbeat = now;
+  r.last_answered = answered;
+  if (answered) r.last_answer = now;
+}
+
+void NodeHealth::set_override(const std::string& node, double probability) {
+  if (!(probability >= 0 && probability <= 1))
+    throw Error("bad outage probability " + format_number(probability) +
+                ": expected a number in [0, 1]");
+  records_[node].override_probability = probability;
+}
+
+bool NodeHealth::clear_override(const std::string& node) {
+  const auto found = records_.find(node);
+  if (found == records_.end() || !found->second.override_probability) return false;
+  found->second.override_probability.reset();
+  return true;
+}
+
+double NodeHealth::probability(const std::string& node, const OutageModel& model) const {
+  const NodeRecord* r = find(node);
+  if (r == nullptr) return 0;
+  if (r->override_probability) return *r->override_probability;
+  return r->history.outage_probability(model);
+}
+
+std::vector<double> NodeHealth::outage_vector(const Topology& topology,
+                                              const OutageModel& model) const {
+  std::vector<double> outage(topology.node_count(), 0.0);
+  for (int id = 0; id < topology.node_count(); ++id)
+    outage[id] = probability(topology.node_name(id), model);
+  return outage;
+}
+
+const NodeRecord* NodeHealth::find(const std::string& node) const {
+  const auto found = records_.find(node);
+  return found == records_.end() ? nullptr : &found->second;
+}
+
+std::string NodeHealth::to_text() const {
+  std::string text = "tofa-nodes 1\n";
+  for (const auto& [name, r] : records_) {
+    // The history's own one-line form follows the fixed fields.
+    text += format_message("node", {{"name", name},
+                                    {"heartbeat", format_number(r.last_heartbeat)},
+                                    {"answer", format_number(r.last_answer)},
+                                    {"answered_last", r.last_answered ? "1" : "0"},
+                                    {"override", r.override_probability
+                                                     ? format_number(*r.override_probability)
+                                                     : "none"}}) +
+            " " + r.history.to_text() + "\n";
+  }
+  return text;
+}
+
+NodeHealth NodeHealth::parse(const std::string& text, const std::string& source) {
+  NodeHealth health;
+  for (const auto& [number, line] : state_lines(text, source, "tofa-nodes", 1)) {
+    if (line.empty()) continue;
+    StateLine fields(source, number, line);
+    if (fields.kind() != "node") fields.fail("expected 'node', found '" + fields.kind() + "'");
+    const std::string name = fields.text("name");
+    if (name.empty()) fields.fail("empty node name");
+    NodeRecord r;
+    r.last_heartbeat = fields.number("heartbeat");
+    r.last_answer = fields.number("answer");
+    r.last_answered = fields.integer("answered_last", 0, 1) == 1;
+    if (fields.text("override") != "none") {
+      const double p = fields.number("override");
+      if (!(p >= 0 && p <= 1)) fields.fail("bad override: expected a number in [0, 1]");
+      r.override_probability = p;
+    }
+    const std::size_t history_at = line.find(" answered=");
+    if (history_at == std::string::npos) fields.fail("missing heartbeat history");
+    try {
+      r.history = HeartbeatHistory::from_text(line.substr(history_at + 1));
+    } catch (const Error& e) {
+      fields.fail(e.what());
+    }
+    if (!health.records_.emplace(name, std::move(r)).second)
+      fields.fail("node " + name + " is listed twice");
+  }
+  return health;
+}
+
+}  // namespace tofa::service

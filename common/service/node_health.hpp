@@ -1,0 +1,48 @@
+// Per-node heartbeat histories, the outage probability derived from them,
+// and administrator overrides (set-outage / clear-outage).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tofa/faults.hpp"
+#include "tofa/topology.hpp"
+
+namespace tofa::service {
+
+struct NodeRecord {
+  HeartbeatHistory history;
+  double last_heartbeat = 0;  ///< epoch seconds of the last heartbeat sent (0 = never)
+  double last_answer = 0;     ///< epoch seconds of the last answer (0 = never)
+  bool last_answered = false;
+  std::optional<double> override_probability;  ///< wins over the model while set
+};
+
+class NodeHealth {
+ public:
+  void record(const std::string& node, bool answered, double now, const OutageModel& model);
+  /// Throws Error unless 0 <= p <= 1.
+  void set_override(const std::string& node, double probability);
+  /// False when the node had no override.
+  bool clear_override(const std::string& node);
+
+  /// Override if set, else the model's estimate; 0 for a node never seen.
+  double probability(const std::string& node, const OutageModel& model) const;
+  /// One probability per topology node, by name.
+  std::vector<double> outage_vector(const Topology& topology, const OutageModel& model) const;
+
+  const NodeRecord* find(const std::string& node) const;
+  const std::map<std::string, NodeRecord>& records() const { return records_; }
+
+  /// Versioned text ("tofa-nodes 1", one "node ..." line per node).
+  std::string to_text() const;
+  /// Throws ParseError.
+  static NodeHealth parse(const std::string& text, const std::string& source);
+
+ private:
+  std::map<std::string, NodeRecord> records_;
+};
+
+}  // namespace tofa::service

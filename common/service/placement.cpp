@@ -1,0 +1,40 @@
+#include "service/placement.hpp"
+
+#include <unordered_set>
+
+#include "tofa/error.hpp"
+#include "tofa/mapper.hpp"
+
+namespace tofa::service {
+
+std::vector<int> candidate_ids(const Topology& topology, const std::string& candidates) {
+  std::vector<int> ids;
+  if (candidates.empty()) return ids;
+  std::unordered_set<int> seen;
+  for (const std::string& name : expand_hostlist(candidates)) {
+    const int id = topology.node_by_name(name);
+    if (id < 0) throw Error("candidate node " + name + " is not in the topology");
+    if (seen.insert(id).second) ids.push_back(id);
+  }
+  return ids;
+}
+
+ComputedPlacement compute_placement(const PlacementInput& input) {
+  MappingRequest request;
+  request.graph = input.graph;
+  request.topology = input.topology;
+  request.candidate_nodes = candidate_ids(*input.topology, input.candidates);
+  request.outage = input.outage;
+  request.slots_per_node = input.slots_per_node;
+  request.fault_cost = input.fault_cost;
+  const Placement placement = make_mapper(input.strategy)->map(request);
+  check_placement(request, placement);
+
+  ComputedPlacement result;
+  result.nodes.reserve(placement.size());
+  for (int node : placement) result.nodes.push_back(input.topology->node_name(node));
+  result.metrics = evaluate_placement(*input.graph, *input.topology, placement, input.outage);
+  return result;
+}
+
+}  // namespace tofa::service

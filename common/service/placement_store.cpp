@@ -1,0 +1,116 @@
+#include "service/placement_store.hpp"
+
+#include <algorithm>
+
+#include "service/protocol.hpp"
+#include "service/state_text.hpp"
+#include "tofa/error.hpp"
+
+namespace tofa::service {
+
+std::string join_nodes(const std::vector<std::string>& nodes) {
+  std::string text;
+  for (std::size_t i = 0; i < nodes.size(); ++i) text += (i ? "," : "") + nodes[i];
+  return text;
+}
+
+std::vector<std::pair<std::string, std::string>> metrics_fields(const PlacementMetrics& m) {
+  return {{"tasks", std::to_string(m.tasks)},
+          {"nodes_used", std::to_string(m.nodes_used)},
+          {"total_bytes", format_number(m.total_bytes)},
+          {"hop_bytes", format_number(m.hop_bytes)},
+          {"average_hops", format_number(m.average_hops)},
+          {"hop_variance", format_number(m.hop_variance)},
+          {"max_hops", std::to_string(m.max_hops)},
+          {"dilation", format_number(m.dilation)},
+          {"max_link_load", format_number(m.max_link_load)},
+          {"links_used", std::to_string(m.links_used)},
+          {"abort_probability", format_number(m.abort_probability)}};
+}
+
+void PlacementStore::set_retention(int retention) {
+  retention_ = std::max(1, retention);
+  evict();
+}
+
+void PlacementStore::put(PlacementRecord record) {
+  record.sequence = next_sequence_++;
+  const unsigned job = record.job;
+  records_[job] = std::move(record);
+  evict();
+}
+
+void PlacementStore::evict() {
+  while (records_.size() > static_cast<std::size_t>(retention_)) {
+    auto oldest = std::min_element(records_.begin(), records_.end(), [](const auto& a, const auto& b) {
+      return a.second.sequence < b.second.sequence;
+    });
+    records_.erase(oldest);
+  }
+}
+
+const PlacementRecord* PlacementStore::find(unsigned job) const {
+  const auto found = records_.find(job);
+  return found == records_.end() ? nullptr : &found->second;
+}
+
+std::string PlacementStore::to_text() const {
+  std::vector<const PlacementRecord*> ordered;
+  for (const auto& entry : records_) ordered.push_back(&entry.second);
+  std::sort(ordered.begin(), ordered.end(),
+            [](auto* a, auto* b) { return a->sequence < b->sequence; });
+  std::string text = "tofa-placements 1\n";
+  for (const PlacementRecord* r : ordered) {
+    std::vector<std::pair<std::string, std::string>> fields = {
+        {"job", std::to_string(r->job)},   {"uid", std::to_string(r->uid)},
+        {"graph", r->graph_id},            {"strategy", r->strategy},
+        {"time", format_number(r->time)},  {"nodes", join_nodes(r->nodes)}};
+    for (auto& field : metrics_fields(r->metrics)) fields.push_back(std::move(field));
+    text += format_message("placement", fields) + "\n";
+  }
+  return text;
+}
+
+PlacementStore PlacementStore::parse(const std::string& text, const std::string& source,
+                                     int retention) {
+  PlacementStore store(retention);
+  for (const auto& [number, line] : state_lines(text, source, "tofa-placements", 1)) {
+    if (line.empty()) continue;
+    StateLine f(source, number, line);
+    if (f.kind() != "placement") f.fail("expected 'placement', found '" + f.kind() + "'");
+    PlacementRecord r;
+    r.job = static_cast<unsigned>(f.integer("job", 1, 4294967295LL));
+    r.uid = static_cast<uid_t>(f.integer("uid", 0, 4294967295LL));
+    r.graph_id = f.text("graph");
+    r.strategy = f.text("strategy");
+    r.time = f.number("time");
+    const std::string nodes = f.text("nodes");
+    std::size_t start = 0;
+    while (start <= nodes.size()) {
+      std::size_t comma = std::min(nodes.find(',', start), nodes.size());
+      r.nodes.push_back(nodes.substr(start, comma - start));
+      if (r.nodes.back().empty()) f.fail("empty node name in nodes");
+      start = comma + 1;
+    }
+    PlacementMetrics& m = r.metrics;
+    m.tasks = static_cast<int>(f.integer("tasks", 0, 1 << 30));
+    if (m.tasks != static_cast<int>(r.nodes.size()))
+      f.fail("tasks=" + std::to_string(m.tasks) + " but " + std::to_string(r.nodes.size()) +
+             " nodes are listed");
+    m.nodes_used = static_cast<int>(f.integer("nodes_used", 0, 1 << 30));
+    m.total_bytes = f.number("total_bytes");
+    m.hop_bytes = f.number("hop_bytes");
+    m.average_hops = f.number("average_hops");
+    m.hop_variance = f.number("hop_variance");
+    m.max_hops = static_cast<int>(f.integer("max_hops", 0, 1 << 30));
+    m.dilation = f.number("dilation");
+    m.max_link_load = f.number("max_link_load");
+    m.links_used = static_cast<int>(f.integer("links_used", 0, 1 << 30));
+    m.abort_probability = f.number("abort_probability");
+    if (store.find(r.job)) f.fail("job " + std::to_string(r.job) + " is listed twice");
+    store.put(std::move(r));
+  }
+  return store;
+}
+
+}  // namespace tofa::service

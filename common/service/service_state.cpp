@@ -1,0 +1,388 @@
+#include "service/service_state.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+#include "net/sha256.hpp"
+#include "service/placement.hpp"
+#include "service/state_files.hpp"
+#include "service/state_text.hpp"
+#include "tofa/error.hpp"
+
+namespace tofa::service {
+
+ServiceState::ServiceState(ServiceSettings settings, Topology topology, uid_t admin_uid,
+                           std::string state_dir, Logger log)
+    : settings_(std::move(settings)),
+      topology_(std::move(topology)),
+      admin_uid_(admin_uid),
+      state_dir_(std::move(state_dir)),
+      log_(std::move(log)),
+      placements_(settings_.placement_retention) {
+  if (!state_dir_.empty()) {
+    make_directory(state_dir_);
+    make_directory(path(kGraphDirectory));
+    load();
+  }
+}
+
+void ServiceState::log(int level, const std::string& message) const {
+  if (log_) log_(level, message);
+}
+
+std::string ServiceState::graph_path(const std::string& id) const {
+  return path(std::string(kGraphDirectory) + "/" + id + ".graph");
+}
+
+// ------------------------------------------------------------------ loading
+
+template <typename Parse>
+void ServiceState::load_file(const char* file, Parse parse) {
+  const std::string name = path(file);
+  try {
+    std::string text;
+    if (!read_file(name, text, 1LL << 30)) return;
+    parse(text, name);
+  } catch (const std::exception& e) {
+    log(0, std::string("state file ") + e.what());
+    try {
+      log(0, "moved corrupt state file " + name + " to " + move_aside(name));
+    } catch (const std::exception& moved) {
+      log(0, moved.what());
+    }
+  }
+}
+
+void ServiceState::load() {
+  load_file(kNodesFile, [&](const std::string& text, const std::string& name) {
+    health_ = NodeHealth::parse(text, name);
+  });
+  load_file(kPlacementsFile, [&](const std::string& text, const std::string& name) {
+    placements_ = PlacementStore::parse(text, name, settings_.placement_retention);
+  });
+  load_graphs();
+  log(1, "restored " + std::to_string(graphs_.size()) + " graph(s), " +
+             std::to_string(placements_.size()) + " placement(s), " +
+             std::to_string(health_.records().size()) + " node histories from " + state_dir_);
+}
+
+void ServiceState::load_graphs() {
+  std::vector<GraphRecord> records;
+  long long next = 1;
+  load_file(kGraphIndexFile, [&](const std::string& text, const std::string& name) {
+    records = GraphStore::parse_index(text, name, next);
+  });
+  graphs_.set_next(next);
+  bool dropped = false;
+  for (GraphRecord& record : records) {
+    const std::string file = graph_path(record.id);
+    try {
+      std::string text;
+      if (!read_file(file, text, settings_.max_graph_bytes))
+        throw Error("cannot read " + file + ": missing");
+      std::istringstream in(text);
+      record.graph = std::make_shared<const CommGraph>(parse_graph(in, record.name));
+      if (record.graph->task_count() != record.task_count)
+        throw Error(file + ": " + std::to_string(record.graph->task_count()) +
+                    " tasks, the index says " + std::to_string(record.task_count));
+      graphs_.insert(std::move(record));
+    } catch (const std::exception& e) {
+      dropped = true;
+      log(0, "graph " + record.id + " dropped: " + e.what());
+      try {
+        if (access(file.c_str(), F_OK) == 0)
+          log(0, "moved corrupt graph file " + file + " to " + move_aside(file));
+      } catch (const std::exception& moved) {
+        log(0, moved.what());
+      }
+    }
+  }
+  if (dropped) persist(kGraphIndexFile, [&] { return graphs_.index_text(); });
+}
+
+void ServiceState::persist(const char* file, const std::function<std::string()>& snapshot) {
+  if (state_dir_.empty()) return;
+  std::lock_guard<std::mutex> save(save_mutex_);
+  std::string text;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    text = snapshot();
+  }
+  try {
+    write_file_atomically(path(file), text);
+  } catch (const std::exception& e) {
+    log(0, std::string("cannot save state: ") + e.what());
+  }
+}
+
+void ServiceState::save_nodes() {
+  persist(kNodesFile, [&] { return health_.to_text(); });
+}
+
+void ServiceState::save_all() {
+  save_nodes();
+  persist(kPlacementsFile, [&] { return placements_.to_text(); });
+  persist(kGraphIndexFile, [&] { return graphs_.index_text(); });
+}
+
+// ------------------------------------------------------------------- graphs
+
+GraphUpload ServiceState::upload_graph(uid_t uid, const std::string& name,
+                                       const std::string& text) {
+  const std::string shown = name.empty() ? "graph" : name;
+  if (static_cast<long long>(text.size()) > settings_.max_graph_bytes)
+    throw Error(shown + ": " + std::to_string(text.size()) +
+                " bytes exceed the limit of " + std::to_string(settings_.max_graph_bytes) +
+                " bytes (MaxGraphBytes in tofa.conf)");
+  const std::string digest = net::to_hex(net::sha256(text));
+  std::string id;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (const GraphRecord* same = graphs_.find_by_digest(uid, digest)) {
+      graphs_.touch(same->id, now_seconds());
+      return GraphUpload{same->id, same->task_count, true};
+    }
+    id = graphs_.next_id();
+  }
+
+  std::istringstream in(text);
+  auto graph = std::make_shared<const CommGraph>(parse_graph(in, shown));
+  if (graph->task_count() > settings_.max_graph_tasks)
+    throw Error(shown + ": " + std::to_string(graph->task_count()) +
+                " tasks exceed the limit of " + std::to_string(settings_.max_graph_tasks) +
+                " tasks (MaxGraphTasks in tofa.conf)");
+  if (!state_dir_.empty()) write_file_atomically(graph_path(id), text);
+
+  GraphRecord record;
+  record.id = id;
+  record.uid = uid;
+  record.name = shown;
+  record.task_count = graph->task_count();
+  record.bytes = static_cast<long long>(text.size());
+  record.sha256 = digest;
+  record.uploaded = record.last_used = now_seconds();
+  record.graph = std::move(graph);
+
+  std::vector<std::string> evicted;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    while (graphs_.count_of(uid) >= settings_.max_graphs_per_user) {
+      const std::string victim = *graphs_.least_recently_used(uid);
+      graphs_.erase(victim);
+      evicted.push_back(victim);
+    }
+    graphs_.insert(record);
+  }
+  persist(kGraphIndexFile, [&] { return graphs_.index_text(); });
+  for (const std::string& victim : evicted) {
+    log(1, "graph " + victim + " of uid " + std::to_string(uid) +
+               " evicted (MaxGraphsPerUser=" + std::to_string(settings_.max_graphs_per_user) + ")");
+    if (!state_dir_.empty()) {
+      try {
+        remove_file(graph_path(victim));
+      } catch (const std::exception& e) {
+        log(0, e.what());
+      }
+    }
+  }
+  log(1, "graph " + id + " (" + shown + ", " + std::to_string(record.task_count) +
+             " tasks) uploaded by uid " + std::to_string(uid));
+  return GraphUpload{id, record.task_count, false};
+}
+
+std::vector<GraphRecord> ServiceState::graphs(uid_t uid) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<GraphRecord> out;
+  for (const GraphRecord* record : graphs_.visible(uid, is_admin(uid))) {
+    out.push_back(*record);
+    out.back().graph.reset();
+  }
+  return out;
+}
+
+int ServiceState::graph_task_count(const std::string& id, uid_t uid) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return graphs_.usable(id, uid, is_admin(uid)).task_count;
+}
+
+void ServiceState::delete_graph(const std::string& id, uid_t uid) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    graphs_.usable(id, uid, is_admin(uid));
+    graphs_.erase(id);
+  }
+  persist(kGraphIndexFile, [&] { return graphs_.index_text(); });
+  if (!state_dir_.empty()) remove_file(graph_path(id));
+}
+
+// --------------------------------------------------------------- placements
+
+PlacementRecord ServiceState::place(const PlaceRequest& request) {
+  const std::string strategy =
+      request.strategy.empty() ? settings_.default_strategy : request.strategy;
+  std::shared_ptr<const CommGraph> graph;
+  PlacementInput input;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const GraphRecord& record = graphs_.usable(request.graph_id, request.uid,
+                                               is_admin(request.uid));
+    if (request.tasks != 0 && request.tasks != record.task_count)
+      throw Error("graph " + record.id + " has " + std::to_string(record.task_count) +
+                  " tasks, the request asks for " + std::to_string(request.tasks));
+    if (request.job) {
+      const PlacementRecord* existing = placements_.find(*request.job);
+      if (existing && existing->uid != request.uid && !is_admin(request.uid))
+        throw Error("job " + std::to_string(*request.job) + " belongs to another user");
+    }
+    graph = record.graph;
+    graphs_.touch(record.id, now_seconds());
+    input.outage = health_.outage_vector(topology_, settings_.outage_model);
+  }
+  input.topology = &topology_;
+  input.graph = graph.get();
+  input.fault_cost = settings_.fault_cost;
+  input.strategy = strategy;
+  input.candidates = request.candidates;
+  input.slots_per_node = request.slots_per_node;
+  ComputedPlacement computed = compute_placement(input);
+
+  PlacementRecord record;
+  record.job = request.job.value_or(0);
+  record.uid = request.uid;
+  record.graph_id = request.graph_id;
+  record.strategy = strategy;
+  record.nodes = std::move(computed.nodes);
+  record.metrics = computed.metrics;
+  record.time = now_seconds();
+  if (request.job) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      placements_.put(record);
+    }
+    persist(kPlacementsFile, [&] { return placements_.to_text(); });
+    log(1, "job " + std::to_string(*request.job) + ": " + strategy + " placement of " +
+               std::to_string(record.nodes.size()) + " tasks on " +
+               std::to_string(record.metrics.nodes_used) + " nodes");
+  }
+  return record;
+}
+
+PlacementRecord ServiceState::job_placement(unsigned job, std::optional<uid_t> uid) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const PlacementRecord* record = placements_.find(job);
+  if (record == nullptr || (uid && record->uid != *uid && !is_admin(*uid)))
+    throw Error("no placement recorded for job " + std::to_string(job));
+  return *record;
+}
+
+// -------------------------------------------------------------------- nodes
+
+std::vector<NodeReport> ServiceState::nodes() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::set<std::string> polled;
+  for (const NodeAddress& node : polled_) polled.insert(node.name);
+  std::vector<std::string> names = topology_.node_names();
+  std::set<std::string> listed(names.begin(), names.end());
+  for (const std::string& name : polled)
+    if (listed.insert(name).second) names.push_back(name);
+  for (const auto& [name, record] : health_.records())
+    if (listed.insert(name).second) names.push_back(name);
+
+  std::vector<NodeReport> reports;
+  for (const std::string& name : names) {
+    NodeReport report;
+    report.name = name;
+    report.probability = health_.probability(name, settings_.outage_model);
+    report.source = settings_.outage_model.to_string();
+    const NodeRecord* record = health_.find(name);
+    if (record) {
+      if (record->override_probability) report.source = "override";
+      report.last_heartbeat = record->last_heartbeat;
+      report.last_answer = record->last_answer;
+      report.answered = record->history.answered_total();
+      report.missed = record->history.missed_total();
+    }
+    if (polled.count(name) == 0)
+      report.state = "unpolled";
+    else if (record == nullptr || record->last_heartbeat == 0)
+      report.state = "unknown";
+    else
+      report.state = record->last_answered ? "responding" : "not_responding";
+    reports.push_back(std::move(report));
+  }
+  return reports;
+}
+
+double ServiceState::node_outage(const std::string& name) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const bool polled = std::any_of(polled_.begin(), polled_.end(),
+                                  [&](const NodeAddress& node) { return node.name == name; });
+  if (!polled && topology_.node_by_name(name) < 0 && health_.find(name) == nullptr)
+    throw Error("unknown node " + name);
+  return health_.probability(name, settings_.outage_model);
+}
+
+void ServiceState::check_admin(uid_t uid, const std::string& what) const {
+  if (!is_admin(uid))
+    throw Error("permission denied: " + what + " needs root or uid " +
+                std::to_string(admin_uid_) + " (SlurmUser), not uid " + std::to_string(uid));
+}
+
+void ServiceState::set_outage(uid_t uid, const std::string& node, double probability) {
+  check_admin(uid, "set-outage");
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const bool polled = std::any_of(polled_.begin(), polled_.end(),
+                                    [&](const NodeAddress& n) { return n.name == node; });
+    if (!polled && topology_.node_by_name(node) < 0) throw Error("unknown node " + node);
+    health_.set_override(node, probability);
+  }
+  log(1, "outage probability of " + node + " set to " + format_number(probability) +
+             " by uid " + std::to_string(uid));
+  save_nodes();
+}
+
+void ServiceState::clear_outage(uid_t uid, const std::string& node) {
+  check_admin(uid, "clear-outage");
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!health_.clear_override(node)) throw Error("node " + node + " has no outage override");
+  }
+  log(1, "outage override of " + node + " cleared by uid " + std::to_string(uid));
+  save_nodes();
+}
+
+void ServiceState::set_nodes(std::vector<NodeAddress> nodes) {
+  for (NodeAddress& node : nodes) {
+    if (node.name.empty()) throw Error("empty node name");
+    if (node.address.empty()) node.address = node.name;
+    if (node.slurmd_port == 0) node.slurmd_port = 6818;
+    const int port = node.slurmd_port + settings_.heartbeat_port_offset;
+    if (node.slurmd_port < 0 || port < 1 || port > 65535)
+      throw Error("node " + node.name + ": slurmd port " + std::to_string(node.slurmd_port) +
+                  " + HeartbeatPortOffset " + std::to_string(settings_.heartbeat_port_offset) +
+                  " is not a valid port");
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  polled_ = std::move(nodes);
+}
+
+std::vector<HeartbeatTarget> ServiceState::heartbeat_targets() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<HeartbeatTarget> targets;
+  for (const NodeAddress& node : polled_)
+    targets.push_back({node.name, node.address, node.slurmd_port + settings_.heartbeat_port_offset});
+  return targets;
+}
+
+void ServiceState::record_heartbeats(const std::vector<std::pair<std::string, bool>>& outcomes,
+                                     double now) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const auto& [node, answered] : outcomes)
+    health_.record(node, answered, now, settings_.outage_model);
+}
+
+}  // namespace tofa::service

@@ -1,0 +1,151 @@
+// The service's state and every operation on it, behind one mutex: graph
+// store, node health, placement store, the nodes to heartbeat, and their
+// persistence under the state directory. The network handler, the heartbeat
+// thread and in-process callers (select/tofa) use it concurrently.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "service/graph_store.hpp"
+#include "service/node_health.hpp"
+#include "service/placement_store.hpp"
+#include "service/tofa_conf.hpp"
+
+namespace tofa::service {
+
+/// level: 0 error, 1 info, 2 debug (as tofa_log_fn).
+using Logger = std::function<void(int level, const std::string& message)>;
+
+/// A node to heartbeat; see tofa_node_address_t.
+struct NodeAddress {
+  std::string name;
+  std::string address;  ///< "" = name
+  int slurmd_port = 0;  ///< 0 = 6818
+};
+
+struct HeartbeatTarget {
+  std::string name;
+  std::string host;
+  int port = 0;
+};
+
+struct GraphUpload {
+  std::string id;
+  int task_count = 0;
+  bool already_stored = false;  ///< identical text of the same user
+};
+
+/// One row of `tofactl nodes`.
+struct NodeReport {
+  std::string name;
+  std::string state;   ///< responding, not_responding, unknown (never polled yet), unpolled
+  double probability = 0;
+  std::string source;  ///< "override" or the model, e.g. "window:100"
+  double last_heartbeat = 0;
+  double last_answer = 0;
+  std::uint64_t answered = 0;
+  std::uint64_t missed = 0;
+};
+
+/// A placement request (network PLACE or in-process).
+struct PlaceRequest {
+  uid_t uid = 0;
+  std::string graph_id;
+  std::optional<unsigned> job;  ///< recorded when set
+  int tasks = 0;                ///< 0 = the graph's; else must match
+  std::string strategy;         ///< "" = DefaultStrategy
+  std::string candidates;       ///< "" = all topology nodes
+  int slots_per_node = 0;
+};
+
+/// File names inside the state directory.
+constexpr const char* kGraphIndexFile = "graphs.state";
+constexpr const char* kGraphDirectory = "graphs";
+constexpr const char* kNodesFile = "nodes.state";
+constexpr const char* kPlacementsFile = "placements.state";
+
+class ServiceState {
+ public:
+  /// Loads the state directory ("" = keep nothing on disk). Corrupt files
+  /// are logged and moved aside; the rest loads. Throws Error only when the
+  /// directory cannot be created.
+  ServiceState(ServiceSettings settings, Topology topology, uid_t admin_uid,
+               std::string state_dir, Logger log);
+
+  const ServiceSettings& settings() const { return settings_; }
+  const Topology& topology() const { return topology_; }
+  bool is_admin(uid_t uid) const { return uid == 0 || uid == admin_uid_; }
+
+  /// Checks size (before parsing), parses (ParseError text verbatim, with
+  /// `name` as the file name), checks the task limit, deduplicates, applies
+  /// the per-user quota (evicting the least recently used graph), stores and
+  /// persists. Throws Error.
+  GraphUpload upload_graph(uid_t uid, const std::string& name, const std::string& text);
+  /// Graphs uid may see (copies; `graph` left null).
+  std::vector<GraphRecord> graphs(uid_t uid) const;
+  /// Throws Error "unknown graph id ID".
+  int graph_task_count(const std::string& id, uid_t uid) const;
+  void delete_graph(const std::string& id, uid_t uid);
+
+  /// Computes (outside the lock) and, with a job, records and persists.
+  /// A job recorded for another uid is refused unless uid is an admin.
+  PlacementRecord place(const PlaceRequest& request);
+  /// The job's record if uid (nullopt = trusted in-process caller) owns it
+  /// or is an admin; else Error "no placement recorded for job N".
+  PlacementRecord job_placement(unsigned job, std::optional<uid_t> uid) const;
+
+  /// Every topology node, polled node and node with history, by name.
+  std::vector<NodeReport> nodes() const;
+  /// Throws Error "unknown node NAME".
+  double node_outage(const std::string& name) const;
+  /// Administrators only (Error "permission denied: ... needs root or uid N").
+  void set_outage(uid_t uid, const std::string& node, double probability);
+  void clear_outage(uid_t uid, const std::string& node);
+
+  void set_nodes(std::vector<NodeAddress> nodes);
+  std::vector<HeartbeatTarget> heartbeat_targets() const;
+  /// Records one round's outcomes (node, answered).
+  void record_heartbeats(const std::vector<std::pair<std::string, bool>>& outcomes, double now);
+
+  /// Writes every store (logging failures). Called at stop.
+  void save_all();
+  void save_nodes();
+
+ private:
+  void load();
+  void load_graphs();
+  template <typename Parse>
+  void load_file(const char* file, Parse parse);
+  std::string path(const std::string& file) const { return state_dir_ + "/" + file; }
+  std::string graph_path(const std::string& id) const;
+  /// Writes one store: `snapshot` runs under the state lock, the write
+  /// after it under the save lock (so writes land in order). Failures are
+  /// logged, never thrown: a mutation in memory is not undone by a full disk.
+  void persist(const char* file, const std::function<std::string()>& snapshot);
+  void check_admin(uid_t uid, const std::string& what) const;
+  void log(int level, const std::string& message) const;
+
+  const ServiceSettings settings_;
+  const Topology topology_;
+  const uid_t admin_uid_;
+  const std::string state_dir_;
+  const Logger log_;
+
+  mutable std::mutex mutex_;  // guards everything below
+  GraphStore graphs_;
+  NodeHealth health_;
+  PlacementStore placements_;
+  std::vector<NodeAddress> polled_;
+
+  std::mutex save_mutex_;  // orders writes of state files
+};
+
+}  // namespace tofa::service

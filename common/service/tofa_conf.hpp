@@ -1,0 +1,57 @@
+// tofa.conf: the topology lines (parsed by parse_topology) plus the service
+// settings of slurmctld/tofa, its responders and its clients.
+#pragma once
+
+#include <istream>
+#include <string>
+#include <vector>
+
+#include "tofa/faults.hpp"
+#include "tofa/topology.hpp"
+
+namespace tofa::service {
+
+/// The service keys of tofa.conf with their defaults (see tofa_service.h).
+struct ServiceSettings {
+  std::string service_host;                  ///< "" = the caller supplies a host
+  int service_port = 6830;                   ///< 0 = ephemeral (tests)
+  std::string bind_address = "0.0.0.0";
+  double request_timeout = 30;               ///< seconds, one client exchange
+  double heartbeat_interval = 10;            ///< seconds between rounds
+  double heartbeat_timeout = 2;              ///< seconds per heartbeat
+  int heartbeat_port_offset = 1000;          ///< responder port = slurmd port + offset
+  OutageModel outage_model;                  ///< window:100
+  std::string default_strategy = "tofa";
+  FaultCost fault_cost;                      ///< LinkCost=1, FaultPenalty=100
+  long long max_graph_bytes = 64LL << 20;
+  int max_graph_tasks = 65536;
+  int max_graphs_per_user = 64;
+  int placement_retention = 1000;
+};
+
+/// The names of the service keys in their canonical spelling, in file order.
+const std::vector<std::string>& service_keys();
+
+/// The current value of one key as text ("ServicePort" -> "6830"); the key is
+/// matched case-insensitively. Throws Error naming the known keys.
+std::string setting_text(const ServiceSettings& settings, const std::string& key);
+
+/// A whole tofa.conf.
+struct TofaConf {
+  ServiceSettings settings;
+  Topology topology;
+};
+
+/// Parses the service lines and checks every key of the topology lines
+/// exists, without building the topology (clients need only the settings).
+/// A line belongs to the service when its first key is a service key; the
+/// two kinds of key may not share a line. Throws ParseError "FILE:LINE:COL: ...".
+ServiceSettings parse_service_settings(std::istream& in, const std::string& source_name);
+ServiceSettings read_service_settings(const std::string& path);
+
+/// Parses the settings and the topology; the topology parser sees the
+/// service lines blanked out, so its line numbers are those of the file.
+TofaConf parse_tofa_conf(std::istream& in, const std::string& source_name);
+TofaConf read_tofa_conf(const std::string& path);
+
+}  // namespace tofa::service

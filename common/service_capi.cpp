@@ -1,0 +1,294 @@
+// The C API of the service, responder and clients (tofa_service.h): every
+// entry point converts exceptions into TOFA_ERROR + message.
+#include "tofa_service.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <string>
+
+#include "service/client.hpp"
+#include "service/responder.hpp"
+#include "service/service.hpp"
+#include "service/tofa_conf.hpp"
+#include "tofa/error.hpp"
+
+namespace {
+
+using namespace tofa::service;
+
+void write_error(char* err, size_t err_size, const char* text) {
+  if (err == nullptr || err_size == 0) return;
+  std::strncpy(err, text, err_size - 1);
+  err[err_size - 1] = '\0';
+}
+
+template <typename Body>
+int guarded(char* err, size_t err_size, Body&& body) noexcept {
+  try {
+    body();
+    return TOFA_OK;
+  } catch (const std::bad_alloc&) {
+    write_error(err, err_size, "out of memory");
+  } catch (const std::exception& e) {
+    write_error(err, err_size, e.what());
+  } catch (...) {
+    write_error(err, err_size, "unknown error");
+  }
+  return TOFA_ERROR;
+}
+
+std::string text_or_empty(const char* text) { return text ? text : ""; }
+
+void require(bool condition, const char* what) {
+  if (!condition) throw tofa::Error(what);
+}
+
+/// A malloc'ed copy for the caller to free().
+char* malloc_copy(const std::string& text) {
+  char* copy = static_cast<char*>(std::malloc(text.size() + 1));
+  if (copy == nullptr) throw std::bad_alloc();
+  std::memcpy(copy, text.c_str(), text.size() + 1);
+  return copy;
+}
+
+Logger logger_of(tofa_log_fn log) {
+  if (log == nullptr) return Logger();
+  return [log](int level, const std::string& message) { log(level, message.c_str()); };
+}
+
+void copy_metrics(const tofa::PlacementMetrics& m, tofa_metrics_t* out) {
+  if (out == nullptr) return;
+  out->tasks = m.tasks;
+  out->nodes_used = m.nodes_used;
+  out->max_hops = m.max_hops;
+  out->links_used = m.links_used;
+  out->total_bytes = m.total_bytes;
+  out->hop_bytes = m.hop_bytes;
+  out->average_hops = m.average_hops;
+  out->hop_variance = m.hop_variance;
+  out->dilation = m.dilation;
+  out->max_link_load = m.max_link_load;
+  out->abort_probability = m.abort_probability;
+}
+
+// The process-wide singletons. Callers hold a shared_ptr copy while they use
+// one, so a concurrent stop() never frees it under them.
+std::mutex g_mutex;
+std::shared_ptr<Service> g_service;
+std::shared_ptr<Responder> g_responder;
+
+std::shared_ptr<Service> running_service() {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (!g_service) throw tofa::Error("the TOFA service is not running");
+  return g_service;
+}
+
+ClientContext context_of(const char* conf_path, const char* host, const char* munge_socket) {
+  return client_context(text_or_empty(conf_path), text_or_empty(host), text_or_empty(munge_socket));
+}
+
+}  // namespace
+
+extern "C" {
+
+int tofa_conf_get(const char* conf_path, const char* key, char* value, size_t value_size,
+                  char* err, size_t err_size) {
+  return guarded(err, err_size, [&] {
+    require(conf_path && key && value && value_size > 0, "tofa_conf_get: NULL argument");
+    const std::string text = setting_text(read_service_settings(conf_path), key);
+    if (text.size() + 1 > value_size)
+      throw tofa::Error(std::string(key) + ": value of " + std::to_string(text.size()) +
+                        " bytes does not fit in " + std::to_string(value_size));
+    std::memcpy(value, text.c_str(), text.size() + 1);
+  });
+}
+
+int tofa_service_start(const char* conf_path, const char* state_dir, unsigned admin_uid,
+                       const char* munge_socket, tofa_log_fn log, char* err, size_t err_size) {
+  return guarded(err, err_size, [&] {
+    require(conf_path != nullptr, "tofa_service_start: NULL conf_path");
+    std::lock_guard<std::mutex> lock(g_mutex);
+    if (g_service) throw tofa::Error("the TOFA service is already running");
+    ServiceOptions options;
+    options.conf_path = conf_path;
+    options.state_dir = text_or_empty(state_dir);
+    options.admin_uid = admin_uid;
+    options.munge_socket = text_or_empty(munge_socket);
+    options.log = logger_of(log);
+    g_service = std::make_shared<Service>(options);
+  });
+}
+
+int tofa_service_set_nodes(const tofa_node_address_t* nodes, int count, char* err,
+                           size_t err_size) {
+  return guarded(err, err_size, [&] {
+    require(count >= 0 && (nodes != nullptr || count == 0), "tofa_service_set_nodes: bad arguments");
+    std::vector<NodeAddress> list;
+    for (int i = 0; i < count; ++i) {
+      require(nodes[i].name != nullptr, "tofa_service_set_nodes: node without a name");
+      list.push_back({nodes[i].name, text_or_empty(nodes[i].address), nodes[i].slurmd_port});
+    }
+    running_service()->state().set_nodes(std::move(list));
+  });
+}
+
+void tofa_service_stop(void) {
+  try {
+    std::shared_ptr<Service> service;
+    {
+      std::lock_guard<std::mutex> lock(g_mutex);
+      service.swap(g_service);
+    }
+    if (service) service->stop();
+  } catch (...) {  // stop() logs its own failures; nothing may escape into C
+  }
+}
+
+int tofa_service_running(void) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  return g_service ? 1 : 0;
+}
+
+int tofa_service_port(void) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  return g_service ? g_service->port() : -1;
+}
+
+int tofa_service_graph_info(const char* graph_id, unsigned uid, int* task_count, char* err,
+                            size_t err_size) {
+  return guarded(err, err_size, [&] {
+    require(graph_id != nullptr, "tofa_service_graph_info: NULL graph_id");
+    const int tasks = running_service()->state().graph_task_count(graph_id, uid);
+    if (task_count) *task_count = tasks;
+  });
+}
+
+int tofa_service_place_job(unsigned job_id, unsigned uid, const char* graph_id,
+                           const char* strategy, const char* candidates, int slots_per_node,
+                           char** placement, tofa_metrics_t* metrics, char* err,
+                           size_t err_size) {
+  return guarded(err, err_size, [&] {
+    require(graph_id != nullptr && placement != nullptr, "tofa_service_place_job: NULL argument");
+    require(job_id != 0, "tofa_service_place_job: job id 0");
+    *placement = nullptr;
+    PlaceRequest request;
+    request.uid = uid;
+    request.graph_id = graph_id;
+    request.job = job_id;
+    request.strategy = text_or_empty(strategy);
+    request.candidates = text_or_empty(candidates);
+    request.slots_per_node = slots_per_node;
+    const PlacementRecord record = running_service()->state().place(request);
+    char* text = malloc_copy(join_nodes(record.nodes));
+    copy_metrics(record.metrics, metrics);
+    *placement = text;
+  });
+}
+
+int tofa_service_job_placement(unsigned job_id, char** placement, char* err, size_t err_size) {
+  return guarded(err, err_size, [&] {
+    require(placement != nullptr, "tofa_service_job_placement: NULL placement");
+    *placement = nullptr;
+    const PlacementRecord record = running_service()->state().job_placement(job_id, std::nullopt);
+    *placement = malloc_copy(join_nodes(record.nodes));
+  });
+}
+
+int tofa_service_node_outage(const char* node_name, double* probability, char* err,
+                             size_t err_size) {
+  return guarded(err, err_size, [&] {
+    require(node_name != nullptr && probability != nullptr,
+            "tofa_service_node_outage: NULL argument");
+    *probability = running_service()->state().node_outage(node_name);
+  });
+}
+
+int tofa_responder_start(const char* node_name, const char* bind_address, int port,
+                         const char* munge_socket, unsigned service_uid, tofa_log_fn log,
+                         char* err, size_t err_size) {
+  return guarded(err, err_size, [&] {
+    require(node_name != nullptr && *node_name != '\0', "tofa_responder_start: no node name");
+    require(port >= 0 && port <= 65535, "tofa_responder_start: bad port");
+    std::lock_guard<std::mutex> lock(g_mutex);
+    if (g_responder) throw tofa::Error("the TOFA responder is already running");
+    ResponderOptions options;
+    options.node_name = node_name;
+    options.bind_address = text_or_empty(bind_address);
+    options.port = port;
+    options.munge_socket = text_or_empty(munge_socket);
+    options.service_uid = service_uid;
+    g_responder = std::make_shared<Responder>(options, logger_of(log));
+  });
+}
+
+void tofa_responder_stop(void) {
+  try {
+    std::shared_ptr<Responder> responder;
+    {
+      std::lock_guard<std::mutex> lock(g_mutex);
+      responder.swap(g_responder);
+    }
+    if (responder) responder->stop();
+  } catch (...) {
+  }
+}
+
+int tofa_responder_running(void) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  return g_responder ? 1 : 0;
+}
+
+int tofa_client_request(const char* conf_path, const char* host, const char* munge_socket,
+                        const char* request, size_t length, char** reply, char* err,
+                        size_t err_size) {
+  return guarded(err, err_size, [&] {
+    require(request != nullptr && reply != nullptr, "tofa_client_request: NULL argument");
+    *reply = nullptr;
+    const std::string text =
+        call_raw(context_of(conf_path, host, munge_socket), std::string(request, length));
+    *reply = malloc_copy(text);
+  });
+}
+
+int tofa_client_upload_graph(const char* conf_path, const char* host, const char* munge_socket,
+                             const char* graph_path, char** graph_id, int* task_count, char* err,
+                             size_t err_size) {
+  return guarded(err, err_size, [&] {
+    require(graph_path != nullptr && graph_id != nullptr,
+            "tofa_client_upload_graph: NULL argument");
+    *graph_id = nullptr;
+    const UploadedGraph graph =
+        upload_graph_file(context_of(conf_path, host, munge_socket), graph_path);
+    *graph_id = malloc_copy(graph.id);
+    if (task_count) *task_count = graph.task_count;
+  });
+}
+
+int tofa_client_job_placement(const char* conf_path, const char* host, const char* munge_socket,
+                              unsigned job_id, char** placement, char* err, size_t err_size) {
+  return guarded(err, err_size, [&] {
+    require(placement != nullptr, "tofa_client_job_placement: NULL placement");
+    *placement = nullptr;
+    *placement = malloc_copy(
+        join_nodes(fetch_job_placement(context_of(conf_path, host, munge_socket), job_id)));
+  });
+}
+
+int tofa_client_place(const char* conf_path, const char* host, const char* munge_socket,
+                      const char* graph_id, unsigned job_id, int task_count, const char* strategy,
+                      const char* candidates, int slots_per_node, char** placement, char* err,
+                      size_t err_size) {
+  return guarded(err, err_size, [&] {
+    require(graph_id != nullptr && placement != nullptr, "tofa_client_place: NULL argument");
+    *placement = nullptr;
+    *placement = malloc_copy(join_nodes(request_placement(
+        context_of(conf_path, host, munge_socket), graph_id, job_id, task_count,
+        text_or_empty(strategy), text_or_empty(candidates), slots_per_node)));
+  });
+}
+
+}  // extern "C"

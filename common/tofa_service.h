@@ -1,0 +1,195 @@
+/*
+ * tofa_service.h - the C API of the TOFA service (the seed's "Fault Aware
+ * slurmctld"), its heartbeat responder (the seed's "NodeState") and their
+ * clients, for the Slurm plugins and tofactl.
+ *
+ * Conventions (as in tofa.h): every function catches all C++ exceptions; a
+ * failure returns TOFA_ERROR and, when `err` is not NULL, writes a
+ * NUL-terminated reason of at most err_size bytes. Strings returned through
+ * `char **` are malloc'ed and NUL-terminated; release them with free().
+ * Nothing here aborts, throws or calls exit().
+ *
+ * Threads: the service and the responder are process-wide singletons (one of
+ * each per process). All tofa_service_* calls may be made from any thread,
+ * concurrently with the service's own heartbeat and network threads.
+ *
+ * Network: every message is one munge credential-sealed request and reply
+ * (common/net/frame.hpp). The service learns the caller's uid from munge and
+ * enforces ownership: a graph or a job's placement is visible only to its
+ * owner and to administrators (root and the admin_uid given at start, i.e.
+ * SlurmUser).
+ *
+ * tofa.conf: the topology file (Dims=, NodeName= lines, see tofa.h) plus the
+ * service keys below (case-insensitive, one or more KEY=VALUE per line):
+ *   ServiceHost=             host clients connect to ("" = caller supplies)
+ *   ServicePort=6830         TCP port of the service
+ *   ServiceBindAddress=0.0.0.0   address the service listens on
+ *   RequestTimeout=30        seconds a client waits for one exchange
+ *   HeartbeatInterval=10     seconds between heartbeat rounds (fractional ok)
+ *   HeartbeatTimeout=2       seconds a node has to answer one heartbeat
+ *   HeartbeatPortOffset=1000 responder port = the node's slurmd port + this
+ *   OutageModel=window:100   or ewma:ALPHA (outage probability estimator)
+ *   DefaultStrategy=tofa     mapping strategy when a request names none
+ *   LinkCost=1               c of the seed's Equation 1
+ *   FaultPenalty=100         a link touching a faulty node costs c + penalty*c
+ *   MaxGraphBytes=67108864   largest graph upload accepted
+ *   MaxGraphTasks=65536      largest task count accepted
+ *   MaxGraphsPerUser=64      graphs one uid may store; at the limit an upload
+ *                            evicts that uid's least recently used graph.
+ *                            Uploading identical text again returns the
+ *                            existing id.
+ *   PlacementRetention=1000  placements kept (oldest evicted first)
+ */
+#ifndef TOFA_SERVICE_H
+#define TOFA_SERVICE_H
+
+#include <stddef.h>
+
+#include "tofa.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* level: 0 error, 1 info, 2 debug. Called from service/responder threads. */
+typedef void (*tofa_log_fn)(int level, const char *message);
+
+#define TOFA_LOG_ERROR 0
+#define TOFA_LOG_INFO 1
+#define TOFA_LOG_DEBUG 2
+
+/* ---- tofa.conf --------------------------------------------------------- */
+
+/* Value of one key of tofa.conf, defaults applied (e.g. "ServicePort" ->
+ * "6830"). Topology keys are not served here (use tofa_topology_load).
+ * TOFA_ERROR on an unreadable or invalid file ("FILE:LINE:COL: ..."), an
+ * unknown key, or a value longer than value_size - 1. */
+int tofa_conf_get(const char *conf_path, const char *key, char *value, size_t value_size,
+                  char *err, size_t err_size);
+
+/* ---- the service (inside slurmctld) --------------------------------------- */
+
+/* A node to heartbeat. The responder listens on address:(slurmd_port +
+ * HeartbeatPortOffset). address NULL or "" means `name`; slurmd_port 0 means
+ * 6818. */
+typedef struct tofa_node_address {
+  const char *name;
+  const char *address;
+  int slurmd_port;
+} tofa_node_address_t;
+
+/* Reads conf_path, restores the state saved in state_dir (created if
+ * missing; a corrupt state file is logged and renamed aside to
+ * NAME.corrupt.<epoch>), listens on ServiceBindAddress:ServicePort and starts
+ * the heartbeat thread. admin_uid: SlurmUser (root is always an admin).
+ * munge_socket NULL or "" = munge's default. log may be NULL (silent).
+ * TOFA_ERROR if already running, on a bad conf or when the port is taken. */
+int tofa_service_start(const char *conf_path, const char *state_dir, unsigned admin_uid,
+                       const char *munge_socket, tofa_log_fn log, char *err, size_t err_size);
+
+/* Replaces the set of nodes to heartbeat (callable any time; histories of
+ * nodes that stay are kept). Names not in the topology are heartbeated but
+ * cannot be placed on. TOFA_ERROR when the service is not running. */
+int tofa_service_set_nodes(const tofa_node_address_t *nodes, int count, char *err,
+                           size_t err_size);
+
+/* Persists the state, stops the listener and the heartbeat thread and
+ * joins them. Safe to call twice or when never started. */
+void tofa_service_stop(void);
+
+/* 1 when running, else 0. */
+int tofa_service_running(void);
+
+/* The port the service listens on (useful with ServicePort=0), -1 when not
+ * running. */
+int tofa_service_port(void);
+
+/* Task count of a stored graph; TOFA_ERROR "unknown graph id ID" when it does
+ * not exist or `uid` is neither its owner nor an admin (the same message, so
+ * ids of other users cannot be probed). */
+int tofa_service_graph_info(const char *graph_id, unsigned uid, int *task_count, char *err,
+                            size_t err_size);
+
+/* Computes and records the placement of job `job_id` (in process, no
+ * network). graph_id must be usable by uid (see tofa_service_graph_info).
+ * strategy NULL or "" = DefaultStrategy. candidates: comma-separated node
+ * names in preference order (Slurm hostlist ranges accepted); NULL or "" = all
+ * topology nodes. slots_per_node 0 = CoresPerNode. *placement receives a
+ * comma list of node names, one per task (task i = i-th name). metrics may be
+ * NULL. Re-placing a job replaces its record. */
+int tofa_service_place_job(unsigned job_id, unsigned uid, const char *graph_id,
+                           const char *strategy, const char *candidates, int slots_per_node,
+                           char **placement, tofa_metrics_t *metrics, char *err,
+                           size_t err_size);
+
+/* The recorded placement of a job, or TOFA_ERROR "no placement recorded for
+ * job N". */
+int tofa_service_job_placement(unsigned job_id, char **placement, char *err, size_t err_size);
+
+/* Current outage probability of a node (override if set, else the model);
+ * TOFA_ERROR "unknown node NAME" if it is neither heartbeated nor in the
+ * topology (topology nodes never heartbeated have 0). */
+int tofa_service_node_outage(const char *node_name, double *probability, char *err,
+                             size_t err_size);
+
+/* ---- the responder (inside slurmd) ---------------------------------------- */
+
+/* Starts a thread answering heartbeats "HEARTBEAT node=NAME" with
+ * "ALIVE NAME" on bind_address:port (NULL or "" = 0.0.0.0). Heartbeats whose
+ * munge credential is not from service_uid are answered with an ERROR and
+ * logged. Never blocks the caller beyond binding the socket.
+ * TOFA_ERROR if already running or the port cannot be bound. */
+int tofa_responder_start(const char *node_name, const char *bind_address, int port,
+                         const char *munge_socket, unsigned service_uid, tofa_log_fn log,
+                         char *err, size_t err_size);
+
+/* Stops and joins the responder. Safe to call twice or when never started. */
+void tofa_responder_stop(void);
+
+/* 1 when running, else 0. */
+int tofa_responder_running(void);
+
+/* ---- clients (srun/sbatch plugins, tofactl) --------------------------------- */
+
+/* Where a client connects: host NULL or "" = ServiceHost of conf_path; host
+ * may be "HOST" or "HOST:PORT" (default port ServicePort). conf_path may be
+ * NULL only when host carries a port. munge_socket NULL or "" = default. */
+
+/* Sends one raw request ("VERB key=value ...\nBODY", see README "Service
+ * protocol") and waits for the reply. On a reply "OK ..." returns TOFA_OK and
+ * *reply receives the whole reply text. On "ERROR REASON" returns TOFA_ERROR
+ * with REASON in err (*reply set to NULL); transport failures likewise. */
+int tofa_client_request(const char *conf_path, const char *host, const char *munge_socket,
+                        const char *request, size_t length, char **reply, char *err,
+                        size_t err_size);
+
+/* Reads the graph file at graph_path (its size is checked against
+ * MaxGraphBytes before reading) and uploads it. The service parses it; a
+ * parse error comes back verbatim with graph_path as the file name, e.g.
+ * "comm.mat:3:5: expected a number". *graph_id receives the new id;
+ * task_count may be NULL. */
+int tofa_client_upload_graph(const char *conf_path, const char *host, const char *munge_socket,
+                             const char *graph_path, char **graph_id, int *task_count, char *err,
+                             size_t err_size);
+
+/* The recorded placement of job_id (comma list, one node per task); only the
+ * job's owner and admins may read it. */
+int tofa_client_job_placement(const char *conf_path, const char *host, const char *munge_socket,
+                              unsigned job_id, char **placement, char *err, size_t err_size);
+
+/* Asks the service for a placement, e.g. for a direct srun before
+ * submission (job_id 0: nothing is recorded) or for a job (job_id > 0: the
+ * placement is recorded for the job with the caller as owner; a job already
+ * recorded for another uid is refused). task_count 0 = the graph's;
+ * otherwise it must equal the graph's task count. strategy, candidates and
+ * slots_per_node as in tofa_service_place_job. */
+int tofa_client_place(const char *conf_path, const char *host, const char *munge_socket,
+                      const char *graph_id, unsigned job_id, int task_count, const char *strategy,
+                      const char *candidates, int slots_per_node, char **placement, char *err,
+                      size_t err_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TOFA_SERVICE_H */
