@@ -108,6 +108,10 @@ int main(int argc, char** argv) {
                      tofa::stencil_graph({4, 4, 4}, 1 << 20), faults, repetitions});
     cases.push_back({"dt85-torus8x8x8-16faulty", torus8,
                      tofa::read_graph(examples + "/dt85.mat"), faults, repetitions});
+    // 10% faulty: no run of 85 consecutive fault-free nodes is left.
+    cases.push_back({"dt85-torus8x8x8-51faulty", torus8,
+                     tofa::read_graph(examples + "/dt85.mat"), random_faults(512, 51, 0.02, 7),
+                     repetitions});
     cases.push_back({"stencil4096-torus16x16x16", tofa::Topology::from_spec("torus:16x16x16"),
                      tofa::stencil_graph({16, 16, 16}, 1 << 20), {}, quick ? 1 : 3});
     nlohmann::json out = {{"benchmark", "mappers"}, {"cases", nlohmann::json::array()}};
