@@ -10,8 +10,12 @@ tests_unit_tests_SOURCES = \
 	tests/unit/metrics/MetricsGTest.cpp \
 	tests/unit/map/MapperGTest.cpp \
 	tests/unit/capi/CApiGTest.cpp \
-	tests/unit/net/NetGTest.cpp
-tests_unit_tests_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit
+	tests/unit/net/NetGTest.cpp \
+	tests/unit/munged_fixture.hpp \
+	tests/unit/service/TofaConfGTest.cpp tests/unit/service/ServiceStateGTest.cpp \
+	tests/unit/service/ServiceNetworkGTest.cpp tests/unit/service/TofactlGTest.cpp \
+	tools/tofactl_format.cpp tools/tofactl_slurm_conf.cpp
+tests_unit_tests_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit -I$(top_srcdir)/tools
 tests_unit_tests_LDADD = common/libtofa.la $(MUNGE_LIBS) $(GTEST_LIBS)
 TESTS_ENVIRONMENT = top_srcdir=$(top_srcdir) top_builddir=$(top_builddir); export top_srcdir top_builddir;
 EXTRA_DIST += tests/cli/test_tofa_map.sh

@@ -24,6 +24,10 @@ bool send_heartbeat(const HeartbeatTarget& target, const HeartbeatOptions& optio
       if (why) *why = "answer encoded by uid " + std::to_string(reply.uid);
       return false;
     }
+    if (reply.body.compare(0, 6, "ERROR ") == 0) {
+      if (why) *why = reply.body.substr(6, 300);
+      return false;
+    }
     if (reply.body != "ALIVE " + target.name) {
       if (why) *why = "unexpected answer '" + reply.body.substr(0, 200) + "'";
       return false;

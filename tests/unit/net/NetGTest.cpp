@@ -1,6 +1,5 @@
-// Tests for the munge-authenticated transport (common/net). Each test binary
-// run starts two private munged daemons with different keys, on sockets in a
-// temporary directory; nothing depends on running as root.
+// Tests for the munge-authenticated transport (common/net). They use two
+// private munged daemons with different keys (munged_fixture.hpp).
 #include <gtest/gtest.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -20,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "munged_fixture.hpp"
 #include "net/client.hpp"
 #include "net/frame.hpp"
 #include "net/munge_codec.hpp"
@@ -33,39 +33,7 @@ namespace {
 using namespace tofa::net;
 using namespace std::chrono_literals;
 
-std::string sbin(const std::string& tool) {
-  std::string path = "/usr/sbin/" + tool;
-  return access(path.c_str(), X_OK) == 0 ? path : tool;
-}
-
-/// A munged with its own key, socket, log and pid file in a private directory.
-class PrivateMunged {
- public:
-  PrivateMunged() {
-    char pattern[] = "/tmp/tofa-munge-XXXXXX";
-    if (!mkdtemp(pattern)) return;
-    dir_ = pattern;
-    chmod(dir_.c_str(), 0755);  // munged wants clients able to reach the socket
-    socket_ = dir_ + "/munge.socket";
-    std::string key = dir_ + "/munge.key";
-    std::string force = geteuid() == 0 ? " --force" : "";  // munged refuses root otherwise
-    ok_ = std::system((sbin("mungekey") + " --create --keyfile=" + key).c_str()) == 0 &&
-          std::system((sbin("munged") + force + " --socket=" + socket_ + " --key-file=" + key +
-                       " --pid-file=" + dir_ + "/munged.pid --log-file=" + dir_ +
-                       "/munged.log --seed-file=" + dir_ + "/munged.seed")
-                          .c_str()) == 0;
-  }
-  ~PrivateMunged() {
-    if (ok_) std::system((sbin("munged") + " --stop --socket=" + socket_ + " >/dev/null").c_str());
-    if (!dir_.empty()) std::system(("rm -rf " + dir_).c_str());
-  }
-  bool ok() const { return ok_; }
-  const std::string& socket() const { return socket_; }
-
- private:
-  std::string dir_, socket_;
-  bool ok_ = false;
-};
+using tofa_test::PrivateMunged;
 
 PrivateMunged* g_munge = nullptr;  // the "cluster" munged everyone uses
 PrivateMunged* g_other = nullptr;  // a munged with a different key
@@ -73,12 +41,8 @@ PrivateMunged* g_other = nullptr;  // a munged with a different key
 class MungeEnvironment : public ::testing::Environment {
  public:
   void SetUp() override {
-    g_munge = new PrivateMunged;
-    g_other = new PrivateMunged;
-  }
-  void TearDown() override {
-    delete g_munge;
-    delete g_other;
+    g_munge = &tofa_test::cluster_munged();
+    g_other = &tofa_test::foreign_munged();
   }
 };
 const auto* const kEnvironment = ::testing::AddGlobalTestEnvironment(new MungeEnvironment);

@@ -1,0 +1,203 @@
+/*
+ * cli_filter/tofa - turns a TOFA placement into srun's task layout.
+ *
+ * Active when the command's environment has TOFA_GRAPH_ID (exported by the
+ * tofa_loadmatrix SPANK plugin while it parsed --tofa-matrix, just before
+ * this filter runs).
+ *
+ * srun: the graph's task count must equal --ntasks (-n defaults to it). The
+ * placement is
+ *   - inside an allocation (SLURM_JOB_ID): the one recorded for the job by
+ *     select/tofa_cons_tres, else one computed on the allocation's nodes;
+ *   - otherwise: one computed on the currently idle nodes (or on -w nodes).
+ * Then --nodelist becomes the ordered node list (task i -> node i, repeats
+ * allowed) with an arbitrary distribution, so task i runs on node T(i).
+ *
+ * sbatch/salloc: only the task count is checked (or set); the placement is
+ * made at scheduling time by select/tofa_cons_tres.
+ */
+#include "common/slurm_config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "slurm/slurm.h"
+#include "slurm/slurm_errno.h"
+#include "src/common/slurm_xlator.h"
+
+#include "src/common/cli_filter.h"
+#include "src/common/log.h"
+#include "src/common/slurm_opt.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+
+#include "tofa_service.h"
+#include "common/tofa_glue.h"
+
+const char plugin_name[] = "cli_filter tofa plugin (TOFA task layout)";
+const char plugin_type[] = "cli_filter/tofa";
+const uint32_t plugin_version = SLURM_VERSION_NUMBER;
+
+extern int init(void)
+{
+	return SLURM_SUCCESS;
+}
+
+extern int fini(void)
+{
+	return SLURM_SUCCESS;
+}
+
+extern int cli_filter_p_setup_defaults(slurm_opt_t *opt, bool early)
+{
+	(void) opt;
+	(void) early;
+	return SLURM_SUCCESS;
+}
+
+extern void cli_filter_p_post_submit(int offset, uint32_t jobid,
+				     uint32_t stepid)
+{
+	(void) offset;
+	(void) jobid;
+	(void) stepid;
+}
+
+/* Number of names in a comma list. */
+static int _count_names(const char *list)
+{
+	int count = list && *list ? 1 : 0;
+
+	for (const char *c = list; c && *c; c++)
+		if (*c == ',')
+			count++;
+	return count;
+}
+
+/* Idle, schedulable nodes in slurmctld's node order (topology/tofa ranks it
+ * along the torus); xmalloc'ed comma list or NULL. */
+static char *_idle_nodes(void)
+{
+	node_info_msg_t *info = NULL;
+	char *names = NULL;
+
+	if (slurm_load_node((time_t) 0, &info, SHOW_ALL) != SLURM_SUCCESS) {
+		error("%s: %s: cannot read node states: %s", plugin_type,
+		      __func__, slurm_strerror(slurm_get_errno()));
+		return NULL;
+	}
+	for (uint32_t i = 0; i < info->record_count; i++) {
+		node_info_t *node = &info->node_array[i];
+		if (!node->name)
+			continue;
+		if ((node->node_state & NODE_STATE_BASE) != NODE_STATE_IDLE ||
+		    (node->node_state & (NODE_STATE_DRAIN | NODE_STATE_FAIL |
+					 NODE_STATE_NO_RESPOND |
+					 NODE_STATE_POWERED_DOWN)))
+			continue;
+		xstrfmtcat(names, "%s%s", names ? "," : "", node->name);
+	}
+	slurm_free_node_info_msg(info);
+	return names;
+}
+
+/* The task count check shared by srun, sbatch and salloc. */
+static int _check_tasks(slurm_opt_t *opt, const char *command)
+{
+	const char *text = getenv("TOFA_TASKS");
+	const char *matrix = getenv(TOFA_ENV_MATRIX);
+	int tasks = text ? atoi(text) : 0;
+
+	if (tasks <= 0)
+		return SLURM_SUCCESS; /* graph given by id only: the service checks */
+	if (!opt->ntasks_set) {
+		opt->ntasks = tasks;
+		opt->ntasks_set = true;
+		return SLURM_SUCCESS;
+	}
+	if (opt->ntasks != tasks) {
+		error("%s: %s --ntasks=%d but the communication graph %s has %d tasks",
+		      plugin_type, command, opt->ntasks,
+		      matrix ? matrix : "", tasks);
+		return SLURM_ERROR;
+	}
+	return SLURM_SUCCESS;
+}
+
+static int _srun_layout(slurm_opt_t *opt, const char *graph_id)
+{
+	char err[1024], host[256], munge_socket[1024];
+	const char *strategy = getenv(TOFA_ENV_STRATEGY);
+	const char *job_text = getenv("SLURM_JOB_ID");
+	char *conf = tofa_glue_conf_path();
+	char *placement = NULL, *candidates = NULL;
+	unsigned job_id = job_text ? (unsigned) strtoul(job_text, NULL, 10) : 0;
+	int rc = SLURM_ERROR;
+
+	if (opt->srun_opt->jobid != NO_VAL && opt->srun_opt->jobid)
+		job_id = opt->srun_opt->jobid;
+	tofa_glue_service_host(conf, host, sizeof(host));
+	tofa_glue_munge_socket(munge_socket, sizeof(munge_socket));
+
+	if (job_id) {
+		if (tofa_client_job_placement(conf, host, munge_socket, job_id,
+					      &placement, err,
+					      sizeof(err)) == TOFA_OK &&
+		    _count_names(placement) != opt->ntasks) {
+			verbose("%s: job %u's placement has %d tasks, this step %d: placing the step anew",
+				plugin_type, job_id, _count_names(placement),
+				opt->ntasks);
+			free(placement);
+			placement = NULL;
+		}
+		if (!placement) {
+			const char *alloc = getenv("SLURM_JOB_NODELIST");
+			candidates = xstrdup(alloc);
+		}
+	} else if (opt->nodelist) {
+		candidates = xstrdup(opt->nodelist);
+	} else if (!(candidates = _idle_nodes())) {
+		error("%s: no idle nodes to place %d tasks on", plugin_type,
+		      opt->ntasks);
+		goto out;
+	}
+	if (!placement &&
+	    tofa_client_place(conf, host, munge_socket, graph_id, 0,
+			      opt->ntasks, strategy, candidates, 0, &placement,
+			      err, sizeof(err)) != TOFA_OK) {
+		error("%s: no TOFA placement: %s", plugin_type, err);
+		goto out;
+	}
+	if (_count_names(placement) != opt->ntasks) {
+		error("%s: the placement has %d tasks, --ntasks is %d",
+		      plugin_type, _count_names(placement), opt->ntasks);
+		goto out;
+	}
+	xfree(opt->nodelist);
+	opt->nodelist = xstrdup(placement);
+	opt->distribution = (opt->distribution & SLURM_DIST_STATE_FLAGS) |
+			    SLURM_DIST_ARBITRARY;
+	verbose("%s: task i runs on node i of %s", plugin_type, placement);
+	rc = SLURM_SUCCESS;
+out:
+	free(placement);
+	xfree(candidates);
+	free(conf);
+	return rc;
+}
+
+extern int cli_filter_p_pre_submit(slurm_opt_t *opt, int offset)
+{
+	const char *graph_id = getenv(TOFA_ENV_GRAPH_ID);
+	(void) offset;
+
+	if (!graph_id || !graph_id[0])
+		return SLURM_SUCCESS;
+	if (opt->srun_opt) {
+		if (_check_tasks(opt, "srun") != SLURM_SUCCESS)
+			return SLURM_ERROR;
+		return _srun_layout(opt, graph_id);
+	}
+	return _check_tasks(opt, opt->sbatch_opt ? "sbatch" : "salloc");
+}

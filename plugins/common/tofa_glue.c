@@ -1,0 +1,99 @@
+/* Shared helpers of the tofa Slurm plugins; see tofa_glue.h. */
+#include "slurm_config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "slurm/slurm.h"
+#include "src/common/slurm_xlator.h"
+
+#include "src/common/log.h"
+#include "src/common/read_config.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+
+#include "tofa_service.h"
+#include "tofa_glue.h"
+
+extern char *tofa_glue_conf_path(void)
+{
+	char *xpath = get_extra_conf_path("tofa.conf");
+	char *path = strdup(xpath ? xpath : "tofa.conf");
+
+	xfree(xpath);
+	return path;
+}
+
+extern unsigned tofa_glue_slurm_user(void)
+{
+	return slurm_conf.slurm_user_id;
+}
+
+extern void tofa_glue_munge_socket(char *buf, size_t size)
+{
+	const char *info = slurm_conf.authinfo;
+	const char *at;
+	size_t len;
+
+	if (!buf || !size)
+		return;
+	buf[0] = '\0';
+	if (!info || !(at = strstr(info, "socket=")))
+		return;
+	at += strlen("socket=");
+	len = strcspn(at, ",");
+	if (len >= size)
+		len = size - 1;
+	memcpy(buf, at, len);
+	buf[len] = '\0';
+}
+
+extern void tofa_glue_service_host(const char *conf_path, char *buf, size_t size)
+{
+	char err[256];
+
+	if (!buf || !size)
+		return;
+	buf[0] = '\0';
+	if (conf_path &&
+	    tofa_conf_get(conf_path, "ServiceHost", buf, size, err,
+			  sizeof(err)) != TOFA_OK)
+		buf[0] = '\0';
+	if (buf[0])
+		return;
+	if (slurm_conf.control_cnt && slurm_conf.control_addr &&
+	    slurm_conf.control_addr[0])
+		snprintf(buf, size, "%s", slurm_conf.control_addr[0]);
+	else if (slurm_conf.control_cnt && slurm_conf.control_machine &&
+		 slurm_conf.control_machine[0])
+		snprintf(buf, size, "%s", slurm_conf.control_machine[0]);
+}
+
+extern void tofa_glue_log(int level, const char *message)
+{
+	if (!message)
+		return;
+	if (level == TOFA_LOG_ERROR)
+		error("tofa: %s", message);
+	else if (level == TOFA_LOG_INFO)
+		info("tofa: %s", message);
+	else
+		debug("tofa: %s", message);
+}
+
+extern const char *tofa_glue_env_find(char **env, unsigned count, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (unsigned i = 0; env && i < count; i++) {
+		const char *entry = env[i];
+		if (!entry)
+			continue;
+		if (!strncmp(entry, "SPANK_", 6))
+			entry += 6;
+		if (!strncmp(entry, name, len) && entry[len] == '=')
+			return entry + len + 1;
+	}
+	return NULL;
+}

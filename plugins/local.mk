@@ -1,0 +1,71 @@
+# Slurm plugins: thin C shims over libtofa (common/tofa.h, common/tofa_service.h).
+# Built only when configure found a configured Slurm source tree (internal
+# headers, see --with-slurm-source); installed into $(tofaplugindir), which
+# the administrator adds to PluginDir in slurm.conf.
+tofaplugindir = $(TOFA_PLUGINDIR)
+
+TOFA_PLUGIN_SOURCES_COMMON = plugins/common/slurm_config.h plugins/common/tofa_glue.h \
+	plugins/common/tofa_glue.c
+TOFA_PLUGIN_CPPFLAGS = -DTOFA_SLURM_CONFIG_H='"$(SLURM_SRC)/config.h"' -I$(SLURM_SRC) -I$(top_srcdir)/common -I$(top_srcdir)/plugins
+TOFA_PLUGIN_CFLAGS = -std=gnu11 $(TOFA_CFLAGS)
+TOFA_PLUGIN_LDFLAGS = -module -avoid-version -shared -L$(SLURM_LIBDIR)
+TOFA_PLUGIN_LIBADD = common/libtofa.la -lslurmfull
+
+EXTRA_DIST += plugins/README.md plugins/conf/slurm.conf.example \
+	plugins/conf/plugstack.conf.example plugins/conf/tofa.conf.example \
+	tests/integration/tofa_cluster.sh
+
+if BUILD_PLUGINS
+tofaplugin_LTLIBRARIES = \
+	plugins/topology_tofa.la \
+	plugins/slurmctld_tofa.la \
+	plugins/select_tofa_cons_tres.la \
+	plugins/cli_filter_tofa.la \
+	plugins/tofa_loadmatrix.la \
+	plugins/tofa_nodestate.la
+
+plugins_topology_tofa_la_SOURCES = plugins/topology_tofa.c $(TOFA_PLUGIN_SOURCES_COMMON)
+plugins_topology_tofa_la_CPPFLAGS = $(TOFA_PLUGIN_CPPFLAGS)
+plugins_topology_tofa_la_CFLAGS = $(TOFA_PLUGIN_CFLAGS)
+plugins_topology_tofa_la_LDFLAGS = $(TOFA_PLUGIN_LDFLAGS)
+plugins_topology_tofa_la_LIBADD = $(TOFA_PLUGIN_LIBADD)
+
+plugins_slurmctld_tofa_la_SOURCES = plugins/slurmctld_tofa.c $(TOFA_PLUGIN_SOURCES_COMMON)
+plugins_slurmctld_tofa_la_CPPFLAGS = $(TOFA_PLUGIN_CPPFLAGS)
+plugins_slurmctld_tofa_la_CFLAGS = $(TOFA_PLUGIN_CFLAGS)
+plugins_slurmctld_tofa_la_LDFLAGS = $(TOFA_PLUGIN_LDFLAGS)
+plugins_slurmctld_tofa_la_LIBADD = $(TOFA_PLUGIN_LIBADD)
+
+plugins_select_tofa_cons_tres_la_SOURCES = plugins/select_tofa_cons_tres.c $(TOFA_PLUGIN_SOURCES_COMMON)
+plugins_select_tofa_cons_tres_la_CPPFLAGS = $(TOFA_PLUGIN_CPPFLAGS)
+plugins_select_tofa_cons_tres_la_CFLAGS = $(TOFA_PLUGIN_CFLAGS)
+plugins_select_tofa_cons_tres_la_LDFLAGS = $(TOFA_PLUGIN_LDFLAGS)
+plugins_select_tofa_cons_tres_la_LIBADD = $(TOFA_PLUGIN_LIBADD) -ldl
+
+plugins_cli_filter_tofa_la_SOURCES = plugins/cli_filter_tofa.c $(TOFA_PLUGIN_SOURCES_COMMON)
+plugins_cli_filter_tofa_la_CPPFLAGS = $(TOFA_PLUGIN_CPPFLAGS)
+plugins_cli_filter_tofa_la_CFLAGS = $(TOFA_PLUGIN_CFLAGS)
+plugins_cli_filter_tofa_la_LDFLAGS = $(TOFA_PLUGIN_LDFLAGS)
+plugins_cli_filter_tofa_la_LIBADD = $(TOFA_PLUGIN_LIBADD)
+
+# SPANK plugins: spank.h clashes with Slurm's internal log.h, so these two
+# include only public headers; the glue file brings what they need inside.
+plugins_tofa_loadmatrix_la_SOURCES = plugins/tofa_loadmatrix.c $(TOFA_PLUGIN_SOURCES_COMMON)
+plugins_tofa_loadmatrix_la_CPPFLAGS = $(TOFA_PLUGIN_CPPFLAGS)
+plugins_tofa_loadmatrix_la_CFLAGS = $(TOFA_PLUGIN_CFLAGS)
+plugins_tofa_loadmatrix_la_LDFLAGS = $(TOFA_PLUGIN_LDFLAGS)
+plugins_tofa_loadmatrix_la_LIBADD = $(TOFA_PLUGIN_LIBADD)
+
+plugins_tofa_nodestate_la_SOURCES = plugins/tofa_nodestate.c $(TOFA_PLUGIN_SOURCES_COMMON)
+plugins_tofa_nodestate_la_CPPFLAGS = $(TOFA_PLUGIN_CPPFLAGS)
+plugins_tofa_nodestate_la_CFLAGS = $(TOFA_PLUGIN_CFLAGS)
+plugins_tofa_nodestate_la_LDFLAGS = $(TOFA_PLUGIN_LDFLAGS)
+plugins_tofa_nodestate_la_LIBADD = $(TOFA_PLUGIN_LIBADD)
+
+# Helper of tests/integration/tofa_cluster.sh: one raw request to the service.
+check_PROGRAMS += tests/integration/tofa_query
+tests_integration_tofa_query_SOURCES = tests/integration/tofa_query.c
+tests_integration_tofa_query_CPPFLAGS = -I$(top_srcdir)/common
+tests_integration_tofa_query_CFLAGS = -std=gnu11 $(TOFA_CFLAGS)
+tests_integration_tofa_query_LDADD = common/libtofa.la
+endif

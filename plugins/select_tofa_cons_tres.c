@@ -1,0 +1,605 @@
+/*
+ * select/tofa_cons_tres - cons_tres with TOFA placements (the seed's
+ * "Fault Aware Node Selection").
+ *
+ * Every select_p_* call is forwarded to select/cons_tres (the in-tree
+ * precedent is select/other). The one exception: select_p_job_test in
+ * SELECT_MODE_RUN_NOW for a job whose spank environment carries
+ * TOFA_GRAPH_ID (set by tofa_loadmatrix) and that did not pin its nodes:
+ *   1. the nodes cons_tres may use (the bitmap, in node table order, which
+ *      topology/tofa ranks along the torus) are the candidates of
+ *      tofa_service_place_job (TOFA mapping, fault-aware), which records the
+ *      job's task -> node mapping for srun inside the allocation;
+ *   2. cons_tres runs on exactly the placement's nodes;
+ *   3. if that fails, or anything before it, plain cons_tres decides and the
+ *      reason is logged; when it then allocates, the placement is recomputed
+ *      on the nodes it chose, so the recorded mapping always matches the
+ *      allocation.
+ * Jobs without a graph get exactly what cons_tres gives them.
+ *
+ * The name keeps "cons_tres": Slurm tests xstrstr(SelectType, "cons_tres")
+ * for several features (see DESIGN.md section 7). The plugin_id is our own
+ * (190): select data packed by this plugin carries it, so every node and
+ * client needs this .so in its PluginDir.
+ */
+#include "common/slurm_config.h"
+
+#include <dlfcn.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "slurm/slurm.h"
+#include "slurm/slurm_errno.h"
+#include "src/common/slurm_xlator.h"
+
+#include "src/common/bitstring.h"
+#include "src/common/list.h"
+#include "src/common/log.h"
+#include "src/common/node_conf.h"
+#include "src/common/select.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+#include "src/slurmctld/slurmctld.h"
+
+#include "tofa_service.h"
+#include "common/tofa_glue.h"
+
+const char plugin_name[] = "TOFA placement over cons_tres";
+const char plugin_type[] = "select/tofa_cons_tres";
+const uint32_t plugin_id = 190;
+const uint32_t plugin_version = SLURM_VERSION_NUMBER;
+
+/* In the order of slurm_select_ops_t (src/common/select.h). */
+static const char *cons_syms[] = {
+	"plugin_id",
+	"select_p_state_save",
+	"select_p_state_restore",
+	"select_p_job_init",
+	"select_p_node_init",
+	"select_p_job_test",
+	"select_p_job_begin",
+	"select_p_job_ready",
+	"select_p_job_expand",
+	"select_p_job_resized",
+	"select_p_job_signal",
+	"select_p_job_fini",
+	"select_p_job_suspend",
+	"select_p_job_resume",
+	"select_p_step_pick_nodes",
+	"select_p_step_start",
+	"select_p_step_finish",
+	"select_p_select_nodeinfo_pack",
+	"select_p_select_nodeinfo_unpack",
+	"select_p_select_nodeinfo_alloc",
+	"select_p_select_nodeinfo_free",
+	"select_p_select_nodeinfo_set_all",
+	"select_p_select_nodeinfo_set",
+	"select_p_select_nodeinfo_get",
+	"select_p_select_jobinfo_alloc",
+	"select_p_select_jobinfo_free",
+	"select_p_select_jobinfo_set",
+	"select_p_select_jobinfo_get",
+	"select_p_select_jobinfo_copy",
+	"select_p_select_jobinfo_pack",
+	"select_p_select_jobinfo_unpack",
+	"select_p_select_jobinfo_sprint",
+	"select_p_select_jobinfo_xstrdup",
+	"select_p_get_info_from_plugin",
+	"select_p_update_node_config",
+	"select_p_reconfigure",
+	"select_p_resv_test",
+};
+
+static slurm_select_ops_t cons;
+static bool cons_ready = false;
+static bool cons_initialized_by_us = false;
+static void *cons_handle = NULL;
+static pthread_mutex_t cons_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* dlopen()s select_cons_tres.so from PluginDir: the copy already loaded
+ * (slurmctld and clients load every select plugin and init() them), else a
+ * new one whose init() we call. */
+static void *_open_cons_tres(void)
+{
+	char *dirs = xstrdup(slurm_conf.plugindir), *save = NULL, *dir;
+	char path[PATH_MAX];
+	void *handle = NULL;
+
+	for (dir = strtok_r(dirs, ":", &save); dir && !handle;
+	     dir = strtok_r(NULL, ":", &save)) {
+		snprintf(path, sizeof(path), "%s/select_cons_tres.so", dir);
+		handle = dlopen(path, RTLD_LAZY | RTLD_NOLOAD);
+	}
+	xfree(dirs);
+	if (handle)
+		return handle;
+
+	dirs = xstrdup(slurm_conf.plugindir);
+	for (dir = strtok_r(dirs, ":", &save); dir && !handle;
+	     dir = strtok_r(NULL, ":", &save)) {
+		snprintf(path, sizeof(path), "%s/select_cons_tres.so", dir);
+		handle = dlopen(path, RTLD_LAZY);
+	}
+	xfree(dirs);
+	if (handle) {
+		int (*cons_init)(void) = (int (*)(void)) dlsym(handle, "init");
+		if (!cons_init || cons_init() != SLURM_SUCCESS) {
+			error("%s: %s: init() of %s failed", plugin_type,
+			      __func__, path);
+			dlclose(handle);
+			return NULL;
+		}
+		cons_initialized_by_us = true;
+	}
+	return handle;
+}
+
+/* The cons_tres operations, resolved on first use; NULL (logged) if absent. */
+static slurm_select_ops_t *_cons(void)
+{
+	void **slot = (void **) &cons;
+
+	if (cons_ready)
+		return &cons;
+	slurm_mutex_lock(&cons_lock);
+	if (!cons_ready) {
+		if (!cons_handle)
+			cons_handle = _open_cons_tres();
+		if (!cons_handle) {
+			error("%s: %s: select_cons_tres.so not found in PluginDir=%s",
+			      plugin_type, __func__, slurm_conf.plugindir);
+		} else {
+			bool all = true;
+			for (size_t i = 0; i < ARRAY_SIZE(cons_syms); i++) {
+				slot[i] = dlsym(cons_handle, cons_syms[i]);
+				if (!slot[i]) {
+					error("%s: %s: select_cons_tres.so lacks %s",
+					      plugin_type, __func__,
+					      cons_syms[i]);
+					all = false;
+				}
+			}
+			cons_ready = all;
+		}
+	}
+	slurm_mutex_unlock(&cons_lock);
+	return cons_ready ? &cons : NULL;
+}
+
+#define CONS_OR(fail) \
+	slurm_select_ops_t *ops = _cons(); \
+	if (!ops) \
+		return fail
+
+extern int init(void)
+{
+	verbose("%s: %s loaded", plugin_type, __func__);
+	return SLURM_SUCCESS;
+}
+
+extern int fini(void)
+{
+	if (cons_initialized_by_us && cons_handle) {
+		int (*cons_fini)(void) = (int (*)(void)) dlsym(cons_handle, "fini");
+		if (cons_fini)
+			cons_fini();
+	}
+	cons_ready = false;
+	cons_initialized_by_us = false;
+	cons_handle = NULL;
+	return SLURM_SUCCESS;
+}
+
+/* ---- TOFA placement ------------------------------------------------------ */
+
+/* Comma list of the names of the set bits, in node table (= rank) order. */
+static char *_names_in_rank_order(bitstr_t *bitmap)
+{
+	char *names = NULL;
+	node_record_t *node_ptr;
+
+	for (int i = 0; (node_ptr = next_node(&i)); i++) {
+		if (i < bit_size(bitmap) && bit_test(bitmap, i))
+			xstrfmtcat(names, "%s%s", names ? "," : "",
+				   node_ptr->name);
+	}
+	return names;
+}
+
+static bool _same_bits(bitstr_t *a, bitstr_t *b)
+{
+	bitstr_t *both = bit_copy(a);
+	bool same;
+
+	bit_and(both, b);
+	same = bit_set_count(both) == bit_set_count(a) &&
+	       bit_set_count(both) == bit_set_count(b);
+	FREE_NULL_BITMAP(both);
+	return same;
+}
+
+/* Computes and records the job's placement on the candidate nodes; returns
+ * the placement's node set, or NULL with err set. */
+static bitstr_t *_place(job_record_t *job_ptr, const char *graph_id,
+			const char *strategy, bitstr_t *candidates, char *err,
+			size_t err_size)
+{
+	char *names = _names_in_rank_order(candidates);
+	char *placement = NULL;
+	bitstr_t *nodes = NULL;
+
+	if (!names) {
+		snprintf(err, err_size, "no candidate nodes");
+		return NULL;
+	}
+	if (tofa_service_place_job(job_ptr->job_id, job_ptr->user_id,
+				   graph_id, strategy, names, 0, &placement,
+				   NULL, err, err_size) != TOFA_OK) {
+		xfree(names);
+		return NULL;
+	}
+	if (node_name2bitmap(placement, false, &nodes) != SLURM_SUCCESS) {
+		snprintf(err, err_size, "placement names unknown nodes: %s",
+			 placement);
+		FREE_NULL_BITMAP(nodes);
+	} else {
+		debug("%s: job %u: TOFA placement %s", plugin_type,
+		      job_ptr->job_id, placement);
+	}
+	free(placement);
+	xfree(names);
+	return nodes;
+}
+
+static void _replace_on_allocation(job_record_t *job_ptr, const char *graph_id,
+				   const char *strategy, bitstr_t *allocated)
+{
+	char err[1024];
+	bitstr_t *nodes = _place(job_ptr, graph_id, strategy, allocated, err,
+				 sizeof(err));
+
+	if (!nodes)
+		error("%s: %s: job %u: no TOFA mapping on its allocation: %s; srun uses Slurm's layout",
+		      plugin_type, __func__, job_ptr->job_id, err);
+	FREE_NULL_BITMAP(nodes);
+}
+
+static int _tofa_job_test(slurm_select_ops_t *ops, job_record_t *job_ptr,
+			  const char *graph_id, bitstr_t *bitmap,
+			  uint32_t min_nodes, uint32_t max_nodes,
+			  uint32_t req_nodes, uint16_t mode,
+			  List preemptee_candidates, List *preemptee_job_list,
+			  bitstr_t *exc_core_bitmap)
+{
+	const char *strategy = tofa_glue_env_find(job_ptr->spank_job_env,
+						  job_ptr->spank_job_env_size,
+						  TOFA_ENV_STRATEGY);
+	char err[1024] = "";
+	bitstr_t *wanted = NULL, *restricted = NULL;
+	uint32_t count;
+	int rc;
+
+	if (!tofa_service_running()) {
+		snprintf(err, sizeof(err), "the TOFA service is not running");
+		goto fallback;
+	}
+	if (!(wanted = _place(job_ptr, graph_id, strategy, bitmap, err,
+			      sizeof(err))))
+		goto fallback;
+	count = bit_set_count(wanted);
+	if (count < min_nodes || (max_nodes && count > max_nodes)) {
+		snprintf(err, sizeof(err),
+			 "the placement uses %u nodes, the job asks for %u-%u",
+			 count, min_nodes, max_nodes);
+		goto fallback;
+	}
+	restricted = bit_copy(bitmap);
+	bit_and(restricted, wanted);
+	if ((uint32_t) bit_set_count(restricted) != count) {
+		snprintf(err, sizeof(err),
+			 "the placement uses nodes outside the candidates");
+		goto fallback;
+	}
+	rc = ops->job_test(job_ptr, restricted, count, count, count, mode,
+			   preemptee_candidates, preemptee_job_list,
+			   exc_core_bitmap);
+	if (rc == SLURM_SUCCESS) {
+		bit_clear_all(bitmap);
+		bit_or(bitmap, restricted);
+		if (!_same_bits(restricted, wanted))
+			_replace_on_allocation(job_ptr, graph_id, strategy,
+					       bitmap);
+		info("%s: %s: job %u placed by TOFA on %u nodes",
+		     plugin_type, __func__, job_ptr->job_id, count);
+		FREE_NULL_BITMAP(wanted);
+		FREE_NULL_BITMAP(restricted);
+		return rc;
+	}
+	snprintf(err, sizeof(err),
+		 "cons_tres cannot allocate the placement's nodes now");
+	if (preemptee_job_list)
+		FREE_NULL_LIST(*preemptee_job_list);
+
+fallback:
+	FREE_NULL_BITMAP(wanted);
+	FREE_NULL_BITMAP(restricted);
+	rc = ops->job_test(job_ptr, bitmap, min_nodes, max_nodes, req_nodes,
+			   mode, preemptee_candidates, preemptee_job_list,
+			   exc_core_bitmap);
+	if (rc == SLURM_SUCCESS) {
+		info("%s: %s: job %u: %s; cons_tres chose its nodes",
+		     plugin_type, __func__, job_ptr->job_id, err);
+		if (tofa_service_running())
+			_replace_on_allocation(job_ptr, graph_id, strategy,
+					       bitmap);
+	} else {
+		debug("%s: %s: job %u: %s; cons_tres cannot run it now either",
+		      plugin_type, __func__, job_ptr->job_id, err);
+	}
+	return rc;
+}
+
+extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
+			     uint32_t min_nodes, uint32_t max_nodes,
+			     uint32_t req_nodes, uint16_t mode,
+			     List preemptee_candidates,
+			     List *preemptee_job_list,
+			     bitstr_t *exc_core_bitmap)
+{
+	const char *graph_id = NULL;
+	CONS_OR(SLURM_ERROR);
+
+	if (mode == SELECT_MODE_RUN_NOW && job_ptr && bitmap)
+		graph_id = tofa_glue_env_find(job_ptr->spank_job_env,
+					      job_ptr->spank_job_env_size,
+					      TOFA_ENV_GRAPH_ID);
+	/* Nodes pinned by the user (e.g. by cli_filter/tofa): theirs stand. */
+	if (graph_id && job_ptr->details && job_ptr->details->req_node_bitmap)
+		graph_id = NULL;
+	if (!graph_id)
+		return ops->job_test(job_ptr, bitmap, min_nodes, max_nodes,
+				     req_nodes, mode, preemptee_candidates,
+				     preemptee_job_list, exc_core_bitmap);
+	return _tofa_job_test(ops, job_ptr, graph_id, bitmap, min_nodes,
+			      max_nodes, req_nodes, mode, preemptee_candidates,
+			      preemptee_job_list, exc_core_bitmap);
+}
+
+/* ---- plain forwarding ---------------------------------------------------- */
+
+extern int select_p_state_save(char *dir_name)
+{
+	CONS_OR(SLURM_ERROR);
+	return ops->state_save(dir_name);
+}
+
+extern int select_p_state_restore(char *dir_name)
+{
+	CONS_OR(SLURM_ERROR);
+	return ops->state_restore(dir_name);
+}
+
+extern int select_p_job_init(List job_list)
+{
+	CONS_OR(SLURM_ERROR);
+	return ops->job_init(job_list);
+}
+
+extern int select_p_node_init(void)
+{
+	CONS_OR(SLURM_ERROR);
+	return ops->node_init();
+}
+
+extern int select_p_job_begin(job_record_t *job_ptr)
+{
+	CONS_OR(SLURM_ERROR);
+	return ops->job_begin(job_ptr);
+}
+
+extern int select_p_job_ready(job_record_t *job_ptr)
+{
+	CONS_OR(SLURM_ERROR);
+	return ops->job_ready(job_ptr);
+}
+
+extern int select_p_job_expand(job_record_t *from_job_ptr,
+			       job_record_t *to_job_ptr)
+{
+	CONS_OR(SLURM_ERROR);
+	return ops->job_expand(from_job_ptr, to_job_ptr);
+}
+
+extern int select_p_job_resized(job_record_t *job_ptr, node_record_t *node_ptr)
+{
+	CONS_OR(SLURM_ERROR);
+	return ops->job_resized(job_ptr, node_ptr);
+}
+
+extern int select_p_job_signal(job_record_t *job_ptr, int signal)
+{
+	CONS_OR(SLURM_ERROR);
+	return ops->job_signal(job_ptr, signal);
+}
+
+extern int select_p_job_fini(job_record_t *job_ptr)
+{
+	CONS_OR(SLURM_ERROR);
+	return ops->job_fini(job_ptr);
+}
+
+extern int select_p_job_suspend(job_record_t *job_ptr, bool indf_susp)
+{
+	CONS_OR(SLURM_ERROR);
+	return ops->job_suspend(job_ptr, indf_susp);
+}
+
+extern int select_p_job_resume(job_record_t *job_ptr, bool indf_susp)
+{
+	CONS_OR(SLURM_ERROR);
+	return ops->job_resume(job_ptr, indf_susp);
+}
+
+extern bitstr_t *select_p_step_pick_nodes(job_record_t *job_ptr,
+					  select_jobinfo_t *jobinfo,
+					  uint32_t node_count,
+					  bitstr_t **avail_nodes)
+{
+	CONS_OR(NULL);
+	return ops->step_pick_nodes(job_ptr, jobinfo, node_count, avail_nodes);
+}
+
+extern int select_p_step_start(step_record_t *step_ptr)
+{
+	CONS_OR(SLURM_ERROR);
+	return ops->step_start(step_ptr);
+}
+
+extern int select_p_step_finish(step_record_t *step_ptr, bool killing_step)
+{
+	CONS_OR(SLURM_ERROR);
+	return ops->step_finish(step_ptr, killing_step);
+}
+
+extern int select_p_select_nodeinfo_pack(select_nodeinfo_t *nodeinfo,
+					 buf_t *buffer,
+					 uint16_t protocol_version)
+{
+	CONS_OR(SLURM_ERROR);
+	return ops->nodeinfo_pack(nodeinfo, buffer, protocol_version);
+}
+
+extern int select_p_select_nodeinfo_unpack(select_nodeinfo_t **nodeinfo,
+					   buf_t *buffer,
+					   uint16_t protocol_version)
+{
+	CONS_OR(SLURM_ERROR);
+	return ops->nodeinfo_unpack(nodeinfo, buffer, protocol_version);
+}
+
+extern select_nodeinfo_t *select_p_select_nodeinfo_alloc(void)
+{
+	CONS_OR(NULL);
+	return ops->nodeinfo_alloc();
+}
+
+extern int select_p_select_nodeinfo_free(select_nodeinfo_t *nodeinfo)
+{
+	CONS_OR(SLURM_ERROR);
+	return ops->nodeinfo_free(nodeinfo);
+}
+
+extern int select_p_select_nodeinfo_set_all(void)
+{
+	CONS_OR(SLURM_ERROR);
+	return ops->nodeinfo_set_all();
+}
+
+extern int select_p_select_nodeinfo_set(job_record_t *job_ptr)
+{
+	CONS_OR(SLURM_ERROR);
+	return ops->nodeinfo_set(job_ptr);
+}
+
+extern int select_p_select_nodeinfo_get(select_nodeinfo_t *nodeinfo,
+					enum select_nodedata_type dinfo,
+					enum node_states state, void *data)
+{
+	CONS_OR(SLURM_ERROR);
+	return ops->nodeinfo_get(nodeinfo, dinfo, state, data);
+}
+
+extern select_jobinfo_t *select_p_select_jobinfo_alloc(void)
+{
+	CONS_OR(NULL);
+	return ops->jobinfo_alloc();
+}
+
+extern int select_p_select_jobinfo_free(select_jobinfo_t *jobinfo)
+{
+	CONS_OR(SLURM_ERROR);
+	return ops->jobinfo_free(jobinfo);
+}
+
+extern int select_p_select_jobinfo_set(select_jobinfo_t *jobinfo,
+				       enum select_jobdata_type data_type,
+				       void *data)
+{
+	CONS_OR(SLURM_ERROR);
+	return ops->jobinfo_set(jobinfo, data_type, data);
+}
+
+extern int select_p_select_jobinfo_get(select_jobinfo_t *jobinfo,
+				       enum select_jobdata_type data_type,
+				       void *data)
+{
+	CONS_OR(SLURM_ERROR);
+	return ops->jobinfo_get(jobinfo, data_type, data);
+}
+
+extern select_jobinfo_t *select_p_select_jobinfo_copy(select_jobinfo_t *jobinfo)
+{
+	CONS_OR(NULL);
+	return ops->jobinfo_copy(jobinfo);
+}
+
+extern int select_p_select_jobinfo_pack(select_jobinfo_t *jobinfo,
+					buf_t *buffer,
+					uint16_t protocol_version)
+{
+	CONS_OR(SLURM_ERROR);
+	return ops->jobinfo_pack(jobinfo, buffer, protocol_version);
+}
+
+extern int select_p_select_jobinfo_unpack(select_jobinfo_t **jobinfo_pptr,
+					  buf_t *buffer,
+					  uint16_t protocol_version)
+{
+	CONS_OR(SLURM_ERROR);
+	return ops->jobinfo_unpack(jobinfo_pptr, buffer, protocol_version);
+}
+
+extern char *select_p_select_jobinfo_sprint(select_jobinfo_t *jobinfo,
+					    char *buf, size_t size, int mode)
+{
+	CONS_OR(NULL);
+	return ops->jobinfo_sprint(jobinfo, buf, size, mode);
+}
+
+extern char *select_p_select_jobinfo_xstrdup(select_jobinfo_t *jobinfo,
+					     int mode)
+{
+	CONS_OR(NULL);
+	return ops->jobinfo_xstrdup(jobinfo, mode);
+}
+
+extern int select_p_get_info_from_plugin(enum select_plugindata_info dinfo,
+					 job_record_t *job_ptr, void *data)
+{
+	CONS_OR(SLURM_ERROR);
+	return ops->get_info_from_plugin(dinfo, job_ptr, data);
+}
+
+extern int select_p_update_node_config(int index)
+{
+	CONS_OR(SLURM_ERROR);
+	return ops->update_node_config(index);
+}
+
+extern int select_p_reconfigure(void)
+{
+	CONS_OR(SLURM_ERROR);
+	return ops->reconfigure();
+}
+
+extern bitstr_t *select_p_resv_test(resv_desc_msg_t *resv_desc_ptr,
+				    uint32_t node_cnt, bitstr_t *avail_bitmap,
+				    bitstr_t **core_bitmap)
+{
+	CONS_OR(NULL);
+	return ops->resv_test(resv_desc_ptr, node_cnt, avail_bitmap,
+			      core_bitmap);
+}

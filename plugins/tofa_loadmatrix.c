@@ -1,0 +1,206 @@
+/*
+ * tofa_loadmatrix (SPANK) - the seed's LoadMatrix plugin: srun, sbatch and
+ * salloc accept
+ *     --tofa-matrix=FILE     the job's communication graph (tofa.h formats)
+ *     --tofa-strategy=NAME   mapping strategy (default: DefaultStrategy)
+ *
+ * The option callback, in the submitting command, validates FILE locally
+ * (a format error prints "FILE:LINE:COL: ..." and the command fails before
+ * anything is submitted), uploads it to the TOFA service and exports
+ * TOFA_GRAPH_ID / TOFA_MATRIX / TOFA_STRATEGY into the command's environment
+ * (cli_filter/tofa reads them in the same process). slurm_spank_init_post_opt
+ * attaches them to the job (spank_job_control_setenv; slurmctld sees
+ * SPANK_TOFA_GRAPH_ID in the job's spank environment, select/tofa_cons_tres
+ * uses it).
+ *
+ * Inside an allocation whose job already carries the same matrix
+ * (SPANK_TOFA_MATRIX, e.g. an srun in a batch script inheriting the option)
+ * the file is validated again but not uploaded a second time.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <slurm/slurm.h>
+#include <slurm/spank.h>
+
+#include "tofa_service.h"
+#include "common/tofa_glue.h"
+
+SPANK_PLUGIN(tofa_loadmatrix, 1);
+
+static const char log_prefix[] = "tofa";
+
+enum { OPT_MATRIX = 1, OPT_STRATEGY = 2 };
+
+static int _matrix_cb(int val, const char *optarg, int remote);
+static int _strategy_cb(int val, const char *optarg, int remote);
+
+static struct spank_option options[] = {
+	{ "tofa-matrix", "FILE",
+	  "place tasks with TOFA using the communication graph in FILE "
+	  "(matrix, edge list or MatrixMarket)", 1, OPT_MATRIX, _matrix_cb },
+	{ "tofa-strategy", "NAME",
+	  "TOFA mapping strategy (default: the service's DefaultStrategy)", 1,
+	  OPT_STRATEGY, _strategy_cb },
+	SPANK_OPTIONS_TABLE_END
+};
+
+/* The matrix handled last (sbatch parses its options twice). */
+static char done_path[PATH_MAX];
+
+static int _strategy_cb(int val, const char *optarg, int remote)
+{
+	(void) val;
+	if (remote)
+		return 0;
+	if (!optarg || !optarg[0]) {
+		slurm_error("%s: --tofa-strategy needs a name", log_prefix);
+		return -1;
+	}
+	for (int i = 0;; i++) {
+		const char *name = tofa_strategy_name(i);
+		if (!name) {
+			slurm_error("%s: unknown strategy '%s' (see tofa-map --list-strategies)",
+				    log_prefix, optarg);
+			return -1;
+		}
+		if (!strcmp(name, optarg))
+			break;
+	}
+	setenv(TOFA_ENV_STRATEGY, optarg, 1);
+	return 0;
+}
+
+/* Refuses files larger than MaxGraphBytes before reading them. */
+static int _check_size(const char *conf, const char *path)
+{
+	char text[64], err[512];
+	struct stat st;
+	long long limit;
+
+	if (stat(path, &st) != 0) {
+		slurm_error("%s: %s: %s", log_prefix, path, strerror(errno));
+		return -1;
+	}
+	if (tofa_conf_get(conf, "MaxGraphBytes", text, sizeof(text), err,
+			  sizeof(err)) != TOFA_OK)
+		return 0; /* the service checks again */
+	limit = strtoll(text, NULL, 10);
+	if (limit > 0 && (long long) st.st_size > limit) {
+		slurm_error("%s: %s: %lld bytes exceed MaxGraphBytes=%lld",
+			    log_prefix, path, (long long) st.st_size, limit);
+		return -1;
+	}
+	return 0;
+}
+
+static int _matrix_cb(int val, const char *optarg, int remote)
+{
+	char path[PATH_MAX], err[1024], host[256], munge_socket[1024];
+	char count_text[32];
+	tofa_graph_t *graph = NULL;
+	char *conf = NULL, *graph_id = NULL;
+	const char *job_matrix, *job_graph;
+	int tasks = 0, rc = -1;
+	(void) val;
+
+	if (remote)
+		return 0;
+	if (!optarg || !optarg[0]) {
+		slurm_error("%s: --tofa-matrix needs a file name", log_prefix);
+		return -1;
+	}
+	if (!realpath(optarg, path)) {
+		slurm_error("%s: %s: %s", log_prefix, optarg, strerror(errno));
+		return -1;
+	}
+	if (!strcmp(path, done_path))
+		return 0;
+
+	conf = tofa_glue_conf_path();
+	if (_check_size(conf, path) < 0)
+		goto out;
+	/* Validate locally: the message names the file as the user wrote it. */
+	if (tofa_graph_load(optarg, &graph, err, sizeof(err)) != TOFA_OK) {
+		slurm_error("%s: %s", log_prefix, err);
+		goto out;
+	}
+	tasks = tofa_graph_task_count(graph);
+	tofa_graph_free(graph);
+
+	job_matrix = getenv("SPANK_" TOFA_ENV_MATRIX);
+	job_graph = getenv("SPANK_" TOFA_ENV_GRAPH_ID);
+	if (getenv("SLURM_JOB_ID") && job_matrix && job_graph &&
+	    !strcmp(job_matrix, path)) {
+		graph_id = strdup(job_graph);
+	} else {
+		tofa_glue_service_host(conf, host, sizeof(host));
+		tofa_glue_munge_socket(munge_socket, sizeof(munge_socket));
+		if (tofa_client_upload_graph(conf, host, munge_socket, path,
+					     &graph_id, NULL, err,
+					     sizeof(err)) != TOFA_OK) {
+			slurm_error("%s: uploading %s to the TOFA service: %s",
+				    log_prefix, optarg, err);
+			goto out;
+		}
+	}
+	snprintf(count_text, sizeof(count_text), "%d", tasks);
+	setenv(TOFA_ENV_GRAPH_ID, graph_id, 1);
+	setenv(TOFA_ENV_MATRIX, path, 1);
+	setenv("TOFA_TASKS", count_text, 1);
+	snprintf(done_path, sizeof(done_path), "%s", path);
+	rc = 0;
+out:
+	free(graph_id);
+	free(conf);
+	return rc;
+}
+
+int slurm_spank_init(spank_t sp, int ac, char **av)
+{
+	(void) ac;
+	(void) av;
+	if (spank_context() == S_CTX_SLURMD ||
+	    spank_context() == S_CTX_JOB_SCRIPT)
+		return 0;
+	for (int i = 0; options[i].name; i++) {
+		spank_err_t err = spank_option_register(sp, &options[i]);
+		if (err != ESPANK_SUCCESS) {
+			slurm_error("%s: %s: cannot register --%s: %s",
+				    log_prefix, __func__, options[i].name,
+				    spank_strerror(err));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Attaches the graph to the job being submitted (local/allocator only). */
+int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
+{
+	static const char *names[] = { TOFA_ENV_GRAPH_ID, TOFA_ENV_MATRIX,
+				       TOFA_ENV_STRATEGY, NULL };
+	(void) ac;
+	(void) av;
+	if (spank_remote(sp) || !done_path[0])
+		return 0;
+	for (int i = 0; names[i]; i++) {
+		const char *value = getenv(names[i]);
+		if (!value)
+			continue;
+		spank_err_t err = spank_job_control_setenv(sp, names[i], value, 1);
+		if (err != ESPANK_SUCCESS) {
+			slurm_error("%s: %s: cannot attach %s to the job: %s",
+				    log_prefix, __func__, names[i],
+				    spank_strerror(err));
+			return -1;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,326 @@
+// The service over the network with real munge credentials (a private
+// munged, munged_fixture.hpp), real responders on 127.0.0.1, and the C API.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "fixtures.hpp"
+#include "munged_fixture.hpp"
+#include "service/client.hpp"
+#include "service/heartbeat_loop.hpp"
+#include "service/responder.hpp"
+#include "service/service.hpp"
+#include "tofa/error.hpp"
+#include "tofa_service.h"
+
+namespace {
+
+using namespace tofa::service;
+using namespace std::chrono_literals;
+
+#define REQUIRE_MUNGED()                                                          \
+  if (!tofa_test::cluster_munged().ok() || !tofa_test::foreign_munged().ok()) \
+  GTEST_SKIP() << "cannot start a private munged"
+
+// Heartbeat every 0.1 s; the responder port is the "slurmd port" itself
+// (offset 0) so the test can use ephemeral ports.
+const char* const kConf =
+    "Dims=2x2\nNodeName=r[1-4]\n"
+    "ServicePort=0 ServiceBindAddress=127.0.0.1\n"
+    "HeartbeatInterval=0.1 HeartbeatTimeout=1 HeartbeatPortOffset=0\n"
+    "MaxGraphBytes=4000 RequestTimeout=10\n";
+
+const char* const kRing = "0 1 100\n1 2 100\n2 3 100\n3 0 100\n";
+
+class TempDir {
+ public:
+  TempDir() {
+    char pattern[] = "/tmp/tofa-svc-XXXXXX";
+    if (!mkdtemp(pattern)) std::abort();
+    path_ = pattern;
+  }
+  ~TempDir() { std::system(("rm -rf " + path_).c_str()); }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+class Log {
+ public:
+  Logger sink() {
+    return [this](int level, const std::string& line) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      lines_.push_back(std::to_string(level) + " " + line);
+    };
+  }
+  bool contains(const std::string& part) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const std::string& line : lines_)
+      if (line.find(part) != std::string::npos) return true;
+    return false;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::string> lines_;
+};
+
+/// Polls `done` until it holds or 30 s pass; asserts on the outcome only.
+bool eventually(const std::function<bool()>& done) {
+  const auto deadline = std::chrono::steady_clock::now() + 30s;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (done()) return true;
+    std::this_thread::sleep_for(20ms);
+  }
+  return done();
+}
+
+class ServiceNetworkTest : public ::testing::Test {
+ protected:
+  std::unique_ptr<Service> start_service() {
+    ServiceOptions options;
+    options.conf_path = conf_.path();
+    options.state_dir = dir_.path();
+    options.admin_uid = geteuid();
+    options.munge_socket = tofa_test::cluster_munged().socket();
+    options.log = log_.sink();
+    return std::make_unique<Service>(options);
+  }
+  ClientContext client(const Service& service, const std::string& munge_socket = "") {
+    return client_context(conf_.path(), "127.0.0.1:" + std::to_string(service.port()),
+                          munge_socket.empty() ? tofa_test::cluster_munged().socket()
+                                               : munge_socket);
+  }
+  std::unique_ptr<Responder> responder(const std::string& node, uid_t service_uid) {
+    ResponderOptions options;
+    options.node_name = node;
+    options.bind_address = "127.0.0.1";
+    options.munge_socket = tofa_test::cluster_munged().socket();
+    options.service_uid = service_uid;
+    return std::make_unique<Responder>(options, log_.sink());
+  }
+
+  tofa_test::TempFile conf_{kConf, ".conf"};
+  TempDir dir_;
+  Log log_;
+};
+
+TEST_F(ServiceNetworkTest, NodeWhoseHeartbeatsStopGetsAnOutageProbability) {
+  REQUIRE_MUNGED();
+  auto service = start_service();
+  std::vector<std::unique_ptr<Responder>> responders;
+  std::vector<NodeAddress> nodes;
+  for (const char* name : {"r1", "r2", "r3"}) {
+    responders.push_back(responder(name, geteuid()));
+    nodes.push_back({name, "127.0.0.1", responders.back()->port()});
+  }
+  service->state().set_nodes(nodes);
+  auto answered_twice = [&] {
+    for (const NodeReport& n : service->state().nodes())
+      if (n.name != "r4" && n.answered < 2) return false;
+    return true;
+  };
+  ASSERT_TRUE(eventually(answered_twice));
+  for (const char* name : {"r1", "r2", "r3"}) EXPECT_EQ(service->state().node_outage(name), 0);
+
+  responders[1]->stop();
+  ASSERT_TRUE(eventually([&] { return service->state().node_outage("r2") > 0; }));
+  EXPECT_EQ(service->state().node_outage("r1"), 0);
+  EXPECT_EQ(service->state().node_outage("r3"), 0);
+  std::map<std::string, std::string> states;
+  for (const NodeReport& n : service->state().nodes()) states[n.name] = n.state;
+  EXPECT_EQ(states["r1"], "responding");
+  EXPECT_EQ(states["r2"], "not_responding");
+  EXPECT_EQ(states["r4"], "unpolled");
+  std::printf("heartbeat round for 3 responders (one down): %.2f ms\n",
+              service->heartbeats().last_round_seconds() * 1e3);
+
+  // The placement now avoids r2: 2 tasks, 1 slot per node, candidates r1..r4;
+  // tofa maps onto the first run of 2 consecutive fault-free candidates, r3 r4.
+  tofa_test::TempFile pair("0 1 10\n", ".mat");
+  const std::string id = upload_graph_file(client(*service), pair.path()).id;
+  std::vector<std::string> placed =
+      request_placement(client(*service), id, 0, 2, "tofa", "r1,r2,r3,r4", 1);
+  std::sort(placed.begin(), placed.end());
+  EXPECT_EQ(placed, (std::vector<std::string>{"r3", "r4"}));
+}
+
+TEST_F(ServiceNetworkTest, RequestsCarryTheCallersUidAndStateSurvivesRestart) {
+  REQUIRE_MUNGED();
+  tofa_test::TempFile graph(kRing, ".mat");
+  std::string id;
+  {
+    auto service = start_service();
+    const Message ping = call(client(*service), "PING");
+    EXPECT_EQ(ping.field("uid"), std::to_string(geteuid()));
+    EXPECT_EQ(ping.field("admin"), "1");
+    const UploadedGraph uploaded = upload_graph_file(client(*service), graph.path());
+    id = uploaded.id;
+    EXPECT_EQ(uploaded.task_count, 4);
+    const auto nodes = request_placement(client(*service), id, 42, 4, "default-slurm",
+                                         "r[1-4]", 1);
+    EXPECT_EQ(nodes, (std::vector<std::string>{"r1", "r2", "r3", "r4"}));
+    service->stop();
+    service->stop();  // idempotent
+  }
+  auto service = start_service();
+  EXPECT_EQ(fetch_job_placement(client(*service), 42),
+            (std::vector<std::string>{"r1", "r2", "r3", "r4"}));
+  EXPECT_EQ(call(client(*service), "GRAPHS").field("count"), "1");
+  EXPECT_EQ(service->state().graph_task_count(id, geteuid()), 4);
+}
+
+TEST_F(ServiceNetworkTest, ForeignCredentialIsRejectedAndChangesNothing) {
+  REQUIRE_MUNGED();
+  auto service = start_service();
+  tofa_test::TempFile graph(kRing, ".mat");
+  try {
+    upload_graph_file(client(*service, tofa_test::foreign_munged().socket()), graph.path());
+    ADD_FAILURE() << "a credential of another munge key was accepted";
+  } catch (const tofa::Error& e) {
+    // The service answers "ERROR munge_decode: Invalid credential" sealed with
+    // its own key, which the foreign client cannot verify in turn.
+    EXPECT_NE(std::string(e.what()).find("Invalid credential"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(eventually([&] { return log_.contains("munge_decode: Invalid credential"); }));
+  EXPECT_EQ(call(client(*service), "GRAPHS").field("count"), "0");
+}
+
+TEST_F(ServiceNetworkTest, OversizedGraphIsRefusedWithAClearMessage) {
+  REQUIRE_MUNGED();
+  auto service = start_service();
+  tofa_test::TempFile big(std::string(4001, '1'), ".mat");
+  try {
+    upload_graph_file(client(*service), big.path());
+    ADD_FAILURE() << "oversized graph accepted";
+  } catch (const tofa::Error& e) {
+    EXPECT_EQ(std::string(e.what()), big.path() +
+                                         ": 4001 bytes exceed the limit of 4000 bytes "
+                                         "(MaxGraphBytes in tofa.conf)");
+  }
+  // Sent anyway (a client that skips the check): the service refuses before parsing.
+  try {
+    call(client(*service), "UPLOAD_GRAPH name=x.mat\n" + std::string(4001, '1'));
+    ADD_FAILURE() << "oversized graph accepted";
+  } catch (const tofa::Error& e) {
+    EXPECT_STREQ(e.what(), "x.mat: 4001 bytes exceed the limit of 4000 bytes (MaxGraphBytes in "
+                           "tofa.conf)");
+  }
+}
+
+TEST_F(ServiceNetworkTest, ResponderAnswersOnlyTheServiceUid) {
+  REQUIRE_MUNGED();
+  auto strict = responder("r1", geteuid() + 4242);
+  HeartbeatOptions options;
+  options.timeout = 5;
+  options.munge_socket = tofa_test::cluster_munged().socket();
+  options.responder_uids = {geteuid()};
+  std::string why;
+  EXPECT_FALSE(send_heartbeat({"r1", "127.0.0.1", strict->port()}, options, &why));
+  EXPECT_EQ(why, "heartbeat from uid " + std::to_string(geteuid()) +
+                     " refused: only uid " + std::to_string(geteuid() + 4242) +
+                     " (the TOFA service) is answered");
+  auto good = responder("r1", geteuid());
+  EXPECT_TRUE(send_heartbeat({"r1", "127.0.0.1", good->port()}, options, &why)) << why;
+  EXPECT_FALSE(send_heartbeat({"r2", "127.0.0.1", good->port()}, options, &why));
+  EXPECT_EQ(why, "heartbeat for r2 reached node r1");
+}
+
+TEST_F(ServiceNetworkTest, CApiServiceResponderAndClients) {
+  REQUIRE_MUNGED();
+  char err[512] = "";
+  const std::string munge = tofa_test::cluster_munged().socket();
+  ASSERT_EQ(tofa_service_start(conf_.path().c_str(), dir_.path().c_str(), geteuid(), munge.c_str(),
+                               nullptr, err, sizeof err),
+            TOFA_OK)
+      << err;
+  EXPECT_EQ(tofa_service_start(conf_.path().c_str(), dir_.path().c_str(), geteuid(),
+                               munge.c_str(), nullptr, err, sizeof err),
+            TOFA_ERROR);
+  EXPECT_STREQ(err, "the TOFA service is already running");
+  EXPECT_EQ(tofa_service_running(), 1);
+  const std::string host = "127.0.0.1:" + std::to_string(tofa_service_port());
+
+  ASSERT_EQ(tofa_responder_start("r1", "127.0.0.1", 0, munge.c_str(), geteuid(), nullptr, err,
+                                 sizeof err),
+            TOFA_OK)
+      << err;
+  EXPECT_EQ(tofa_responder_running(), 1);
+
+  tofa_test::TempFile graph(kRing, ".mat");
+  char* id = nullptr;
+  int tasks = 0;
+  ASSERT_EQ(tofa_client_upload_graph(conf_.path().c_str(), host.c_str(), munge.c_str(),
+                                     graph.path().c_str(), &id, &tasks, err, sizeof err),
+            TOFA_OK)
+      << err;
+  EXPECT_EQ(tasks, 4);
+  int info_tasks = 0;
+  EXPECT_EQ(tofa_service_graph_info(id, geteuid(), &info_tasks, err, sizeof err), TOFA_OK);
+  EXPECT_EQ(info_tasks, 4);
+  // geteuid() + 1 is neither the owner nor an admin (root or admin_uid = geteuid()).
+  EXPECT_EQ(tofa_service_graph_info(id, geteuid() + 1, &info_tasks, err, sizeof err), TOFA_ERROR);
+  EXPECT_EQ(std::string(err), std::string("unknown graph id ") + id);
+
+  char* placement = nullptr;
+  tofa_metrics_t metrics{};
+  ASSERT_EQ(tofa_service_place_job(77, geteuid(), id, "default-slurm", "r4,r3,r2,r1", 1,
+                                   &placement, &metrics, err, sizeof err),
+            TOFA_OK)
+      << err;
+  EXPECT_STREQ(placement, "r4,r3,r2,r1");
+  EXPECT_EQ(metrics.tasks, 4);
+  std::free(placement);
+  ASSERT_EQ(tofa_client_job_placement(conf_.path().c_str(), host.c_str(), munge.c_str(), 77,
+                                      &placement, err, sizeof err),
+            TOFA_OK)
+      << err;
+  EXPECT_STREQ(placement, "r4,r3,r2,r1");
+  std::free(placement);
+  EXPECT_EQ(tofa_client_place(conf_.path().c_str(), host.c_str(), munge.c_str(), id, 0, 3,
+                              nullptr, nullptr, 0, &placement, err, sizeof err),
+            TOFA_ERROR);
+  EXPECT_EQ(std::string(err), std::string("graph ") + id + " has 4 tasks, the request asks for 3");
+  EXPECT_EQ(placement, nullptr);
+
+  char* reply = nullptr;
+  const std::string bad = "SET_OUTAGE node=r9 p=0.1";
+  EXPECT_EQ(tofa_client_request(conf_.path().c_str(), host.c_str(), munge.c_str(), bad.c_str(),
+                                bad.size(), &reply, err, sizeof err),
+            TOFA_ERROR);
+  EXPECT_STREQ(err, "unknown node r9");
+  std::free(id);
+
+  tofa_service_stop();
+  tofa_service_stop();
+  EXPECT_EQ(tofa_service_running(), 0);
+  EXPECT_EQ(tofa_service_job_placement(77, &placement, err, sizeof err), TOFA_ERROR);
+  EXPECT_STREQ(err, "the TOFA service is not running");
+  ASSERT_EQ(tofa_service_start(conf_.path().c_str(), dir_.path().c_str(), geteuid(), munge.c_str(),
+                               nullptr, err, sizeof err),
+            TOFA_OK)
+      << err;
+  ASSERT_EQ(tofa_service_job_placement(77, &placement, err, sizeof err), TOFA_OK) << err;
+  EXPECT_STREQ(placement, "r4,r3,r2,r1");
+  std::free(placement);
+  EXPECT_EQ(tofa_service_job_placement(78, &placement, err, sizeof err), TOFA_ERROR);
+  EXPECT_STREQ(err, "no placement recorded for job 78");
+  tofa_service_stop();
+  tofa_responder_stop();
+  tofa_responder_stop();
+  EXPECT_EQ(tofa_responder_running(), 0);
+}
+
+}  // namespace

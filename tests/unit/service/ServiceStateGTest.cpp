@@ -1,0 +1,292 @@
+// The service's state and protocol without the network: requests go to
+// handle_request with a synthetic uid, as if munge had vouched for it.
+#include <gtest/gtest.h>
+#include <dirent.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "fixtures.hpp"
+#include "service/protocol.hpp"
+#include "service/request_handler.hpp"
+#include "service/service_state.hpp"
+#include "service/state_files.hpp"
+#include "tofa/error.hpp"
+
+namespace {
+
+using namespace tofa::service;
+
+constexpr uid_t kAdmin = 500;  // SlurmUser
+constexpr uid_t kAlice = 1000;
+constexpr uid_t kBob = 1001;
+
+// 4x4x4 torus, nodes n0..n63 in id order: n5 = (1,1,0), n8 = (0,2,0).
+const char* const kConf =
+    "Dims=4x4x4\nNodeName=n[0-63]\nMaxGraphBytes=2000\nMaxGraphsPerUser=2\n";
+
+// A ring of 4 tasks, 100 bytes per edge (edge-list format).
+const char* const kRing = "0 1 100\n1 2 100\n2 3 100\n3 0 100\n";
+
+class TempDir {
+ public:
+  TempDir() {
+    char pattern[] = "/tmp/tofa-state-XXXXXX";
+    if (!mkdtemp(pattern)) std::abort();
+    path_ = pattern;
+  }
+  ~TempDir() { std::system(("rm -rf " + path_).c_str()); }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+std::vector<std::string> files_in(const std::string& dir) {
+  std::vector<std::string> names;
+  if (DIR* d = opendir(dir.c_str())) {
+    while (dirent* entry = readdir(d))
+      if (entry->d_name[0] != '.') names.push_back(entry->d_name);
+    closedir(d);
+  }
+  return names;
+}
+
+class ServiceStateTest : public ::testing::Test {
+ protected:
+  std::unique_ptr<ServiceState> open_state(const std::string& conf = kConf) {
+    std::istringstream in(conf);
+    TofaConf parsed = parse_tofa_conf(in, "tofa.conf");
+    return std::make_unique<ServiceState>(parsed.settings, std::move(parsed.topology), kAdmin,
+                                          dir_.path(), [this](int level, const std::string& m) {
+                                            log_.push_back(std::to_string(level) + " " + m);
+                                          });
+  }
+  std::string ask(ServiceState& state, uid_t uid, const std::string& request) {
+    return handle_request(state, request, uid);
+  }
+  std::string upload(ServiceState& state, uid_t uid, const std::string& name,
+                     const std::string& text) {
+    return ask(state, uid, "UPLOAD_GRAPH name=" + encode_value(name) + "\n" + text);
+  }
+  bool logged(const std::string& part) const {
+    for (const std::string& line : log_)
+      if (line.find(part) != std::string::npos) return true;
+    return false;
+  }
+
+  TempDir dir_;
+  std::vector<std::string> log_;
+};
+
+TEST_F(ServiceStateTest, UploadPlaceAndRead) {
+  auto state = open_state();
+  EXPECT_EQ(upload(*state, kAlice, "ring.mat", kRing), "OK id=g1 tasks=4 existing=0");
+  // Block distribution over n5..n8: hops 1, 1, 2 (n7->n8 wraps x and moves y), 2;
+  // hop-bytes = 100 * 6 = 600.
+  const std::string placed =
+      ask(*state, kAlice, "PLACE graph=g1 job=7 strategy=default-slurm candidates=n[5-8] slots=1");
+  EXPECT_EQ(placed.rfind("OK job=7 strategy=default-slurm nodes=n5,n6,n7,n8 tasks=4 nodes_used=4 "
+                         "total_bytes=400 hop_bytes=600 ",
+                         0),
+            0u)
+      << placed;
+  EXPECT_NE(placed.find(" max_hops=2 "), std::string::npos) << placed;
+  EXPECT_EQ(ask(*state, kAlice, "PLACEMENT job=7"), "OK job=7 nodes=n5,n6,n7,n8");
+  EXPECT_EQ(ask(*state, kAdmin, "PLACEMENT job=7"), "OK job=7 nodes=n5,n6,n7,n8");
+  EXPECT_EQ(ask(*state, kAlice, "PLACEMENT job=8"), "ERROR no placement recorded for job 8");
+  const std::string job = ask(*state, kAlice, "JOB job=7");
+  EXPECT_EQ(job.rfind("OK job=7 uid=1000 graph=g1 time=", 0), 0u) << job;
+  // A direct srun: nothing recorded, tasks must match.
+  EXPECT_EQ(ask(*state, kAlice, "PLACE graph=g1 job=none tasks=4 strategy=default-slurm "
+                                "candidates=n9,n10 slots=2")
+                .rfind("OK strategy=default-slurm nodes=n9,n9,n10,n10 ", 0),
+            0u);
+  EXPECT_EQ(ask(*state, kAlice, "PLACE graph=g1 tasks=5"),
+            "ERROR graph g1 has 4 tasks, the request asks for 5");
+  EXPECT_EQ(ask(*state, kAlice, "PLACE graph=g1 candidates=n5,x9"),
+            "ERROR candidate node x9 is not in the topology");
+  EXPECT_EQ(ask(*state, kAlice, "PLACE graph=g1 strategy=nope").rfind("ERROR unknown strategy", 0),
+            0u);
+}
+
+TEST_F(ServiceStateTest, OtherUsersCannotUseOrSeeAGraph) {
+  auto state = open_state();
+  ASSERT_EQ(upload(*state, kAlice, "ring.mat", kRing), "OK id=g1 tasks=4 existing=0");
+  EXPECT_EQ(ask(*state, kBob, "PLACE graph=g1 job=9"), "ERROR unknown graph id g1");
+  EXPECT_EQ(ask(*state, kBob, "PLACE graph=g77"), "ERROR unknown graph id g77");  // same text
+  EXPECT_EQ(ask(*state, kBob, "GRAPHS"), "OK count=0");
+  EXPECT_EQ(ask(*state, kBob, "DELETE_GRAPH id=g1"), "ERROR unknown graph id g1");
+  EXPECT_EQ(ask(*state, kAdmin, "GRAPHS").rfind("OK count=1\ngraph id=g1 uid=1000 name=ring.mat "
+                                                "tasks=4 bytes=32 ",
+                                                0),
+            0u);
+  EXPECT_EQ(ask(*state, 0, "GRAPHS").rfind("OK count=1\n", 0), 0u);  // root is an admin too
+  EXPECT_THROW(state->graph_task_count("g1", kBob), tofa::Error);
+  EXPECT_EQ(state->graph_task_count("g1", kAlice), 4);
+  // Bob cannot take over Alice's job record either.
+  ASSERT_EQ(ask(*state, kAlice, "PLACE graph=g1 job=7").rfind("OK", 0), 0u);
+  ASSERT_EQ(upload(*state, kBob, "ring.mat", kRing), "OK id=g2 tasks=4 existing=0");
+  EXPECT_EQ(ask(*state, kBob, "PLACE graph=g2 job=7"), "ERROR job 7 belongs to another user");
+  EXPECT_EQ(ask(*state, kBob, "PLACEMENT job=7"), "ERROR no placement recorded for job 7");
+}
+
+TEST_F(ServiceStateTest, OnlyAdministratorsOverrideOutages) {
+  auto state = open_state();
+  EXPECT_EQ(ask(*state, kAlice, "SET_OUTAGE node=n3 p=0.5"),
+            "ERROR permission denied: set-outage needs root or uid 500 (SlurmUser), not uid 1000");
+  EXPECT_EQ(ask(*state, kAdmin, "SET_OUTAGE node=n3 p=0.5"), "OK");
+  EXPECT_EQ(ask(*state, kAdmin, "SET_OUTAGE node=n3 p=1.5"),
+            "ERROR bad p '1.5': expected a probability in [0, 1]");
+  EXPECT_EQ(ask(*state, kAdmin, "SET_OUTAGE node=zz p=0.5"), "ERROR unknown node zz");
+  EXPECT_EQ(state->node_outage("n3"), 0.5);
+  const std::string nodes = ask(*state, kAlice, "NODES");
+  EXPECT_NE(nodes.find("\nnode name=n3 state=unpolled p=0.5 source=override "), std::string::npos);
+  EXPECT_EQ(ask(*state, kAlice, "CLEAR_OUTAGE node=n3"),
+            "ERROR permission denied: clear-outage needs root or uid 500 (SlurmUser), not uid "
+            "1000");
+  EXPECT_EQ(ask(*state, 0, "CLEAR_OUTAGE node=n3"), "OK");
+  EXPECT_EQ(ask(*state, 0, "CLEAR_OUTAGE node=n3"), "ERROR node n3 has no outage override");
+  EXPECT_EQ(state->node_outage("n3"), 0);
+}
+
+TEST_F(ServiceStateTest, OversizedAndMalformedGraphs) {
+  auto state = open_state();
+  // Over MaxGraphBytes=2000: refused before parsing (the text is not a graph).
+  EXPECT_EQ(upload(*state, kAlice, "big.mat", std::string(2001, 'x')),
+            "ERROR big.mat: 2001 bytes exceed the limit of 2000 bytes (MaxGraphBytes in "
+            "tofa.conf)");
+  // A parse error comes back verbatim, named after the client's file name.
+  const std::string bad = "3\n0 1 2\n0 x 1\n1 2 0\n";
+  std::string expected;
+  try {
+    std::istringstream in(bad);
+    tofa::parse_graph(in, "comm.mat");
+  } catch (const tofa::ParseError& e) {
+    expected = std::string("ERROR ") + e.what();
+  }
+  ASSERT_EQ(expected.rfind("ERROR comm.mat:3:", 0), 0u) << expected;
+  EXPECT_EQ(upload(*state, kAlice, "comm.mat", bad), expected);
+  EXPECT_EQ(ask(*state, kAlice, "GRAPHS"), "OK count=0");
+}
+
+TEST_F(ServiceStateTest, QuotaEvictsLeastRecentlyUsedAndDuplicatesAreShared) {
+  auto state = open_state();  // MaxGraphsPerUser=2
+  ASSERT_EQ(upload(*state, kAlice, "a", kRing), "OK id=g1 tasks=4 existing=0");
+  EXPECT_EQ(upload(*state, kAlice, "a-again", kRing), "OK id=g1 tasks=4 existing=1");
+  ASSERT_EQ(upload(*state, kAlice, "b", "0 1 5\n"), "OK id=g2 tasks=2 existing=0");
+  usleep(2000);
+  ASSERT_EQ(ask(*state, kAlice, "PLACE graph=g1").rfind("OK", 0), 0u);  // g1 now newer than g2
+  ASSERT_EQ(upload(*state, kAlice, "c", "0 2 5\n"), "OK id=g3 tasks=3 existing=0");
+  EXPECT_EQ(ask(*state, kAlice, "PLACE graph=g2"), "ERROR unknown graph id g2");
+  EXPECT_EQ(ask(*state, kAlice, "PLACE graph=g1").rfind("OK", 0), 0u);
+  EXPECT_TRUE(logged("graph g2 of uid 1000 evicted (MaxGraphsPerUser=2)"));
+}
+
+TEST_F(ServiceStateTest, GarbageNeverCrashes) {
+  auto state = open_state();
+  EXPECT_EQ(ask(*state, kAlice, ""), "ERROR empty request: expected a verb such as PING");
+  EXPECT_EQ(ask(*state, kAlice, "FLY"),
+            "ERROR unknown verb FLY: expected PING, UPLOAD_GRAPH, GRAPHS, DELETE_GRAPH, NODES, "
+            "SET_OUTAGE, CLEAR_OUTAGE, PLACE, PLACEMENT or JOB");
+  EXPECT_EQ(ask(*state, kAlice, "PLACE graph"), "ERROR expected 'key=value', found 'graph'");
+  EXPECT_EQ(ask(*state, kAlice, "PLACE graph=g1 graph=g2"), "ERROR field graph is given twice");
+  EXPECT_EQ(ask(*state, kAlice, "PLACEMENT job=abc"),
+            "ERROR bad job 'abc': expected an integer in 1..4294967295");
+  EXPECT_EQ(ask(*state, kAlice, "PLACEMENT"), "ERROR missing field job");
+  EXPECT_EQ(ask(*state, kAlice, "PING name=%G1"), "ERROR bad escape in '%G1': expected %XX");
+  std::mt19937 random(7);
+  for (int i = 0; i < 300; ++i) {
+    std::string junk(random() % 64, '\0');
+    for (char& c : junk) c = static_cast<char>(random());
+    const std::string verbs[] = {"", "PLACE ", "UPLOAD_GRAPH name=x\n", "SET_OUTAGE "};
+    const std::string reply = ask(*state, i % 2 ? kAdmin : kAlice, verbs[i % 4] + junk);
+    EXPECT_TRUE(reply.rfind("ERROR ", 0) == 0 || reply.rfind("OK", 0) == 0) << reply;
+    EXPECT_EQ(reply.find('\n', 0) == std::string::npos || reply.rfind("OK", 0) == 0, true);
+  }
+  EXPECT_EQ(ask(*state, kAlice, "PING"), "OK service=tofa protocol=1 uid=1000 admin=0");
+}
+
+TEST_F(ServiceStateTest, StateSurvivesARestart) {
+  {
+    auto state = open_state();
+    ASSERT_EQ(upload(*state, kAlice, "ring.mat", kRing), "OK id=g1 tasks=4 existing=0");
+    ASSERT_EQ(ask(*state, kAlice, "PLACE graph=g1 job=7 strategy=default-slurm "
+                                  "candidates=n[5-8] slots=1")
+                  .rfind("OK", 0),
+              0u);
+    state->set_nodes({{"n1", "127.0.0.1", 17001}, {"n2", "", 0}});
+    state->record_heartbeats({{"n1", true}, {"n2", false}}, 1000);
+    state->record_heartbeats({{"n1", true}, {"n2", true}}, 1010);
+    ASSERT_EQ(ask(*state, kAdmin, "SET_OUTAGE node=n40 p=0.25"), "OK");
+    state->save_all();
+  }
+  auto state = open_state();
+  EXPECT_EQ(state->graph_task_count("g1", kAlice), 4);
+  EXPECT_THROW(state->graph_task_count("g1", kBob), tofa::Error);  // owner survives too
+  EXPECT_EQ(ask(*state, kAlice, "PLACEMENT job=7"), "OK job=7 nodes=n5,n6,n7,n8");
+  EXPECT_EQ(state->job_placement(7, std::nullopt).metrics.hop_bytes, 600);
+  // n2: 1 of 2 heartbeats missed (window model) -> 0.5; n40 keeps its override.
+  EXPECT_EQ(state->node_outage("n2"), 0.5);
+  EXPECT_EQ(state->node_outage("n1"), 0);
+  EXPECT_EQ(state->node_outage("n40"), 0.25);
+  const std::string nodes = ask(*state, kAlice, "NODES");
+  EXPECT_NE(nodes.find("node name=n2 state=unpolled p=0.5 source=window:100 heartbeat=1010 "
+                       "answer=1010 answered=1 missed=1"),
+            std::string::npos)
+      << nodes;
+  // Ids are never reused.
+  EXPECT_EQ(upload(*state, kAlice, "two", "0 1 1\n"), "OK id=g2 tasks=2 existing=0");
+}
+
+TEST_F(ServiceStateTest, CorruptFilesAreMovedAsideAndTheRestLoads) {
+  {
+    auto state = open_state();
+    ASSERT_EQ(upload(*state, kAlice, "ring.mat", kRing), "OK id=g1 tasks=4 existing=0");
+    ASSERT_EQ(upload(*state, kAlice, "pair", "0 1 9\n"), "OK id=g2 tasks=2 existing=0");
+    ASSERT_EQ(ask(*state, kAlice, "PLACE graph=g1 job=7").rfind("OK", 0), 0u);
+    ASSERT_EQ(ask(*state, kAdmin, "SET_OUTAGE node=n4 p=0.5"), "OK");
+    state->save_all();
+  }
+  std::ofstream(dir_.path() + "/placements.state") << "tofa-placements 1\nplacement job=x\n";
+  std::ofstream(dir_.path() + "/graphs/g2.graph") << "not a graph\n";
+  auto state = open_state();
+  EXPECT_TRUE(logged("moved corrupt state file " + dir_.path() + "/placements.state to " +
+                     dir_.path() + "/placements.state.corrupt."));
+  EXPECT_TRUE(logged("state file " + dir_.path() + "/placements.state:2:0: bad job 'x'"));
+  EXPECT_TRUE(logged("graph g2 dropped: "));
+  EXPECT_EQ(ask(*state, kAlice, "PLACEMENT job=7"), "ERROR no placement recorded for job 7");
+  EXPECT_EQ(state->graph_task_count("g1", kAlice), 4);       // the rest loaded
+  EXPECT_THROW(state->graph_task_count("g2", kAlice), tofa::Error);
+  EXPECT_EQ(state->node_outage("n4"), 0.5);
+  int corrupt = 0;
+  for (const std::string& name : files_in(dir_.path()))
+    corrupt += name.rfind("placements.state.corrupt.", 0) == 0;
+  EXPECT_EQ(corrupt, 1);
+  int corrupt_graphs = 0;
+  for (const std::string& name : files_in(dir_.path() + "/graphs"))
+    corrupt_graphs += name.rfind("g2.graph.corrupt.", 0) == 0;
+  EXPECT_EQ(corrupt_graphs, 1);
+  // The service keeps working and writes a fresh placements file.
+  ASSERT_EQ(ask(*state, kAlice, "PLACE graph=g1 job=8").rfind("OK", 0), 0u);
+  auto again = open_state();
+  EXPECT_EQ(again->job_placement(8, kAlice).nodes.size(), 4u);
+}
+
+TEST(ProtocolTest, ValuesRoundTripThroughEscapes) {
+  const std::string odd = "a b=c%d\n\te\x7f";
+  EXPECT_EQ(encode_value(odd), "a%20b%3Dc%25d%0A%09e%7F");
+  EXPECT_EQ(decode_value(encode_value(odd)), odd);
+  const Message m = parse_message(format_message("PLACE", {{"x", odd}, {"y", ""}}, "body\nmore"));
+  EXPECT_EQ(m.verb, "PLACE");
+  EXPECT_EQ(m.field("x"), odd);
+  EXPECT_EQ(m.field("y"), "");
+  EXPECT_EQ(m.body, "body\nmore");
+}
+
+}  // namespace

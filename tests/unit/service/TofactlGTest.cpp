@@ -1,0 +1,58 @@
+// tofactl's formatting and its defaults from slurm.conf (tools/tofactl_*).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "tofactl_format.hpp"
+#include "tofactl_slurm_conf.hpp"
+#include "fixtures.hpp"
+#include "tofa/error.hpp"
+
+namespace {
+
+TEST(TofactlFormatTest, NodesTableHasSinfoLikeColumns) {
+  const std::string reply =
+      "OK count=2\n"
+      "node name=n1 state=responding p=0 source=window:100 heartbeat=0 answer=0 answered=5 "
+      "missed=0\n"
+      "node name=node-long state=not_responding p=0.25 source=override heartbeat=0 answer=0 "
+      "answered=3 missed=1\n";
+  // Column width = longest cell + 2 spaces; the last column is not padded.
+  EXPECT_EQ(tofactl::format_nodes(reply),
+            "NODE       STATE           P(OUTAGE)  LAST_HEARTBEAT  ANSWERED  MISSED  SOURCE\n"
+            "n1         responding      0.0000     never           5         0       window:100\n"
+            "node-long  not_responding  0.2500     never           3         1       override\n");
+}
+
+TEST(TofactlFormatTest, GraphsAndJob) {
+  EXPECT_EQ(tofactl::format_graphs("OK count=1\ngraph id=g1 uid=1000 name=my%20comm.mat tasks=4 "
+                                   "bytes=32 uploaded=0 used=0\n"),
+            "ID  UID   NAME         TASKS  BYTES  UPLOADED  LAST_USED\n"
+            "g1  1000  my comm.mat  4      32     never     never\n");
+  const std::string job = tofactl::format_job(
+      "OK job=7 uid=1000 graph=g1 time=0 strategy=tofa nodes=n5,n6 tasks=2 nodes_used=2 "
+      "total_bytes=100 hop_bytes=100 average_hops=1 hop_variance=0 max_hops=1 dilation=1 "
+      "max_link_load=50 links_used=2 abort_probability=0");
+  EXPECT_EQ(job.rfind("job: 7\nuid: 1000\ngraph: g1\nstrategy: tofa\ntime: never\ntasks: 2\n", 0),
+            0u)
+      << job;
+  EXPECT_NE(job.find("TASK  NODE\n0     n5\n1     n6\n"), std::string::npos) << job;
+  EXPECT_THROW(tofactl::format_nodes("OK count=1\nbogus line\n"), tofa::Error);
+}
+
+TEST(TofactlSlurmConfTest, DefaultsFromEnvironmentAndSlurmConf) {
+  EXPECT_EQ(tofactl::default_tofa_conf("/x/t.conf", "/etc/other/slurm.conf"), "/x/t.conf");
+  EXPECT_EQ(tofactl::default_tofa_conf(nullptr, "/opt/cl/slurm.conf"), "/opt/cl/tofa.conf");
+  EXPECT_EQ(tofactl::default_tofa_conf("", nullptr), "/etc/slurm/tofa.conf");
+  tofa_test::TempFile slurm(
+      "# cluster\nClusterName=c\nSlurmctldHost=vm(127.0.0.1)  # primary\nSlurmctldHost=backup\n"
+      "authinfo=cred_expire=60,socket=/run/m/munge.sock\n");
+  const tofactl::SlurmDefaults d = tofactl::read_slurm_defaults(slurm.path());
+  EXPECT_EQ(d.controller_address, "127.0.0.1");
+  EXPECT_EQ(d.munge_socket, "/run/m/munge.sock");
+  tofa_test::TempFile plain("SlurmctldHost=ctl\n");
+  EXPECT_EQ(tofactl::read_slurm_defaults(plain.path()).controller_address, "ctl");
+  EXPECT_EQ(tofactl::read_slurm_defaults("/nonexistent").controller_address, "");
+}
+
+}  // namespace

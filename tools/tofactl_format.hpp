@@ -1,0 +1,24 @@
+// tofactl's output: replies of the TOFA service turned into sinfo-like tables.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace tofactl {
+
+/// Left-aligned columns separated by two spaces; widths from the content.
+std::string format_table(const std::vector<std::string>& header,
+                         const std::vector<std::vector<std::string>>& rows);
+
+/// Epoch seconds as local "YYYY-MM-DDTHH:MM:SS" (sinfo's style); 0 = "never".
+std::string format_time(double epoch);
+
+/// The body of a NODES reply -> NODE STATE P(OUTAGE) LAST_HEARTBEAT ANSWERED MISSED SOURCE.
+/// Throws tofa::Error on a malformed reply.
+std::string format_nodes(const std::string& reply);
+/// The body of a GRAPHS reply -> ID UID NAME TASKS BYTES UPLOADED LAST_USED.
+std::string format_graphs(const std::string& reply);
+/// A JOB reply -> "key: value" lines, then "task node" lines.
+std::string format_job(const std::string& reply);
+
+}  // namespace tofactl
