@@ -1,8 +1,18 @@
 # make bench: mapping time and quality per strategy, as JSON (not part of make check).
-noinst_PROGRAMS += bench/bench_mappers
+noinst_PROGRAMS += bench/bench_mappers bench/bench_stencil bench/bench_mims bench/bench_anneal
 bench_bench_mappers_SOURCES = bench/bench_mappers.cpp
 bench_bench_mappers_LDADD = common/libtofa.la
+bench_bench_stencil_SOURCES = bench/bench_stencil.cpp
+bench_bench_stencil_LDADD = common/libtofa.la
+bench_bench_mims_SOURCES = bench/bench_mims.cpp
+bench_bench_mims_LDADD = common/libtofa.la
+bench_bench_anneal_SOURCES = bench/bench_anneal.cpp
+bench_bench_anneal_LDADD = common/libtofa.la
 
-bench: bench/bench_mappers
+bench: bench/bench_mappers bench/bench_stencil bench/bench_mims bench/bench_anneal
 	$(top_builddir)/bench/bench_mappers --examples $(top_srcdir)/examples
+	$(top_builddir)/bench/bench_stencil --quick
+	$(top_builddir)/bench/bench_mims --examples $(top_srcdir)/examples --quick
+	$(top_builddir)/bench/bench_anneal --budget 50
 .PHONY: bench
+EXTRA_DIST += examples/rubik/README.md $(wildcard $(srcdir)/examples/rubik/*.rubik)

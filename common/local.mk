@@ -17,6 +17,33 @@ common_libtofa_la_SOURCES = \
 	common/map/scotch_target.hpp common/map/scotch_target.cpp \
 	common/map/slot_pool.hpp common/map/slot_pool.cpp \
 	common/map/capacity_repair.hpp common/map/capacity_repair.cpp \
+	common/tofa/allocators.hpp common/tofa/mims.hpp common/tofa/rubik.hpp \
+	common/map/strategies_stencil.hpp common/map/strategies_extra.hpp common/map/stencil_allcorners.cpp \
+	common/map/stencil_baseline.cpp common/map/stencil_colmajor.cpp common/map/stencil_corner.cpp \
+	common/map/stencil_grouping.cpp common/map/stencil_incimprove.cpp common/map/stencil_ordered.cpp \
+	common/map/stencil_overlay.cpp common/map/stencil_rcb.cpp common/map/stencil_rowmajor.cpp \
+	common/map/stencil_twowayoverlay.cpp common/map/stencil/allocation.cpp common/map/stencil/allocation.hpp \
+	common/map/stencil/corner_order.cpp common/map/stencil/corner_order.hpp common/map/stencil/free_rank_grid.cpp \
+	common/map/stencil/free_rank_grid.hpp common/map/stencil/group_block.cpp common/map/stencil/group_block.hpp \
+	common/map/stencil/job_grid.cpp common/map/stencil/job_grid.hpp common/map/stencil/job_shape.cpp \
+	common/map/stencil/job_shape.hpp common/map/stencil/linear_order.cpp common/map/stencil/linear_order.hpp \
+	common/map/stencil/problem.cpp common/map/stencil/problem.hpp common/map/stencil/rcb.cpp \
+	common/map/stencil/rcb.hpp common/alloc/fragmented_machine.cpp common/alloc/free_nodes.cpp \
+	common/alloc/free_nodes.hpp common/alloc/mc1x1.cpp common/alloc/snake_best_fit.cpp \
+	common/map/mims/bin_packing.cpp common/map/mims/bin_packing.hpp common/map/mims/packing.cpp \
+	common/rubik/grid.hpp common/rubik/partition.cpp common/rubik/permute.cpp \
+	common/rubik/spec_parser.cpp common/rubik/tree.cpp common/rubik/writers.cpp \
+	common/map/mims_pack.cpp common/map/rubik.cpp \
+	common/tofa/energy.hpp common/map/strategies_anneal.hpp common/map/anneal.cpp \
+	common/map/anneal/bisection.cpp common/map/anneal/bisection.hpp common/map/anneal/cubic_problems.cpp \
+	common/map/anneal/cubic_problems.hpp common/map/anneal/distance_table.cpp common/map/anneal/distance_table.hpp \
+	common/map/anneal/energy.cpp common/map/anneal/initial_map.cpp common/map/anneal/initial_map.hpp \
+	common/map/anneal/load_bounds.cpp common/map/anneal/load_bounds.hpp common/map/anneal/lower_bound.cpp \
+	common/map/anneal/metropolis.cpp common/map/anneal/metropolis.hpp common/map/anneal/options.cpp \
+	common/map/anneal/options.hpp common/map/anneal/placement_state.cpp common/map/anneal/placement_state.hpp \
+	common/map/anneal/progress.cpp common/map/anneal/progress.hpp common/map/anneal/random_stream.hpp \
+	common/map/anneal/run.cpp common/map/anneal/run.hpp common/map/anneal/schedule.cpp \
+	common/map/anneal/schedule.hpp common/map/anneal/site_neighbourhood.cpp common/map/anneal/site_neighbourhood.hpp \
 	common/net/sha256.hpp common/net/sha256.cpp \
 	common/net/munge_codec.hpp common/net/munge_codec.cpp \
 	common/net/socket_io.hpp common/net/socket_io.cpp \

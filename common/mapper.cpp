@@ -5,6 +5,9 @@
 #include <numeric>
 
 #include "map/strategies.hpp"
+#include "map/strategies_anneal.hpp"
+#include "map/strategies_extra.hpp"
+#include "map/strategies_stencil.hpp"
 #include "tofa/error.hpp"
 
 namespace tofa {
@@ -34,6 +37,23 @@ const std::vector<MapperInfo>& mapper_table() {
        "tofa, but without a fault-free run: Scotch on the fault-free nodes of the shortest "
        "window that has enough of them, with Equation 1 costs",
        make_tofa_compact_mapper},
+      {"stencil-baseline", "stencil job: task i on slot i in candidate order (ALPS/miniGhost mapping, Bunde BASELINE)", make_stencil_baseline_mapper, false},
+      {"stencil-grouping", "stencil job: one sub-block of the job per node, e.g. 2x2x4 on 16 slots (Bunde GROUPING)", make_stencil_grouping_mapper, false},
+      {"stencil-colmajor", "stencil job: tasks and slots both in column-major order, y fastest (Bunde COLMAJOR)", make_stencil_colmajor_mapper, false},
+      {"stencil-rowmajor", "stencil job: tasks and slots both in row-major order, x fastest (Bunde ROWMAJOR)", make_stencil_rowmajor_mapper, false},
+      {"stencil-ordered", "stencil job: best of all axis orders and flips by average hops (Bunde ORDERED)", make_stencil_ordered_mapper, false},
+      {"stencil-corner", "stencil job: tasks and slots by distance from the (0,0,0) corner (Bunde CORNER)", make_stencil_corner_mapper, false},
+      {"stencil-allcorners", "stencil job: corner order taken from the eight corners in turn (Bunde ALLCORNERS)", make_stencil_allcorners_mapper, false},
+      {"stencil-overlay", "stencil job: job laid over the allocation, each task to the nearest free slot (Bunde OVERLAY)", make_stencil_overlay_mapper, false},
+      {"stencil-twowayoverlay", "stencil job: overlay from both opposite corners alternately (Bunde TWOWAYOVERLAY)", make_stencil_twowayoverlay_mapper, false},
+      {"stencil-rcb", "stencil job: recursive coordinate bisection of job and allocation (Bunde RCB)", make_stencil_rcb_mapper, false},
+      {"stencil-incimprove", "stencil job: RCB then improving pairwise swaps, bounded (Bunde INCIMPROVE)", make_stencil_incimprove_mapper, false},
+      {"anneal",
+       "simulated annealing of Bhanot et al.'s free energy F = sum C(i,j) d(i,j) from their "
+       "heuristic map; optional recursive-bisection divide and conquer",
+       make_anneal_mapper},
+      {"mims", "MIMS packing (Chung et al.): packs of k = slots tasks minimising the largest inter-node message, placed one per node by --param place=NAME (default tofa)", make_mims_mapper},
+      {"rubik", "Rubik partition-tree layout (Bhatele et al.) from --param spec=FILE", make_rubik_mapper, false},
   };
   return table;
 }

@@ -7,6 +7,7 @@
 #include "tofa/error.hpp"
 #include "tofa/faults.hpp"
 #include "tofa/metrics.hpp"
+#include "tofa/mims.hpp"
 
 namespace tofa {
 
@@ -107,6 +108,7 @@ PlacementMetrics evaluate_placement(const CommGraph& graph, const Topology& topo
   }
 
   metrics.abort_probability = expected_abort_probability(topology, graph, placement, outage);
+  metrics.mims = mims(graph, placement);
   return metrics;
 }
 

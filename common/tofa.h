@@ -24,7 +24,8 @@ typedef struct tofa_graph tofa_graph_t;
 
 /* ---- topology ---------------------------------------------------------- */
 
-/* Loads "torus:8x8x8" / "mesh:4x4[:cores=N]" or a tofa.conf topology file. */
+/* Loads "torus:8x8x8" / "mesh:4x4[:cores=N]" or a tofa.conf file (whose
+ * service settings are validated too, see tofa_service.h). */
 int tofa_topology_load(const char *spec_or_path, tofa_topology_t **out, char *err,
                        size_t err_size);
 void tofa_topology_free(tofa_topology_t *topology);

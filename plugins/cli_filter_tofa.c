@@ -5,7 +5,9 @@
  * tofa_loadmatrix SPANK plugin while it parsed --tofa-matrix, just before
  * this filter runs).
  *
- * srun: the graph's task count must equal --ntasks (-n defaults to it). The
+ * srun: the graph's task count must equal --ntasks (-n defaults to it; an
+ * srun in a job that only inherited the job's graph and runs a step of
+ * another size is left to Slurm). The
  * placement is
  *   - inside an allocation (SLURM_JOB_ID): the one recorded for the job by
  *     select/tofa_cons_tres, else one computed on the allocation's nodes;
@@ -18,9 +20,11 @@
  */
 #include "common/slurm_config.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "slurm/slurm.h"
 #include "slurm/slurm_errno.h"
@@ -102,18 +106,50 @@ static char *_idle_nodes(void)
 	return names;
 }
 
-/* The task count check shared by srun, sbatch and salloc. */
-static int _check_tasks(slurm_opt_t *opt, const char *command)
+/* True when this command's own arguments include --tofa-matrix (not just
+ * the option inherited through the environment by an srun in a job). */
+static bool _matrix_on_command_line(void)
+{
+	char buf[16384];
+	ssize_t len = 0, got;
+	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return true;
+	while (len < (ssize_t) sizeof(buf) - 1 &&
+	       (got = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
+		len += got;
+	close(fd);
+	buf[len] = '\0';
+	for (char *arg = buf; arg < buf + len; arg += strlen(arg) + 1)
+		if (!strncmp(arg, "--tofa-matrix", 13))
+			return true;
+	return false;
+}
+
+/* The task count check shared by srun, sbatch and salloc. *skip is set when
+ * an srun inside a job inherited the job's graph but runs a step of another
+ * size (e.g. "srun -n 1 prepare" before "srun ./app"): that step gets
+ * Slurm's layout. */
+static int _check_tasks(slurm_opt_t *opt, const char *command, bool *skip)
 {
 	const char *text = getenv("TOFA_TASKS");
 	const char *matrix = getenv(TOFA_ENV_MATRIX);
 	int tasks = text ? atoi(text) : 0;
 
+	*skip = false;
 	if (tasks <= 0)
 		return SLURM_SUCCESS; /* graph given by id only: the service checks */
 	if (!opt->ntasks_set) {
 		opt->ntasks = tasks;
 		opt->ntasks_set = true;
+		return SLURM_SUCCESS;
+	}
+	if (opt->ntasks != tasks && opt->srun_opt && getenv("SLURM_JOB_ID") &&
+	    !_matrix_on_command_line()) {
+		info("%s: this step has %d tasks, the job's graph %s has %d: Slurm's layout is used",
+		     plugin_type, opt->ntasks, matrix ? matrix : "", tasks);
+		*skip = true;
 		return SLURM_SUCCESS;
 	}
 	if (opt->ntasks != tasks) {
@@ -190,14 +226,15 @@ out:
 extern int cli_filter_p_pre_submit(slurm_opt_t *opt, int offset)
 {
 	const char *graph_id = getenv(TOFA_ENV_GRAPH_ID);
+	bool skip = false;
 	(void) offset;
 
 	if (!graph_id || !graph_id[0])
 		return SLURM_SUCCESS;
 	if (opt->srun_opt) {
-		if (_check_tasks(opt, "srun") != SLURM_SUCCESS)
+		if (_check_tasks(opt, "srun", &skip) != SLURM_SUCCESS)
 			return SLURM_ERROR;
-		return _srun_layout(opt, graph_id);
+		return skip ? SLURM_SUCCESS : _srun_layout(opt, graph_id);
 	}
-	return _check_tasks(opt, opt->sbatch_opt ? "sbatch" : "salloc");
+	return _check_tasks(opt, opt->sbatch_opt ? "sbatch" : "salloc", &skip);
 }

@@ -45,97 +45,6 @@ const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
 static bool ranked_once = false;
 
-/* The keys of the topology lines; tofa.conf's other lines hold the service's
- * settings (tofa_service.h), which tofa_topology_load does not know. */
-static const char *topology_keys[] = {
-	"Dims", "Wrap", "CoresPerNode", "NodeName", "Coord", NULL
-};
-
-/* A line that is neither blank, a comment nor a topology line. */
-static bool _is_service_line(const char *line)
-{
-	line += strspn(line, " \t\r");
-	if (!*line || *line == '\n' || *line == '#')
-		return false;
-	for (int i = 0; topology_keys[i]; i++) {
-		size_t len = strlen(topology_keys[i]);
-		if (!strncasecmp(line, topology_keys[i], len) &&
-		    line[len] == '=')
-			return false;
-	}
-	return true;
-}
-
-/* Copies path to a temporary file with the service lines emptied (line
- * numbers unchanged). Returns
- * the temporary name (xmalloc'ed) or NULL with errno set. */
-static char *_topology_only_copy(const char *path)
-{
-	char *tmp = xstrdup("/tmp/tofa-topology-XXXXXX");
-	FILE *in = fopen(path, "r");
-	FILE *out = NULL;
-	char *line = NULL;
-	size_t cap = 0;
-	int fd, saved;
-
-	if (!in) {
-		saved = errno;
-		xfree(tmp);
-		errno = saved;
-		return NULL;
-	}
-	if ((fd = mkstemp(tmp)) < 0 || !(out = fdopen(fd, "w"))) {
-		saved = errno;
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
-		fclose(in);
-		xfree(tmp);
-		errno = saved;
-		return NULL;
-	}
-	while (getline(&line, &cap, in) >= 0)
-		fputs(_is_service_line(line) ? "\n" : line, out);
-	free(line);
-	fclose(in);
-	if (fclose(out) != 0) {
-		saved = errno;
-		unlink(tmp);
-		xfree(tmp);
-		errno = saved;
-		return NULL;
-	}
-	return tmp;
-}
-
-/* Loads the topology of tofa.conf; on failure err holds "PATH:LINE:COL: ..." */
-static tofa_topology_t *_load(const char *path, char *err, size_t err_size)
-{
-	tofa_topology_t *topo = NULL;
-	char raw[1024];
-	char *copy = _topology_only_copy(path);
-	char *at;
-
-	if (!copy) {
-		snprintf(err, err_size, "cannot read %s: %s", path,
-			 strerror(errno));
-		return NULL;
-	}
-	if (tofa_topology_load(copy, &topo, raw, sizeof(raw)) != TOFA_OK) {
-		/* Name the real file, not the copy, in the message. */
-		if ((at = strstr(raw, copy)))
-			snprintf(err, err_size, "%.*s%s%s", (int) (at - raw),
-				 raw, path, at + strlen(copy));
-		else
-			snprintf(err, err_size, "%s", raw);
-		topo = NULL;
-	}
-	unlink(copy);
-	xfree(copy);
-	return topo;
-}
-
 /* The tofa.conf line whose NodeName= hostlist contains name, 0 if none. */
 static int _line_of_node(const char *path, const char *name)
 {
@@ -180,14 +89,7 @@ static int _rank_nodes(const char *path, char *err, size_t err_size)
 	node_record_t *node_ptr;
 	int count, *order = NULL, *rank_of = NULL, rc = SLURM_ERROR;
 
-	/* The service's parser checks the whole file (its keys and that every
-	 * key of the topology lines exists); the topology parser below sees
-	 * the service lines blanked out. */
-	char value[64];
-	if (tofa_conf_get(path, "ServicePort", value, sizeof(value), err,
-			  err_size) != TOFA_OK)
-		return SLURM_ERROR;
-	if (!(topo = _load(path, err, err_size)))
+	if (tofa_topology_load(path, &topo, err, err_size) != TOFA_OK)
 		return SLURM_ERROR;
 	count = tofa_topology_node_count(topo);
 	order = xcalloc(count, sizeof(int));

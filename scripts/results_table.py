@@ -10,14 +10,14 @@ BEGIN, END = "<!-- results:begin -->", "<!-- results:end -->"
 
 
 def table(doc):
-    lines = ["| case | strategy | median ms | first ms | hop-bytes vs default | avg hops | max link load (MiB) | P(abort) |",
-             "|---|---|---:|---:|---:|---:|---:|---:|"]
+    lines = ["| case | strategy | median ms | first ms | hop-bytes vs default | F/F_min | avg hops | max link load (MiB) | MIMS (MiB) | P(abort) |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for case in doc["cases"]:
         for r in case["results"]:
             lines.append(
                 f"| {case['case']} | {r['strategy']} | {r['median_ms']:.2f} | {r['first_ms']:.2f} | "
-                f"{r['hop_bytes_vs_default']:.3f} | {r['average_hops']:.2f} | "
-                f"{r['max_link_load'] / 2**20:.1f} | {r['abort_probability']:.4f} |")
+                f"{r['hop_bytes_vs_default']:.3f} | {r['f_over_fmin']:.3f} | {r['average_hops']:.2f} | "
+                f"{r['max_link_load'] / 2**20:.1f} | {r['mims'] / 2**20:.2f} | {r['abort_probability']:.4f} |")
     return "\n".join(lines)
 
 

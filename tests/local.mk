@@ -11,6 +11,21 @@ tests_unit_tests_SOURCES = \
 	tests/unit/map/MapperGTest.cpp \
 	tests/unit/capi/CApiGTest.cpp \
 	tests/unit/net/NetGTest.cpp \
+	tests/unit/anneal/AnnealGTest.cpp \
+	tests/unit/anneal/AnnealPartsGTest.cpp \
+	tests/unit/anneal/EnergyGTest.cpp \
+	tests/unit/mims/MimsBinPackingGTest.cpp \
+	tests/unit/mims/MimsMapperGTest.cpp \
+	tests/unit/mims/MimsPackingGTest.cpp \
+	tests/unit/rubik/RubikMapGTest.cpp \
+	tests/unit/rubik/RubikPermuteGTest.cpp \
+	tests/unit/rubik/RubikSpecGTest.cpp \
+	tests/unit/rubik/RubikTreeGTest.cpp \
+	tests/unit/rubik/RubikWritersGTest.cpp \
+	tests/unit/rubik/rubik_test_util.hpp \
+	tests/unit/stencil/AllocatorsGTest.cpp \
+	tests/unit/stencil/StencilHelpersGTest.cpp \
+	tests/unit/stencil/StencilMappersGTest.cpp \
 	tests/unit/munged_fixture.hpp \
 	tests/unit/service/TofaConfGTest.cpp tests/unit/service/ServiceStateGTest.cpp \
 	tests/unit/service/ServiceNetworkGTest.cpp tests/unit/service/TofactlGTest.cpp \

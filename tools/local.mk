@@ -6,3 +6,7 @@ bin_PROGRAMS += tools/tofactl
 tools_tofactl_SOURCES = tools/tofactl.cpp tools/tofactl_format.hpp tools/tofactl_format.cpp \
 	tools/tofactl_slurm_conf.hpp tools/tofactl_slurm_conf.cpp
 tools_tofactl_LDADD = common/libtofa.la
+
+bin_PROGRAMS += tools/tofa-rubik
+tools_tofa_rubik_SOURCES = tools/tofa_rubik.cpp
+tools_tofa_rubik_LDADD = common/libtofa.la

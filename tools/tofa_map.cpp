@@ -25,6 +25,7 @@ struct Options {
   int slots = 0;
   double penalty = 100.0;
   std::vector<std::string> parameters;
+  std::string spec;
   bool compare = false;
   std::string hostfile;
   std::string json;
@@ -55,6 +56,11 @@ std::vector<int> candidate_nodes(const std::string& hostlist, const tofa::Topolo
   return nodes;
 }
 
+struct Skipped {
+  std::string strategy;
+  std::string reason;
+};
+
 Result run_strategy(const std::string& name, const tofa::MappingRequest& request) {
   auto mapper = tofa::make_mapper(name);
   auto start = std::chrono::steady_clock::now();
@@ -69,14 +75,14 @@ Result run_strategy(const std::string& name, const tofa::MappingRequest& request
 }
 
 void print_table(const std::vector<Result>& results) {
-  std::printf("%-14s %14s %9s %7s %9s %14s %6s %6s %9s %9s\n", "strategy", "hop-bytes",
-              "avg-hops", "max", "dilation", "max-link-load", "links", "nodes", "P(abort)",
-              "time-ms");
+  std::printf("%-21s %12s %8s %4s %8s %13s %5s %5s %12s %8s %9s\n", "strategy", "hop-bytes",
+              "avg-hops", "max", "dilation", "max-link-load", "links", "nodes", "MIMS",
+              "P(abort)", "time-ms");
   for (const Result& r : results) {
     const tofa::PlacementMetrics& m = r.metrics;
-    std::printf("%-14s %14.6g %9.3f %7d %9.3f %14.6g %6d %6d %9.5f %9.3f\n",
+    std::printf("%-21s %12.6g %8.3f %4d %8.3f %13.6g %5d %5d %12.6g %8.5f %9.3f\n",
                 r.strategy.c_str(), m.hop_bytes, m.average_hops, m.max_hops, m.dilation,
-                m.max_link_load, m.links_used, m.nodes_used, m.abort_probability,
+                m.max_link_load, m.links_used, m.nodes_used, m.mims, m.abort_probability,
                 r.milliseconds);
   }
 }
@@ -98,6 +104,7 @@ nlohmann::json to_json(const Result& r, const tofa::Topology& topology) {
             {"dilation", m.dilation},
             {"max_link_load", m.max_link_load},
             {"links_used", m.links_used},
+            {"mims", m.mims},
             {"abort_probability", m.abort_probability}}},
           {"placement", nodes}};
 }
@@ -120,6 +127,7 @@ int run(const Options& options) {
       throw tofa::Error("--param '" + setting + "': expected KEY=VALUE");
     request.parameters[setting.substr(0, equals)] = setting.substr(equals + 1);
   }
+  if (!options.spec.empty()) request.parameters["spec"] = options.spec;
 
   std::vector<std::string> names;
   if (options.compare) {
@@ -128,24 +136,39 @@ int run(const Options& options) {
     names.push_back(options.strategy);
   }
   tofa::make_mapper(options.strategy);  // fail early on an unknown name
+  // With --compare, a strategy that does not apply to this job (a stencil
+  // strategy on an irregular graph, rubik without a spec) is reported and skipped.
   std::vector<Result> results;
-  for (const std::string& name : names) results.push_back(run_strategy(name, request));
+  std::vector<Skipped> skipped;
+  for (const std::string& name : names) {
+    try {
+      results.push_back(run_strategy(name, request));
+    } catch (const tofa::Error& e) {
+      if (name == options.strategy) throw;
+      skipped.push_back({name, e.what()});
+    }
+  }
   const Result& chosen = *std::find_if(results.begin(), results.end(),
                                        [&](const Result& r) { return r.strategy == options.strategy; });
 
   std::printf("%s, %d tasks, graph %s\n", topology.describe().c_str(), graph.task_count(),
               options.graph.c_str());
   print_table(results);
+  for (const Skipped& s : skipped)
+    std::printf("%-14s skipped: %s\n", s.strategy.c_str(), s.reason.c_str());
 
   if (!options.hostfile.empty()) {
     auto out = open_output(options.hostfile);
     for (int node : chosen.placement) out << topology.node_name(node) << '\n';
   }
   if (!options.json.empty()) {
+    nlohmann::json skipped_json = nlohmann::json::array();
+    for (const Skipped& s : skipped) skipped_json.push_back({{"strategy", s.strategy}, {"reason", s.reason}});
     nlohmann::json doc = {{"topology", topology.describe()},
                           {"graph", options.graph},
                           {"tasks", graph.task_count()},
-                          {"results", nlohmann::json::array()}};
+                          {"results", nlohmann::json::array()},
+                          {"skipped", skipped_json}};
     for (const Result& r : results) doc["results"].push_back(to_json(r, topology));
     open_output(options.json) << doc.dump(2) << '\n';
   }
@@ -174,6 +197,7 @@ int main(int argc, char** argv) {
   app.add_option("--seed", options.seed, "random seed (random strategy, Scotch)");
   app.add_option("--fault-penalty", options.penalty, "Equation 1 penalty factor (default 100)");
   app.add_option("--param", options.parameters, "strategy setting KEY=VALUE (repeatable)");
+  app.add_option("--spec", options.spec, "Rubik spec file (same as --param spec=FILE)");
   app.add_flag("--compare", options.compare, "run every strategy and print them side by side");
   app.add_option("--hostfile", options.hostfile, "write SLURM_HOSTFILE: line i = node of task i");
   app.add_option("--json", options.json, "write metrics and placements as JSON");

@@ -59,7 +59,10 @@ std::vector<int> allocate_snake_best_fit(const Topology& topology, const std::ve
     int best_span = 0;
     for (int first = 0; first + count <= static_cast<int>(free_positions.size()); ++first) {
       const int span = free_positions[first + count - 1] - free_positions[first];
-      if (best_first < 0 || span < best_span) best_first = first, best_span = span;
+      if (best_first < 0 || span < best_span) {
+        best_first = first;
+        best_span = span;
+      }
     }
   }
   std::vector<int> allocation(count);

@@ -46,7 +46,7 @@ std::vector<int> incimprove(const stencil::StencilProblem& problem) {
   };
 
   long long swaps = 0, evaluations = 0;
-  bool improved = true;
+  bool improved = max_swaps > 0;
   while (improved) {
     improved = false;
     for (int u = 0; u < tasks; ++u) {

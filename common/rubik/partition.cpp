@@ -36,16 +36,19 @@ void check_divisors(const char* operation, const std::vector<int>& divisors,
 }  // namespace
 
 void Box::div(const std::vector<int>& divisors) {
+  check_leaf("div");
   check_divisors("div", divisors, shape_);
   cut(divisors, std::vector<Slicing>(divisors.size(), Slicing::Div));
 }
 
 void Box::mod(const std::vector<int>& divisors) {
+  check_leaf("mod");
   check_divisors("mod", divisors, shape_);
   cut(divisors, std::vector<Slicing>(divisors.size(), Slicing::Mod));
 }
 
 void Box::tile(const std::vector<int>& tile_shape) {
+  check_leaf("tile");
   check_arity("tile", "tile sizes", tile_shape.size(), shape_);
   std::vector<int> divisors(shape_.size());
   for (std::size_t d = 0; d < shape_.size(); ++d) {

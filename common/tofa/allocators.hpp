@@ -36,4 +36,16 @@ std::vector<int> snake_curve(const Topology& topology);
 std::vector<int> allocate_snake_best_fit(const Topology& topology, const std::vector<bool>& busy,
                                          int count);
 
+/// allocate_mc1x1, allocate_snake_best_fit, or any allocator of that form.
+using Allocator = std::vector<int> (*)(const Topology& topology, const std::vector<bool>& busy,
+                                       int count);
+
+/// A machine fragmented by earlier jobs, standing in for the seed's trace
+/// replay: jobs of 1..max_job nodes (sizes from a std::mt19937 seeded with
+/// `seed`) are placed with `allocator` until at least `fill` (0..1) of the
+/// nodes are busy or the next job does not fit, then each job finishes with
+/// probability 1/2. Returns the busy flags. Deterministic for a seed.
+std::vector<bool> fragmented_machine(const Topology& topology, Allocator allocator, double fill,
+                                     int max_job, unsigned seed);
+
 }  // namespace tofa

@@ -46,6 +46,9 @@ struct MapperInfo {
   const char* name;
   const char* summary;
   std::unique_ptr<Mapper> (*create)();
+  /// False for strategies that need a particular job (a stencil shape) or a
+  /// parameter (a Rubik spec); they throw Error on other requests.
+  bool general = true;
 };
 
 /// Every strategy, in the order `tofa-map --list-strategies` prints them.

@@ -20,6 +20,7 @@ struct PlacementMetrics {
   double max_link_load = 0;       ///< bytes on the busiest directed link under R(u,v)
   int links_used = 0;             ///< directed links that carry any byte
   double abort_probability = 0;   ///< see expected_abort_probability
+  double mims = 0;                ///< heaviest edge between tasks on different nodes (Chung et al.)
 };
 
 /// Bytes carried by each directed link (index Topology::link_id) when every

@@ -136,7 +136,7 @@ struct Spec {
   const Tree* find(const std::string& name) const;
 };
 
-/// Runs a spec (see README "Rubik specs"): one statement per line, '#'
+/// Runs a spec (format: examples/rubik/README.md): one statement per line, '#'
 /// comments, e.g.
 ///   Z, Y, X = 0, 1, 2
 ///   app = box([9, 3, 8])

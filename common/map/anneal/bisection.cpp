@@ -16,8 +16,8 @@ constexpr double kBalanceRatio = 0.05;
 
 class Bisector {
  public:
-  Bisector(const CommGraph& graph, double limit, const scotch::Lock& held)
-      : graph_(graph), limit_(limit), held_(held), mapped_(graph.task_count(), 0),
+  Bisector(const CommGraph& graph, double limit, SCOTCH_Num seed, const scotch::Lock& held)
+      : graph_(graph), limit_(limit), seed_(seed), held_(held), mapped_(graph.task_count(), 0),
         local_(graph.task_count(), -1), mark_(graph.task_count(), 0) {
     for (double bytes : graph.bytes()) heaviest_ = std::max(heaviest_, bytes);
   }
@@ -78,9 +78,23 @@ class Bisector {
     scotch::Strat strategy;
     scotch::check(SCOTCH_stratGraphMapBuild(strategy.get(), SCOTCH_STRATBALANCE, 2, kBalanceRatio),
                   "SCOTCH_stratGraphMapBuild");
+    // Threaded Scotch partitions differently from run to run unless a
+    // context asks for determinism; the context also carries our seed.
+    SCOTCH_Context context;
+    scotch::check(SCOTCH_contextInit(&context), "SCOTCH_contextInit");
+    SCOTCH_Graph bound;
+    int rc = SCOTCH_contextOptionSetNum(&context, SCOTCH_OPTIONNUMDETERMINISTIC, 1);
+    if (rc == 0) {
+      SCOTCH_contextRandomSeed(&context, seed_);
+      rc = SCOTCH_contextBindGraph(&context, part_graph.get(), &bound);
+    }
     std::vector<SCOTCH_Num> parts(subset.size());
-    scotch::check(SCOTCH_graphPart(part_graph.get(), 2, strategy.get(), parts.data()),
-                  "SCOTCH_graphPart");
+    if (rc == 0) {
+      rc = SCOTCH_graphPart(&bound, 2, strategy.get(), parts.data());
+      SCOTCH_graphExit(&bound);
+    }
+    SCOTCH_contextExit(&context);
+    scotch::check(rc, "SCOTCH_graphPart");
     for (std::size_t i = 0; i < subset.size(); ++i)
       (parts[i] == 0 ? first : second).push_back(subset[i]);
     (void)held_;
@@ -88,6 +102,7 @@ class Bisector {
 
   const CommGraph& graph_;
   double limit_;
+  SCOTCH_Num seed_;
   const scotch::Lock& held_;
   double heaviest_ = 0;
   std::vector<char> mapped_;
@@ -117,9 +132,7 @@ std::vector<std::vector<int>> bisection_stages(const CommGraph& graph, double li
   std::iota(everyone.begin(), everyone.end(), 0);
   if (limit <= 0 || graph.task_count() < 2) return {everyone};
   scotch::Lock held = scotch::lock();
-  SCOTCH_randomSeed(static_cast<SCOTCH_Num>(seed % INT_MAX));
-  SCOTCH_randomReset();
-  Bisector bisector(graph, limit, held);
+  Bisector bisector(graph, limit, static_cast<SCOTCH_Num>(seed % INT_MAX), held);
   bisector.partition(everyone);
   return bisector.take_stages();
 }

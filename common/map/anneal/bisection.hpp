@@ -21,8 +21,8 @@ double connectivity_ratio(const CommGraph& graph, const std::vector<int>& subset
 /// either half has l < limit, S is one stage; otherwise recurse into the half
 /// with more traffic to the tasks of earlier stages first (the second half
 /// on ties). Stages of fewer than two tasks are not split. limit <= 0 gives
-/// one stage. Deterministic for a seed (Scotch's generator is reseeded under
-/// its lock).
+/// one stage. Deterministic for a seed (each bisection runs in a Scotch
+/// context with the deterministic option and the seed).
 std::vector<std::vector<int>> bisection_stages(const CommGraph& graph, double limit,
                                                std::uint64_t seed);
 

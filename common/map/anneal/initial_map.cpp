@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <queue>
 
 #include "../../tofa/error.hpp"
 
@@ -50,17 +51,47 @@ int heaviest_placed_partner_site(const PlacementState& state, int task) {
   return site;
 }
 
+/// Among `anchor` and the sites around it with room, the one where `task`
+/// is closest to its placed partners (weighted), nearer `anchor` on ties;
+/// nearest_with_room when none of them has room.
+int best_site_near(const PlacementState& state, const SiteNeighbourhood& around, int task,
+                   int anchor) {
+  const CommGraph& graph = state.graph();
+  int best = -1;
+  double best_cost = std::numeric_limits<double>::infinity();
+  double best_distance = 0;
+  auto consider = [&](int site) {
+    if (!state.can_take(site)) return;
+    double cost = 0;
+    for (auto k = graph.offsets()[task]; k < graph.offsets()[task + 1]; ++k) {
+      const int there = state.site_of(graph.adjacency()[k]);
+      if (there >= 0) cost += graph.bytes()[k] * state.sites().distance(site, there);
+    }
+    const double distance = state.sites().distance(site, anchor);
+    if (cost < best_cost || (cost == best_cost && distance < best_distance)) {
+      best = site;
+      best_cost = cost;
+      best_distance = distance;
+    }
+  };
+  consider(anchor);
+  for (int site : around.around(anchor)) consider(site);
+  return best >= 0 ? best : nearest_with_room(state, around, anchor);
+}
+
 }  // namespace
 
 StartKind parse_start_kind(const std::string& text) {
   if (text == "heuristic") return StartKind::Heuristic;
+  if (text == "basic") return StartKind::BasicHeuristic;
   if (text == "rank") return StartKind::RankOrder;
   if (text == "random") return StartKind::Random;
-  throw Error("unknown start '" + text + "': expected heuristic, rank or random");
+  if (text == "scotch") return StartKind::Given;
+  throw Error("unknown start '" + text + "': expected heuristic, basic, rank, random or scotch");
 }
 
-void heuristic_start(PlacementState& state, const SiteNeighbourhood& around,
-                     const std::vector<int>& stage) {
+void basic_heuristic_start(PlacementState& state, const SiteNeighbourhood& around,
+                           const std::vector<int>& stage) {
   const CommGraph& graph = state.graph();
   const std::vector<double> volume = graph.task_volumes();
   std::vector<char> in_stage(graph.task_count(), 0);
@@ -89,6 +120,68 @@ void heuristic_start(PlacementState& state, const SiteNeighbourhood& around,
     std::sort(partners.begin(), partners.end());
     for (const auto& entry : partners)
       state.place(entry.second, nearest_with_room(state, around, state.site_of(task)));
+  }
+}
+
+void heuristic_start(PlacementState& state, const SiteNeighbourhood& around,
+                     const std::vector<int>& stage) {
+  const CommGraph& graph = state.graph();
+  const std::vector<double> volume = graph.task_volumes();
+  std::vector<char> in_stage(graph.task_count(), 0);
+  for (int task : stage) in_stage[task] = 1;
+  std::vector<int> by_volume = stage;
+  std::stable_sort(by_volume.begin(), by_volume.end(),
+                   [&](int a, int b) { return volume[a] < volume[b]; });
+
+  // Traffic of each stage task to placed tasks; a max-heap with stale entries.
+  std::vector<double> pull(graph.task_count(), 0.0);
+  std::vector<char> expanded(graph.task_count(), 0);
+  std::priority_queue<std::pair<double, int>> next;  // (pull, -task)
+  auto note_placed = [&](int task) {
+    for (auto k = graph.offsets()[task]; k < graph.offsets()[task + 1]; ++k) {
+      const int partner = graph.adjacency()[k];
+      if (!in_stage[partner] || expanded[partner]) continue;
+      pull[partner] += graph.bytes()[k];
+      next.emplace(pull[partner], -partner);
+    }
+  };
+  for (int task = 0; task < graph.task_count(); ++task)
+    if (state.site_of(task) >= 0) note_placed(task);
+
+  std::size_t cursor = 0;  // into by_volume, for when nothing pulls
+  int previous_seed_site = -1;
+  std::vector<std::pair<double, int>> partners;
+  for (std::size_t done = 0; done < stage.size(); ++done) {
+    int task = -1;
+    while (!next.empty() && task < 0) {
+      const auto top = next.top();
+      next.pop();
+      if (!expanded[-top.second] && top.first == pull[-top.second]) task = -top.second;
+    }
+    while (task < 0) {
+      if (!expanded[by_volume[cursor]]) task = by_volume[cursor];
+      ++cursor;
+    }
+    expanded[task] = 1;
+    if (state.site_of(task) < 0) {
+      int anchor = heaviest_placed_partner_site(state, task);
+      if (anchor < 0) anchor = previous_seed_site;
+      const int site = anchor < 0 ? first_with_room(state) : best_site_near(state, around, task, anchor);
+      state.place(task, site);
+      note_placed(task);
+      previous_seed_site = site;
+    }
+    partners.clear();
+    for (auto k = graph.offsets()[task]; k < graph.offsets()[task + 1]; ++k) {
+      const int partner = graph.adjacency()[k];
+      if (in_stage[partner] && state.site_of(partner) < 0)
+        partners.emplace_back(-graph.bytes()[k], partner);
+    }
+    std::sort(partners.begin(), partners.end());
+    for (const auto& entry : partners) {
+      state.place(entry.second, best_site_near(state, around, entry.second, state.site_of(task)));
+      note_placed(entry.second);
+    }
   }
 }
 
@@ -123,17 +216,48 @@ void random_start(PlacementState& state, const std::vector<int>& stage, RandomSt
   }
 }
 
+void given_start(PlacementState& state, const SiteNeighbourhood& around,
+                 const std::vector<int>& stage, const std::vector<int>& nodes) {
+  const DistanceTable& sites = state.sites();
+  std::vector<int> site_at_node;
+  for (int site = 0; site < sites.site_count(); ++site) {
+    if (sites.node(site) >= static_cast<int>(site_at_node.size()))
+      site_at_node.resize(sites.node(site) + 1, -1);
+    site_at_node[sites.node(site)] = site;
+  }
+  std::vector<int> homeless;
+  for (int task : stage) {
+    if (state.site_of(task) >= 0) continue;
+    const int node = nodes.at(task);
+    const int site = node >= 0 && node < static_cast<int>(site_at_node.size()) ? site_at_node[node] : -1;
+    if (site >= 0 && state.can_take(site))
+      state.place(task, site);
+    else
+      homeless.push_back(task);
+  }
+  for (int task : homeless) {
+    const int anchor = heaviest_placed_partner_site(state, task);
+    state.place(task, anchor >= 0 ? nearest_with_room(state, around, anchor) : first_with_room(state));
+  }
+}
+
 void start(StartKind kind, PlacementState& state, const SiteNeighbourhood& around,
-           const std::vector<int>& stage, RandomStream& random) {
+           const std::vector<int>& stage, RandomStream& random, const std::vector<int>& given) {
   switch (kind) {
     case StartKind::Heuristic:
       heuristic_start(state, around, stage);
+      return;
+    case StartKind::BasicHeuristic:
+      basic_heuristic_start(state, around, stage);
       return;
     case StartKind::RankOrder:
       rank_order_start(state, stage);
       return;
     case StartKind::Random:
       random_start(state, stage, random);
+      return;
+    case StartKind::Given:
+      given_start(state, around, stage, given);
       return;
   }
 }

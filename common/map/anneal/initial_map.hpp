@@ -13,16 +13,25 @@
 namespace tofa {
 namespace anneal {
 
-enum class StartKind { Heuristic, RankOrder, Random };
+enum class StartKind { Heuristic, BasicHeuristic, RankOrder, Random, Given };
 
-/// "heuristic", "rank" or "random"; throws Error otherwise.
+/// "heuristic", "basic", "rank", "random" or "scotch" (Given, the placement
+/// of the tofa strategy); throws Error otherwise.
 StartKind parse_start_kind(const std::string& text);
 
-/// The seed's heuristic: tasks by increasing total traffic c(i) (Equation 2);
-/// an unplaced task goes next to its heaviest placed partner (or to the
-/// previous such task, or to the first site), then its unplaced partners by
-/// decreasing traffic onto the same site or the nearest site with room
-/// (its torus neighbours first).
+/// The seed's heuristic as written: tasks by increasing total traffic c(i)
+/// (Equation 2); an unplaced task goes next to its heaviest placed partner
+/// (or to the previous such task, or to the first site), then its unplaced
+/// partners by decreasing traffic onto the same site or the nearest site
+/// with room (its torus neighbours first).
+void basic_heuristic_start(PlacementState& state, const SiteNeighbourhood& around,
+                           const std::vector<int>& stage);
+
+/// The refinement the seed suggests: the next task to handle is the one with
+/// the most traffic to tasks already placed (the smallest c(i) when none has
+/// any), and each task goes to the site at or around its anchor (itself, or
+/// the task whose partners are being placed) that is closest to its placed
+/// partners. Grows the placement outward like a crystal.
 void heuristic_start(PlacementState& state, const SiteNeighbourhood& around,
                      const std::vector<int>& stage);
 
@@ -32,8 +41,14 @@ void rank_order_start(PlacementState& state, const std::vector<int>& stage);
 /// Tasks in id order on the free slots, shuffled.
 void random_start(PlacementState& state, const std::vector<int>& stage, RandomStream& random);
 
+/// Each task where `nodes` puts it when that node is a site with room, else
+/// on the nearest site with room.
+void given_start(PlacementState& state, const SiteNeighbourhood& around,
+                 const std::vector<int>& stage, const std::vector<int>& nodes);
+
+/// `given` is only used by StartKind::Given.
 void start(StartKind kind, PlacementState& state, const SiteNeighbourhood& around,
-           const std::vector<int>& stage, RandomStream& random);
+           const std::vector<int>& stage, RandomStream& random, const std::vector<int>& given);
 
 }  // namespace anneal
 }  // namespace tofa

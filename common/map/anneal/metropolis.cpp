@@ -14,6 +14,11 @@ namespace {
 constexpr int kMinimumSweep = 64;        // proposals per sweep for tiny stages
 constexpr int kCalibrationSamples = 4096;
 constexpr int kQuenchSweeps = 20;
+constexpr int kWarmUpRounds = 30;
+constexpr double kFrozenAcceptance = 0.005;
+constexpr int kFrozenSteps = 3;
+constexpr int kMaximumCycles = 8;
+constexpr double kCycleReserve = 0.1;  // no new cycle for the last 10% of the budget
 
 /// A candidate change: `task` goes to `site`, and `other` (when >= 0) comes
 /// back to the task's site.
@@ -159,12 +164,6 @@ ChainReport anneal_stage(PlacementState& state, const SiteNeighbourhood& around,
   if (!(scale > 0)) scale = 1;
   StageChain chain(state, around, movable, settings, random);
 
-  const BetaRange range = calibrate_betas(chain.sample_deltas(scale), settings.initial_acceptance,
-                                          settings.final_acceptance);
-  const std::vector<double> ladder = beta_ladder(range, settings.steps);
-  report.first_beta = ladder.front();
-  report.last_beta = ladder.back();
-
   const auto started = std::chrono::steady_clock::now();
   auto seconds_used = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -183,44 +182,101 @@ ChainReport anneal_stage(PlacementState& state, const SiteNeighbourhood& around,
   };
 
   Proposal proposal;
-  const int steps = static_cast<int>(ladder.size());
-  for (int step = 0; step < steps; ++step) {
-    const double beta = ladder[step];
-    const std::uint64_t allowance = (budget.proposals - std::min(budget.proposals, report.proposals)) /
-                                    static_cast<std::uint64_t>(steps - step);
-    const double time_allowance =
-        budget.seconds > 0 ? (budget.seconds - seconds_used()) / (steps - step) : 0;
-    const double step_started = seconds_used();
-    std::uint64_t used = 0;
-    std::uint64_t step_accepted = 0;
-    double previous_mean = std::numeric_limits<double>::infinity();
-    for (int sweeps = 0; used + sweep <= std::max(allowance, sweep); ++sweeps) {
-      double energy_sum = 0;
-      for (std::uint64_t i = 0; i < sweep; ++i) {
-        if (chain.propose(proposal)) {
-          const double normalized = proposal.delta / scale;
-          if (normalized <= 0 || random.unit() < std::exp(-beta * normalized)) {
-            chain.apply(proposal);
-            energy += proposal.delta;
-            ++step_accepted;
-          }
+  // One sweep at `beta`; returns the share of proposals accepted.
+  auto run_sweep = [&](double beta, double& energy_sum) {
+    std::uint64_t accepted = 0;
+    for (std::uint64_t i = 0; i < sweep; ++i) {
+      if (chain.propose(proposal)) {
+        const double normalized = proposal.delta / scale;
+        if (normalized <= 0 || random.unit() < std::exp(-beta * normalized)) {
+          chain.apply(proposal);
+          energy += proposal.delta;
+          ++accepted;
         }
-        energy_sum += energy;
       }
-      used += sweep;
-      remember_if_best();
-      const double mean = energy_sum / sweep;
-      progress.step(step + 1, steps, beta, energy / scale, double(step_accepted) / used);
-      const bool plateau =
-          sweeps >= 1 && mean > previous_mean - settings.plateau_tolerance * std::abs(previous_mean);
-      if (plateau) break;
-      if (budget.seconds > 0 && seconds_used() - step_started >= time_allowance) break;
-      previous_mean = mean;
+      energy_sum += energy;
     }
-    report.proposals += used;
-    report.accepted += step_accepted;
-    energy = state.energy();  // drop rounding drift
-    if (budget.seconds > 0 && seconds_used() >= budget.seconds) break;
+    report.proposals += sweep;
+    report.accepted += accepted;
+    return double(accepted) / sweep;
+  };
+
+  // The seed asks for 10-20% acceptance at the first beta, in equilibrium
+  // rather than in the starting map: estimate beta from sampled changes,
+  // then heat or cool until a sweep at that beta accepts that share.
+  BetaRange range = calibrate_betas(chain.sample_deltas(scale), settings.initial_acceptance,
+                                    settings.final_acceptance);
+  for (int round = 0; round < kWarmUpRounds; ++round) {
+    double ignored = 0;
+    run_sweep(range.first, ignored);
+    const double accepted = run_sweep(range.first, ignored);
+    if (accepted < settings.initial_acceptance * 2 / 3)
+      range.first /= 1.5;
+    else if (accepted > settings.initial_acceptance * 4 / 3)
+      range.first *= 1.5;
+    else
+      break;
+  }
+  range.first = std::min(range.first, range.last / 10);
+  energy = state.energy();
+  std::vector<double> ladder = beta_ladder(range, settings.steps);
+  report.first_beta = ladder.front();
+  report.last_beta = ladder.back();
+
+  // A lattice-like problem freezes long before the last beta, and the steps
+  // after that only spend the budget. Once kFrozenSteps steps in a row accept
+  // under kFrozenAcceptance, the cycle ends; while budget is left, the next
+  // cycle restarts from the best map on a new ladder between the last beta
+  // that still accepted initial_acceptance / 3 and the freezing beta, so
+  // that the remaining budget goes where the map still changes.
+  for (int cycle = 0; cycle < kMaximumCycles; ++cycle) {
+    const int steps = static_cast<int>(ladder.size());
+    double lively_beta = ladder.front();
+    double frozen_beta = 0;
+    int frozen_steps = 0;
+    for (int step = 0; step < steps && frozen_beta == 0; ++step) {
+      const double beta = ladder[step];
+      const std::uint64_t allowance =
+          (budget.proposals - std::min(budget.proposals, report.proposals)) /
+          static_cast<std::uint64_t>(steps - step);
+      const double time_allowance =
+          budget.seconds > 0 ? (budget.seconds - seconds_used()) / (steps - step) : 0;
+      const double step_started = seconds_used();
+      std::uint64_t used = 0;
+      std::uint64_t step_accepted = 0;
+      double previous_mean = std::numeric_limits<double>::infinity();
+      for (int sweeps = 0; used + sweep <= std::max(allowance, sweep); ++sweeps) {
+        double energy_sum = 0;
+        const double accepted = run_sweep(beta, energy_sum);
+        step_accepted += static_cast<std::uint64_t>(std::llround(accepted * sweep));
+        used += sweep;
+        remember_if_best();
+        const double mean = energy_sum / sweep;
+        progress.step(step + 1, steps, beta, energy / scale, double(step_accepted) / used);
+        // Sweep means are noisy: judge a plateau only after a quarter of the
+        // step's share, so that a step cannot end on one unlucky sweep.
+        const bool plateau =
+            settings.plateau_tolerance >= 0 && sweeps >= 1 && 4 * used >= allowance &&
+            mean > previous_mean - settings.plateau_tolerance * std::abs(previous_mean);
+        if (plateau) break;
+        if (budget.seconds > 0 && seconds_used() - step_started >= time_allowance) break;
+        previous_mean = mean;
+      }
+      energy = state.energy();  // drop rounding drift
+      const double acceptance = double(step_accepted) / used;
+      if (acceptance >= settings.initial_acceptance / 3) lively_beta = beta;
+      frozen_steps = acceptance < kFrozenAcceptance ? frozen_steps + 1 : 0;
+      if (frozen_steps == kFrozenSteps) frozen_beta = beta;
+      if (budget.seconds > 0 && seconds_used() >= budget.seconds) break;
+    }
+    const bool budget_left =
+        budget.seconds > 0 ? seconds_used() < budget.seconds * (1 - kCycleReserve)
+                           : report.proposals < budget.proposals * (1 - kCycleReserve);
+    if (frozen_beta == 0 || !budget_left || !(lively_beta < frozen_beta)) break;
+    remember_if_best();
+    chain.restore(best_sites);
+    energy = state.energy();
+    ladder = beta_ladder({lively_beta, frozen_beta}, settings.steps);
   }
 
   // Zero temperature: take every change that does not raise F.

@@ -1,6 +1,7 @@
 // One annealing run over one stage: Metropolis moves and swaps of the
-// stage's tasks (Equation 4), at each beta of the ladder until the energy
-// reaches a plateau, then a zero-temperature quench.
+// stage's tasks (Equation 4) along a beta ladder from 10-20% acceptance to
+// almost none, re-run between the last lively and the freezing beta while
+// budget is left, then a zero-temperature quench.
 #pragma once
 
 #include <cstdint>
@@ -28,8 +29,10 @@ struct ChainSettings {
   ProposalKind proposal = ProposalKind::Mixed;
   int steps = 100;                  ///< betas on the ladder
   double initial_acceptance = 0.15;
-  double final_acceptance = 1e-3;
-  double plateau_tolerance = 1e-3;  ///< a sweep's mean energy within this of the previous
+  double final_acceptance = 1e-3;  ///< of the smallest uphill change, at the last beta
+  /// A beta ends early once a sweep's mean energy is no more than this
+  /// fraction below the previous sweep's; negative: every beta uses its share.
+  double plateau_tolerance = -1;
   /// Keep Equation 3's lower bound (only once every task is placed).
   bool keep_lowest = true;
 };

@@ -46,7 +46,7 @@ AnnealOptions parse_anneal_options(const std::map<std::string, std::string>& par
   AnnealOptions options;
   with(parameters, "metric", "hops, scaled or euclid",
        [&](const std::string& v) { options.metric = parse_distance_metric(v); });
-  with(parameters, "start", "heuristic, rank or random",
+  with(parameters, "start", "heuristic, basic, rank, random or scotch",
        [&](const std::string& v) { options.start = parse_start_kind(v); });
   with(parameters, "divide", "auto, no or yes", [&](const std::string& v) {
     if (v == "auto") options.divide = DivideMode::Auto;
@@ -79,6 +79,11 @@ AnnealOptions parse_anneal_options(const std::map<std::string, std::string>& par
     else if (v == "ignore") options.avoid_faulty = false;
     else throw Error(v);
   });
+  with(parameters, "anneal", "yes or no", [&](const std::string& v) {
+    if (v == "yes") options.anneal = true;
+    else if (v == "no") options.anneal = false;
+    else throw Error(v);
+  });
   with(parameters, "progress", "auto, yes or no",
        [&](const std::string& v) { options.progress = parse_progress_mode(v); });
   with(parameters, "steps", "a whole number from 1 to 10000", [&](const std::string& v) {
@@ -91,6 +96,11 @@ AnnealOptions parse_anneal_options(const std::map<std::string, std::string>& par
   with(parameters, "accept", "a number in (0, 1)", [&](const std::string& v) {
     options.chain.initial_acceptance =
         number("accept", v, "a number in (0, 1)", [](double x) { return x > 0 && x < 1; });
+  });
+  with(parameters, "plateau", "a number >= 0 or off", [&](const std::string& v) {
+    options.chain.plateau_tolerance =
+        v == "off" ? -1.0
+                   : number("plateau", v, "a number >= 0 or off", [](double x) { return x >= 0; });
   });
   return options;
 }

@@ -17,16 +17,19 @@ enum class DivideMode { Auto, Never, Always };
 
 struct AnnealOptions {
   DistanceMetric metric = DistanceMetric::Hops;  ///< metric=hops|scaled|euclid
-  StartKind start = StartKind::Heuristic;        ///< start=heuristic|rank|random
+  StartKind start = StartKind::Heuristic;        ///< start=heuristic|basic|rank|random|scotch
   DivideMode divide = DivideMode::Auto;          ///< divide=auto|no|yes
   double limit = 0.9;                            ///< limit=L, Equation 5's bound
-  /// iterations=N proposals in all (0: sweeps * tasks).
+  /// iterations=N proposals for the beta ladders (0: sweeps * tasks). Every
+  /// beta gets at least one sweep, and the warm-up (at most 60 sweeps) and
+  /// the final quench (at most 20) come on top.
   std::uint64_t iterations = 0;
   double sweeps = 2000;          ///< sweeps=S, proposals per task when iterations is unset
   double budget_seconds = 0;     ///< budget=SECONDS, 0 for none
   bool balanced_load = true;     ///< load=balanced (Equation 3) | slots
   bool avoid_faulty = true;      ///< faulty=avoid|ignore
   ProgressMode progress = ProgressMode::Auto;  ///< progress=auto|yes|no
+  bool anneal = true;            ///< anneal=no returns the starting map itself
   ChainSettings chain;           ///< steps=N, proposal=uniform|local|mixed,
                                  ///< accept=FIRST (initial acceptance)
 };

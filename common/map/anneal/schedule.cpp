@@ -24,16 +24,21 @@ BetaRange calibrate_betas(const std::vector<double>& deltas, double initial_acce
   BetaRange range;
   range.last = std::log(1 / final_acceptance) / smallest_uphill;
   // Downhill and neutral proposals are always accepted; when they alone
-  // exceed the target, the ladder starts a decade below its end.
-  double high = range.last / 10;
-  if (acceptance_at(deltas, high) < initial_acceptance) {
-    double low = 0;
-    for (int i = 0; i < 100; ++i) {
-      const double middle = (low + high) / 2;
-      (acceptance_at(deltas, middle) > initial_acceptance ? low : high) = middle;
-    }
+  // reach the target, no beta gives it and the ladder starts a decade
+  // below its end, as it does when the target beta is above that.
+  const double ceiling = range.last / 10;
+  if (acceptance_at(deltas, std::numeric_limits<double>::infinity()) >= initial_acceptance) {
+    range.first = ceiling;
+    return range;
   }
-  range.first = high;
+  double low = 0;
+  double high = ceiling;
+  while (acceptance_at(deltas, high) > initial_acceptance) high *= 2;
+  for (int i = 0; i < 100; ++i) {
+    const double middle = (low + high) / 2;
+    (acceptance_at(deltas, middle) > initial_acceptance ? low : high) = middle;
+  }
+  range.first = std::min(high, ceiling);
   return range;
 }
 

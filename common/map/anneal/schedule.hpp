@@ -18,7 +18,9 @@ struct BetaRange {
 /// `deltas` are normalized energy changes of proposals sampled from the
 /// starting placement. first: acceptance_at(first) = initial_acceptance (by
 /// bisection); last: the smallest uphill change is accepted with probability
-/// final_acceptance. last >= 10 * first. Without uphill samples, {0.1, 1}.
+/// final_acceptance. first is at most last / 10 (also when downhill and
+/// neutral samples alone exceed initial_acceptance). Without uphill
+/// samples, {0.1, 1}.
 BetaRange calibrate_betas(const std::vector<double>& deltas, double initial_acceptance,
                           double final_acceptance);
 

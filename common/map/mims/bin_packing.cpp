@@ -18,7 +18,7 @@
 #include "../../tofa/error.hpp"
 
 namespace tofa {
-namespace mims {
+namespace bin_packing {
 namespace {
 
 using Pattern = std::vector<int>;  // pack sizes of one full bin, descending
@@ -58,9 +58,8 @@ void check_histogram(const Histogram& histogram, int k, std::int64_t bins) {
     volume += size * histogram[size];
   }
   if (volume != k * bins) {
-    throw Error("packs hold " + std::to_string(volume) + " tasks, expected exactly " +
-                std::to_string(k * bins) + " (" + std::to_string(bins) + " bins of " +
-                std::to_string(k) + ")");
+    throw Error("packs hold " + std::to_string(volume) + " tasks, but " + std::to_string(bins) +
+                " bin(s) of " + std::to_string(k) + " hold exactly " + std::to_string(k * bins));
   }
 }
 
@@ -89,6 +88,8 @@ bool apply_patterns(Histogram left, const std::vector<Pattern>& patterns, std::i
 }
 
 /// Best fit decreasing on counts: free_count[f] = bins with f free slots.
+/// The tightest bin that takes an item stays the tightest until it is too
+/// full for this size, so a bin with f free takes f / size items in a row.
 bool best_fit_counts(const Histogram& histogram, int k, std::int64_t bins) {
   std::vector<std::int64_t> free_count(k + 1, 0);
   free_count[k] = bins;
@@ -98,10 +99,16 @@ bool best_fit_counts(const Histogram& histogram, int k, std::int64_t bins) {
       int best = size;
       while (best <= k && free_count[best] == 0) ++best;
       if (best > k) return false;
-      const std::int64_t moved = std::min(left, free_count[best]);
-      free_count[best] -= moved;
-      free_count[best - size] += moved;
-      left -= moved;
+      const std::int64_t per_bin = best / size;
+      const std::int64_t filled = std::min(free_count[best], left / per_bin);
+      free_count[best] -= filled;
+      free_count[best - per_bin * size] += filled;
+      left -= filled * per_bin;
+      if (left > 0 && left < per_bin && free_count[best] > 0) {  // a last, partly filled bin
+        --free_count[best];
+        ++free_count[best - left * size];
+        left = 0;
+      }
     }
   }
   return true;
@@ -151,5 +158,5 @@ std::vector<std::vector<int>> fill_bins(const Histogram& histogram, int k, std::
   return contents;
 }
 
-}  // namespace mims
+}  // namespace bin_packing
 }  // namespace tofa

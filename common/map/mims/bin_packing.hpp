@@ -6,7 +6,7 @@
 #include <vector>
 
 namespace tofa {
-namespace mims {
+namespace bin_packing {
 
 /// histogram[s] = number of packs of size s, for s in 1..k (index 0 unused,
 /// sizes above k are not representable: callers reject them first).
@@ -29,5 +29,5 @@ bool fits(const Histogram& histogram, int k, std::int64_t bins);
 /// fits(). Throws Error when fits() is false.
 std::vector<std::vector<int>> fill_bins(const Histogram& histogram, int k, std::int64_t bins);
 
-}  // namespace mims
+}  // namespace bin_packing
 }  // namespace tofa

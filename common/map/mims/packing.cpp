@@ -43,7 +43,7 @@ class DisjointSets {
 
 }  // namespace
 
-bool mims_packing_is_optimal(int pack_size) { return mims::has_exact_test(pack_size); }
+bool mims_packing_is_optimal(int pack_size) { return bin_packing::has_exact_test(pack_size); }
 
 Packing mims_packing(const CommGraph& graph, int pack_size) {
   if (pack_size < 1) throw Error("pack size must be at least 1, got " + std::to_string(pack_size));
@@ -65,7 +65,7 @@ Packing mims_packing(const CommGraph& graph, int pack_size) {
 
   // Step 2: merge the pair's packs when the packs can still fill the bins.
   DisjointSets packs(tasks);
-  mims::Histogram histogram(pack_size + 1, 0);
+  bin_packing::Histogram histogram(pack_size + 1, 0);
   histogram[1] = tasks + padding;
   for (const CommEdge& pair : pairs) {
     const int a = packs.find(pair.from);
@@ -76,7 +76,7 @@ Packing mims_packing(const CommGraph& graph, int pack_size) {
     --histogram[size_a];
     --histogram[size_b];
     ++histogram[size_a + size_b];
-    if (mims::fits(histogram, pack_size, bins)) {
+    if (bin_packing::fits(histogram, pack_size, bins)) {
       packs.join(a, b);
     } else {
       ++histogram[size_a];
@@ -98,7 +98,7 @@ Packing mims_packing(const CommGraph& graph, int pack_size) {
     waiting[packs.size(root)].push_back(root);
   }
   std::vector<int> bin_of_root(tasks, -1);
-  const std::vector<std::vector<int>> bin_sizes = mims::fill_bins(histogram, pack_size, bins);
+  const std::vector<std::vector<int>> bin_sizes = bin_packing::fill_bins(histogram, pack_size, bins);
   for (std::size_t bin = 0; bin < bin_sizes.size(); ++bin) {
     for (int size : bin_sizes[bin]) {
       if (next[size] < waiting[size].size()) bin_of_root[waiting[size][next[size]++]] = static_cast<int>(bin);

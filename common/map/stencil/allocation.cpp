@@ -16,7 +16,10 @@ int ring_origin(const std::vector<char>& used, int size) {
     if (used[start] || used[(start + size - 1) % size] == 0) continue;  // not a run's first
     int length = 0;
     while (length < size && !used[(start + length) % size]) ++length;
-    if (length > best_length) best_length = length, best_start = start;
+    if (length > best_length) {
+      best_length = length;
+      best_start = start;
+    }
   }
   return best_length == 0 ? 0 : (best_start + best_length) % size;
 }

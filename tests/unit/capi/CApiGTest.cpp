@@ -103,3 +103,22 @@ TEST(CApiStrategies, NamesEndWithNull) {
 }
 
 }  // namespace
+
+namespace {
+
+// A tofa.conf file holds service settings beside the topology: the topology
+// loader validates them and keeps its line numbers.
+TEST(CApiTopologyFile, SkipsServiceSettingsAndReportsTheirErrors) {
+  tofa_test::TempFile good("Dims=2x2 Wrap=no\nServicePort=7000\nNodeName=a[0-3]\n", ".conf");
+  tofa_topology_t* topology = nullptr;
+  char err[256] = "";
+  ASSERT_EQ(tofa_topology_load(good.path().c_str(), &topology, err, sizeof err), TOFA_OK) << err;
+  EXPECT_EQ(tofa_topology_node_index(topology, "a3"), 3);
+  tofa_topology_free(topology);
+
+  tofa_test::TempFile bad("Dims=2x2 Wrap=no\nServicePort=x\nNodeName=a[0-3]\n", ".conf");
+  EXPECT_EQ(tofa_topology_load(bad.path().c_str(), &topology, err, sizeof err), TOFA_ERROR);
+  EXPECT_EQ(std::string(err).rfind(bad.path() + ":2:", 0), 0u) << err;
+}
+
+}  // namespace

@@ -222,6 +222,7 @@ TEST(MapperHelpers, OutageOf) {
 
 TEST(EveryStrategy, PlacesEachTaskOnceOnACandidateWithinSlots) {
   for (const tofa::MapperInfo& info : tofa::mapper_table()) {
+    if (!info.general) continue;
     SCOPED_TRACE(info.name);
     const auto mapper = info.create();
     for (const Case& c : validity_cases()) {
@@ -237,12 +238,24 @@ TEST(EveryStrategy, PlacesEachTaskOnceOnACandidateWithinSlots) {
   }
 }
 
+TEST(EveryStrategy, SpecialisedStrategiesRefuseOtherJobsWithAnError) {
+  const Topology topology = Topology::from_spec("torus:8x8x8");
+  const CommGraph graph = random_sparse_graph(85, 3);  // no stencil, no spec
+  const MappingRequest request = request_for(graph, topology);
+  for (const tofa::MapperInfo& info : tofa::mapper_table()) {
+    if (info.general) continue;
+    SCOPED_TRACE(info.name);
+    EXPECT_THROW(info.create()->map(request), tofa::Error);
+  }
+}
+
 TEST(EveryStrategy, RefusesTasksThatDoNotFit) {
   const Topology topology = Topology::from_spec("torus:8x8x8");
   const CommGraph graph = random_sparse_graph(85, 1);
   MappingRequest request = request_for(graph, topology, 4);
   for (int node = 0; node < 16; ++node) request.candidate_nodes.push_back(node);
   for (const tofa::MapperInfo& info : tofa::mapper_table()) {
+    if (!info.general) continue;
     SCOPED_TRACE(info.name);
     EXPECT_EQ(error_text([&] { info.create()->map(request); }),
               "85 tasks do not fit on 16 nodes with 4 slots each");
@@ -253,6 +266,7 @@ TEST(EveryStrategy, HandlesAGraphWithoutTasks) {
   const Topology topology = Topology::from_spec("torus:2x2");
   const CommGraph graph = CommGraph::from_directed_edges(0, {});
   for (const tofa::MapperInfo& info : tofa::mapper_table()) {
+    if (!info.general) continue;
     SCOPED_TRACE(info.name);
     EXPECT_TRUE(info.create()->map(request_for(graph, topology)).empty());
   }

@@ -1,0 +1,433 @@
+#!/bin/bash
+# Integration test of the tofa Slurm plugins on a real mini-cluster (munged,
+# slurmctld, 8 slurmd on loopback; scripts/minicluster.sh): topology/tofa,
+# select/tofa_cons_tres, slurmctld/tofa (the TOFA service), cli_filter/tofa,
+# tofa_loadmatrix and tofa_nodestate. Needs root. Checks:
+#   (a) srun --tofa-matrix: every task on a node where the placement's
+#       optimality requires it (heavy pairs on neighbouring torus nodes);
+#   (b) sbatch --tofa-matrix: node set chosen at scheduling time, srun inside
+#       follows the recorded mapping;
+#   (c) a killed slurmd: outage probability > 0, the next TOFA jobs avoid it;
+#   (d) slurmctld restart: graphs, histories and recorded mappings survive;
+#   (e) jobs without --tofa-matrix: same nodes and layout as plain cons_tres;
+#   (f) malformed matrix, wrong task count, another user's graph id,
+#       oversized graph: clear errors, nothing submitted;
+#   (g) a broken tofa.conf: logged with its line on reconfigure (slurmctld
+#       keeps running), fatal with its line at startup.
+# Environment:
+#   TOFA_PLUGIN_DIR         the built plugins (default $top_builddir/plugins/.libs)
+#   TOFA_LIB_DIR            directory of libtofa.so (default $top_builddir/common/.libs)
+#   TOFA_QUERY              the tofa_query helper (default: next to this script in
+#                           the build tree, else TOFA_PLUGIN_DIR/tofa_query)
+#   TOFA_CLUSTER_DIR        working directory (default /tmp/tofa-plugins-cluster)
+#   TOFA_CLUSTER_PORT_BASE  first port (default 17400; the service uses +50,
+#                           the responders slurmd port + 100)
+#   TOFA_KEEP_CLUSTER=1     leave the cluster running at the end
+set -uo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+SRCDIR=${top_srcdir:-$HERE/../..}
+BUILDDIR=${top_builddir:-$SRCDIR}
+MINICLUSTER=$SRCDIR/scripts/minicluster.sh
+PLUGIN_DIR=${TOFA_PLUGIN_DIR:-$BUILDDIR/plugins/.libs}
+LIB_DIR=${TOFA_LIB_DIR:-$BUILDDIR/common/.libs}
+DIR=${TOFA_CLUSTER_DIR:-/tmp/tofa-plugins-cluster}
+PORT_BASE=${TOFA_CLUSTER_PORT_BASE:-17400}
+SERVICE_PORT=$((PORT_BASE + 50))
+NODES=8
+TMO=60   # seconds any single srun/sbatch wait may take
+
+passed=0
+failed=0
+started=no
+pass() { echo "PASS: $1"; passed=$((passed + 1)); }
+fail() { echo "FAIL: $1"; failed=$((failed + 1)); }
+note() { echo "  $*"; }
+
+finish() {
+    if [ $started = yes ] && [ "${TOFA_KEEP_CLUSTER:-0}" != 1 ]; then
+        "$MINICLUSTER" down --dir "$DIR" >/dev/null 2>&1 || echo "warning: minicluster down failed" >&2
+    fi
+    echo "$passed passed, $failed failed"
+    if [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]; then exit 0; else exit 1; fi
+}
+trap finish EXIT
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "SKIP: needs root (starts munged, slurmctld, slurmd)"
+    trap - EXIT
+    exit 77
+fi
+for p in topology_tofa select_tofa_cons_tres slurmctld_tofa cli_filter_tofa tofa_loadmatrix tofa_nodestate; do
+    if [ ! -f "$PLUGIN_DIR/$p.so" ]; then
+        echo "SKIP: $PLUGIN_DIR/$p.so not built (configure found no Slurm source tree?)"
+        trap - EXIT
+        exit 77
+    fi
+done
+QUERY=${TOFA_QUERY:-}
+for q in "$BUILDDIR/tests/integration/tofa_query" "$PLUGIN_DIR/tofa_query"; do
+    [ -n "$QUERY" ] || { [ -x "$q" ] && QUERY=$q; }
+done
+[ -x "$QUERY" ] || { echo "SKIP: tofa_query helper not built"; trap - EXIT; exit 77; }
+PLUGIN_DIR=$(realpath "$PLUGIN_DIR")
+[ -d "$LIB_DIR" ] && export LD_LIBRARY_PATH=$(realpath "$LIB_DIR")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+
+# ---- configuration ---------------------------------------------------------
+mkdir -p "$DIR/etc" "$DIR/data"
+CONF_DIR=$DIR/etc
+TOFA_CONF=$CONF_DIR/tofa.conf
+MUNGE_SOCKET=$DIR/munge/munge.socket.2
+DATA=$DIR/data
+chmod 0755 "$DIR" "$DATA"
+
+# t1..t8 on a 2x2x2 torus, first dimension fastest: t(k) has id k-1 and
+# coordinates (bit0, bit1, bit2) of k-1; hops = number of differing bits.
+cat > "$TOFA_CONF" <<CONF
+Dims=2x2x2 Wrap=yes CoresPerNode=1
+NodeName=t[1-$NODES]
+ServicePort=$SERVICE_PORT
+HeartbeatInterval=1
+HeartbeatTimeout=1
+HeartbeatPortOffset=100
+OutageModel=window:5
+MaxGraphTasks=64
+CONF
+tofa_select_conf() {
+    cat > "$DIR/data/conf-extra" <<CONF
+TopologyPlugin=topology/tofa
+SelectType=$1
+SelectTypeParameters=CR_Core
+SlurmctldPlugstack=slurmctld/tofa
+CliFilterPlugins=tofa
+CONF
+}
+tofa_select_conf select/tofa_cons_tres
+cat > "$DIR/data/plugstack.conf" <<CONF
+required $PLUGIN_DIR/tofa_loadmatrix.so
+required $PLUGIN_DIR/tofa_nodestate.so
+CONF
+
+# Graphs. pairs8: heavy pairs (0,1) (2,3) (4,5) (6,7), light links between the
+# pairs; every optimal placement puts each heavy pair on neighbouring nodes
+# (1 hop), because one hop more on a heavy pair costs more than all light
+# traffic together. pairs4: the same with 4 tasks.
+matrix() {   # matrix N "i j w" ... -> symmetric N x N matrix on stdout
+    local n=$1; shift
+    python3 - "$n" "$@" <<'PY'
+import sys
+n = int(sys.argv[1]); m = [[0] * n for _ in range(n)]
+for edge in sys.argv[2:]:
+    i, j, w = edge.split(); m[int(i)][int(j)] = m[int(j)][int(i)] = int(w)
+print(n)
+for row in m: print(" ".join(map(str, row)))
+PY
+}
+matrix 8 "0 1 100000" "2 3 100000" "4 5 100000" "6 7 100000" \
+         "1 2 10" "3 4 10" "5 6 10" "7 0 10" > "$DATA/pairs8.mat"
+matrix 4 "0 1 100000" "2 3 100000" "1 2 10" > "$DATA/pairs4.mat"
+printf '3\n0 1 2\n1 x 0\n2 0 0\n' > "$DATA/bad.mat"            # line 3, column 3
+for i in $(seq 0 98); do echo "$i $((i + 1)) 5"; done > "$DATA/big.edges"   # 100 tasks > 64
+chmod 0644 "$DATA"/*
+
+# ---- helpers ---------------------------------------------------------------
+query() { "$QUERY" "$TOFA_CONF" 127.0.0.1 "$MUNGE_SOCKET" "$1"; }
+
+hops() {   # hops tA tB on the 2x2x2 torus
+    local a=$((${1#t} - 1)) b=$((${2#t} - 1)) x c=0
+    x=$((a ^ b))
+    while [ $x -gt 0 ]; do c=$((c + (x & 1))); x=$((x >> 1)); done
+    echo $c
+}
+
+# Prints "task node" lines, sorted by task, from srun -l output.
+layout() { sed -n 's/^ *\([0-9][0-9]*\): *\(t[0-9]*\)$/\1 \2/p' | sort -n; }
+
+# Checks that heavy pairs (2k, 2k+1) of a layout sit 1 hop apart and that no
+# node has two tasks (CoresPerNode=1). Prints a reason and fails otherwise.
+check_pairs() {
+    local lay=$1 tasks=$2 k a b
+    local nodes
+    nodes=$(awk '{ print $2 }' <<<"$lay")
+    if [ "$(wc -l <<<"$nodes")" -ne "$tasks" ] || [ "$(sort -u <<<"$nodes" | wc -l)" -ne "$tasks" ]; then
+        echo "expected $tasks tasks on $tasks distinct nodes"
+        return 1
+    fi
+    for ((k = 0; k < tasks; k += 2)); do
+        a=$(awk -v t=$k '$1 == t { print $2 }' <<<"$lay")
+        b=$(awk -v t=$((k + 1)) '$1 == t { print $2 }' <<<"$lay")
+        if [ "$(hops "$a" "$b")" -ne 1 ]; then
+            echo "tasks $k and $((k + 1)) on $a and $b ($(hops "$a" "$b") hops, optimum 1)"
+            return 1
+        fi
+    done
+}
+
+job_state() { scontrol show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p'; }
+wait_job() {   # wait_job ID -> final state
+    local s
+    for _ in $(seq 1 $((TMO * 5))); do
+        s=$(job_state "$1")
+        case "$s" in COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|OUT_OF_MEMORY|BOOT_FAIL|DEADLINE) break ;; esac
+        sleep 0.2
+    done
+    echo "$s"
+}
+job_nodes() { scontrol show job "$1" 2>/dev/null | sed -n 's/^ *NodeList=\([^ ]*\).*/\1/p' | head -n 1; }
+expand() { scontrol show hostnames "$1" | sort -V | tr '\n' ' '; }
+
+# A node's outage probability from the service's NODES reply ("" if absent).
+outage() { query NODES 2>/dev/null | tr ' ' '\n' | awk -v n="name=$1" '$0 == n { f = 1; next } f && /^p=/ { sub(/^p=/, ""); print; exit }'; }
+
+all_answered() {   # every node answered at least one heartbeat
+    local reply
+    reply=$(query NODES 2>/dev/null) || return 1
+    [ "$(grep -c 'answered=[1-9]' <<<"$reply")" -ge "$NODES" ]
+}
+
+wait_until() {   # wait_until SECONDS CMD...
+    local deadline=$(( $(date +%s) + $1 )); shift
+    until "$@"; do [ "$(date +%s)" -lt "$deadline" ] || return 1; sleep 0.5; done
+}
+
+all_idle() { [ "$(sinfo -h -N -o %T | grep -c '^idle$')" -eq "$NODES" ]; }
+
+cluster_up() {
+    "$MINICLUSTER" up --dir "$DIR" --nodes "$NODES" --port-base "$PORT_BASE" --timeout 60 \
+        --plugin-dir "$PLUGIN_DIR" --conf-extra "$DATA/conf-extra" \
+        --plugstack "$DATA/plugstack.conf" >/dev/null
+}
+
+# ---- bring up ----------------------------------------------------------------
+if ! cluster_up; then
+    fail "minicluster up with the tofa plugins"
+    tail -n 20 "$DIR/log/slurmctld.log" 2>/dev/null
+    exit 1
+fi
+started=yes
+export SLURM_CONF=$DIR/etc/slurm.conf
+pass "minicluster up: $NODES nodes idle with topology/tofa, select/tofa_cons_tres, slurmctld/tofa, cli_filter/tofa"
+cd "$DATA" || exit 1
+
+if grep -q 'topology/tofa: topo_generate_node_ranking: 8 nodes ranked' "$DIR/log/slurmctld.log"; then
+    pass "topology/tofa ranked the 8 nodes along the snake order"
+else
+    fail "no ranking message from topology/tofa in slurmctld.log"
+fi
+# Heartbeats missed while the slurmd were starting leave the 5-round window.
+all_fault_free() { [ "$(query NODES 2>/dev/null | grep -c ' p=0 ')" -eq "$NODES" ]; }
+if wait_until 30 all_answered && wait_until 30 all_fault_free; then
+    pass "service answers; all $NODES responders answer heartbeats, every outage probability is 0"
+else
+    fail "responders: $(query NODES 2>&1 | head -n 12)"
+fi
+
+# ---- (a) direct srun ----------------------------------------------------------
+out=$(timeout $TMO srun --tofa-matrix=pairs8.mat -n 8 -l printenv SLURMD_NODENAME 2>&1)
+rc=$?
+lay=$(layout <<<"$out")
+if [ $rc -eq 0 ] && why=$(check_pairs "$lay" 8); then
+    pass "(a) srun --tofa-matrix -n 8: heavy pairs on neighbouring nodes: $(awk '{ printf "%s:%s ", $1, $2 }' <<<"$lay")"
+else
+    fail "(a) srun --tofa-matrix -n 8 (rc $rc): ${why:-} output: $out"
+fi
+graph_a=$(query GRAPHS 2>/dev/null | sed -n 's/^graph id=\([^ ]*\).*/\1/p' | head -n 1)
+
+# ---- (b) sbatch: placement at scheduling time, srun inside follows it ----------
+cat > "$DATA/job_b.sh" <<'JOB'
+#!/bin/bash
+# A step of another size inherits the graph but keeps Slurm's layout.
+srun -n 1 true || echo "SMALL STEP FAILED"
+srun -l printenv SLURMD_NODENAME
+JOB
+jid_b=$(sbatch --parsable --tofa-matrix=pairs4.mat -n 4 -o "$DATA/job_b.out" "$DATA/job_b.sh" 2>&1)
+state=$(wait_job "$jid_b")
+alloc=$(job_nodes "$jid_b")
+recorded=$(query "PLACEMENT job=$jid_b" 2>&1 | grep -o 'nodes=[^ ]*' | cut -d= -f2)
+lay=$(layout < "$DATA/job_b.out" 2>/dev/null)
+ran=$(awk '{ print $2 }' <<<"$lay" | paste -sd, -)
+if [ "$state" = COMPLETED ] && [ -n "$recorded" ] && [ "$ran" = "$recorded" ] \
+        && ! grep -q "SMALL STEP FAILED" "$DATA/job_b.out" \
+        && [ "$(expand "$alloc")" = "$(tr ',' '\n' <<<"$recorded" | sort -uV | tr '\n' ' ')" ] \
+        && why=$(check_pairs "$lay" 4); then
+    pass "(b) sbatch job $jid_b: allocation $alloc = placement nodes; srun inside ran tasks on $ran as recorded (a 1-task step ran too)"
+else
+    fail "(b) sbatch job $jid_b: state '$state', allocation '$alloc', recorded '$recorded', ran '$ran' ${why:-}; $(cat "$DATA/job_b.out" 2>/dev/null | head -n 5)"
+fi
+grep -q "select/tofa_cons_tres: _tofa_job_test: job $jid_b placed by TOFA" "$DIR/log/slurmctld.log" \
+    && pass "(b) slurmctld log: job $jid_b placed by TOFA" \
+    || fail "(b) no 'placed by TOFA' line for job $jid_b in slurmctld.log"
+
+# ---- (e, part 1) jobs without a graph: layouts on select/tofa_cons_tres ---------
+plain_layouts() {
+    local j
+    wait_until 30 all_idle || note "warning: not all nodes idle: $(sinfo -h -N -o '%N %T' | tr '\n' ' ')"
+    timeout $TMO srun -n 8 -l printenv SLURMD_NODENAME 2>&1 | layout | tr '\n' ' '; echo
+    timeout $TMO srun -N 3 -n 5 -l printenv SLURMD_NODENAME 2>&1 | layout | tr '\n' ' '; echo
+    timeout $TMO srun -n 1 -l printenv SLURMD_NODENAME 2>&1 | layout | tr '\n' ' '; echo
+    j=$(sbatch --parsable -n 6 -o /dev/null --wrap 'sleep 1' 2>&1)
+    wait_job "$j" >/dev/null
+    echo "sbatch -n 6: $(job_nodes "$j")"
+}
+layouts_tofa=$(plain_layouts)
+
+# ---- (c) a dead slurmd is avoided ----------------------------------------------
+# The victim is a node the fault-free placement of (b) used.
+victim=$(cut -d, -f1 <<<"$recorded")
+victim=${victim:-t3}
+pid=$(cat "$DIR/run/slurmd-$victim.pid" 2>/dev/null)
+p_before=$(outage $victim)
+kill -9 "$pid" 2>/dev/null
+positive() { local p; p=$(outage $victim); [ -n "$p" ] && awk -v p="$p" 'BEGIN { exit !(p > 0) }'; }
+if [ "$p_before" = 0 ] && wait_until 30 positive; then
+    pass "(c) slurmd $victim killed: outage probability $p_before -> $(outage $victim)"
+else
+    fail "(c) outage of $victim stays '$(outage $victim)' after killing its slurmd"
+fi
+out=$(timeout $TMO srun --tofa-matrix=pairs4.mat -n 4 -l printenv SLURMD_NODENAME 2>&1)
+rc=$?
+lay=$(layout <<<"$out")
+if [ $rc -eq 0 ] && ! grep -qw $victim <<<"$lay" && why=$(check_pairs "$lay" 4); then
+    pass "(c) srun --tofa-matrix avoids $victim: $(awk '{ printf "%s:%s ", $1, $2 }' <<<"$lay")"
+else
+    fail "(c) srun after the outage (rc $rc): ${why:-} $out"
+fi
+jid_c=$(sbatch --parsable --tofa-matrix=pairs4.mat -n 4 -o /dev/null --wrap 'srun true' 2>&1)
+state=$(wait_job "$jid_c")
+alloc=$(job_nodes "$jid_c")
+if [ "$state" = COMPLETED ] && ! grep -qw $victim <<<"$(expand "$alloc")"; then
+    pass "(c) sbatch --tofa-matrix job $jid_c avoids $victim: $alloc"
+else
+    fail "(c) sbatch job $jid_c: state '$state', nodes '$alloc'"
+fi
+slurmd -N $victim 2>/dev/null || true
+node_ok() { [ "$(sinfo -h -n $victim -o %T)" = idle ]; }
+wait_until 40 node_ok || note "warning: $victim is '$(sinfo -h -n $victim -o %T)' after restarting its slurmd"
+
+# ---- (d) slurmctld restart ---------------------------------------------------------
+placement_b=$recorded
+missed() { query NODES 2>/dev/null | grep "name=$1 " | grep -o 'missed=[0-9]*' | cut -d= -f2; }
+missed_before=$(missed $victim)
+graphs_before=$(query GRAPHS 2>/dev/null | sed -n 's/^graph id=\([^ ]*\).*/\1/p' | sort | tr '\n' ' ')
+ctld_pid=$(cat "$DIR/run/slurmctld.pid")
+scontrol shutdown slurmctld >/dev/null 2>&1
+gone() { ! kill -0 "$ctld_pid" 2>/dev/null; }
+wait_until 30 gone || note "warning: slurmctld $ctld_pid still running"
+slurmctld >/dev/null 2>&1
+ping_ok() { scontrol ping 2>/dev/null | grep -q UP && query PING >/dev/null 2>&1; }
+if wait_until 40 ping_ok; then
+    wait_until 40 all_idle || note "warning: not all nodes idle after the restart: $(sinfo -h -N -o '%N %T' | tr '\n' ' ')"
+    after=$(query "PLACEMENT job=$jid_b" 2>&1 | grep -o 'nodes=[^ ]*' | cut -d= -f2)
+    graphs_after=$(query GRAPHS 2>/dev/null | sed -n 's/^graph id=\([^ ]*\).*/\1/p' | sort | tr '\n' ' ')
+    missed_after=$(missed $victim)
+    if [ -n "$placement_b" ] && [ "$after" = "$placement_b" ]; then
+        pass "(d) after the restart job $jid_b's mapping is still $after"
+    else
+        fail "(d) job $jid_b's mapping was '$placement_b', is '$after'"
+    fi
+    if [ -n "$graphs_before" ] && [ "$graphs_after" = "$graphs_before" ]; then
+        pass "(d) graphs survive: $graphs_after"
+    else
+        fail "(d) graphs before '$graphs_before', after '$graphs_after'"
+    fi
+    if [ -n "$missed_before" ] && [ "$missed_before" -gt 0 ] && [ "${missed_after:-0}" -ge "$missed_before" ]; then
+        pass "(d) heartbeat history survives: $victim missed $missed_before heartbeats before the restart, $missed_after after"
+    else
+        fail "(d) $victim missed '$missed_before' heartbeats before, '$missed_after' after the restart"
+    fi
+    out=$(timeout $TMO env TOFA_GRAPH_ID="$graph_a" srun -n 8 -l printenv SLURMD_NODENAME 2>&1)
+    lay=$(layout <<<"$out")
+    if [ -n "$graph_a" ] && why=$(check_pairs "$lay" 8); then
+        pass "(d) the graph uploaded before the restart still places a job (by id $graph_a)"
+    else
+        fail "(d) TOFA_GRAPH_ID=$graph_a srun after the restart: ${why:-} $out"
+    fi
+else
+    fail "(d) slurmctld or the service did not come back: $(tail -n 5 "$DIR/log/slurmctld.log")"
+fi
+
+# ---- (f) errors -----------------------------------------------------------------------
+last_job() { scontrol show config >/dev/null 2>&1; squeue -h -t all -o %i 2>/dev/null | sort -n | tail -n 1; }
+next_id() { timeout $TMO srun -n 1 printenv SLURM_JOB_ID 2>/dev/null; }
+before=$(next_id)
+out=$(timeout $TMO srun --tofa-matrix=bad.mat -n 3 true 2>&1); rc=$?
+after=$(next_id)
+if [ $rc -ne 0 ] && grep -q 'bad.mat:3:' <<<"$out" && [ -n "$before" ] && [ "$after" = $((before + 1)) ]; then
+    pass "(f) malformed matrix: exit $rc, '$(grep -o 'bad.mat:3:[^;]*' <<<"$out" | head -n 1)', no job submitted"
+else
+    fail "(f) malformed matrix: rc $rc, jobs $before -> $after, output: $out"
+fi
+out=$(timeout $TMO srun --tofa-matrix=pairs8.mat -n 4 true 2>&1); rc=$?
+if [ $rc -ne 0 ] && grep -q 'ntasks=4 but the communication graph .*pairs8.mat has 8 tasks' <<<"$out"; then
+    pass "(f) wrong task count: $(grep -o 'srun --ntasks=4 but[^$]*' <<<"$out" | head -n 1)"
+else
+    fail "(f) wrong task count: rc $rc, output: $out"
+fi
+out=$(cd /tmp && timeout $TMO runuser -u nobody -- env SLURM_CONF="$SLURM_CONF" LD_LIBRARY_PATH="${LD_LIBRARY_PATH:-}" \
+        TOFA_GRAPH_ID="$graph_a" srun -n 8 true 2>&1); rc=$?
+if [ $rc -ne 0 ] && grep -q "unknown graph id" <<<"$out"; then
+    pass "(f) user nobody cannot use root's graph $graph_a: $(grep -o 'unknown graph id[^$]*' <<<"$out" | head -n 1)"
+else
+    fail "(f) user nobody with root's graph id: rc $rc, output: $out"
+fi
+out=$(timeout $TMO srun --tofa-matrix=big.edges -n 100 true 2>&1); rc=$?
+if [ $rc -ne 0 ] && grep -qi 'MaxGraphTasks\|64' <<<"$out"; then
+    pass "(f) oversized graph rejected: $(grep -i 'tofa' <<<"$out" | head -n 1)"
+else
+    fail "(f) oversized graph: rc $rc, output: $out"
+fi
+
+# ---- (g, part 1) a broken tofa.conf on reconfigure: logged, slurmctld runs on ----
+cp "$TOFA_CONF" "$DATA/tofa.conf.good"
+printf 'Dims=2x2x2 Wrap=yes\nNodeName=t[1-8]\nNodeName=t9 Coord=1,0,0\n' > "$TOFA_CONF"
+scontrol reconfigure >/dev/null 2>&1
+sleep 2
+if scontrol ping 2>/dev/null | grep -q UP \
+        && grep -q "topo_generate_node_ranking: $TOFA_CONF:3:.*nodes keep name order" "$DIR/log/slurmctld.log" \
+        && timeout $TMO srun -n 1 true; then
+    pass "(g) broken tofa.conf on reconfigure: error logged with the line, slurmctld keeps running"
+else
+    fail "(g) reconfigure with a broken tofa.conf: $(grep tofa "$DIR/log/slurmctld.log" | tail -n 3)"
+fi
+cp "$DATA/tofa.conf.good" "$TOFA_CONF"
+
+# ---- (e, part 2) the same jobs on plain cons_tres -------------------------------------
+"$MINICLUSTER" down --dir "$DIR" >/dev/null 2>&1
+tofa_select_conf select/cons_tres
+if cluster_up; then
+    layouts_plain=$(plain_layouts)
+    if [ "$layouts_tofa" = "$layouts_plain" ] && [ -n "$(tr -d ' \n' <<<"$layouts_plain")" ]; then
+        pass "(e) jobs without --tofa-matrix: same nodes and layout as select/cons_tres"
+        while IFS= read -r l; do note "$l"; done <<<"$layouts_plain"
+    else
+        fail "(e) layouts differ: select/tofa_cons_tres:
+$layouts_tofa
+select/cons_tres:
+$layouts_plain"
+    fi
+else
+    fail "(e) cluster with select/cons_tres did not come up"
+fi
+
+# ---- (g) a broken tofa.conf stops slurmctld at startup, naming file and line ----
+"$MINICLUSTER" down --dir "$DIR" >/dev/null 2>&1
+started=no
+ctld_refuses() {   # ctld_refuses LABEL EXPECTED-TEXT: tofa.conf already written
+    local out rc
+    : > "$DIR/log/slurmctld.log"
+    out=$(timeout 30 slurmctld -D 2>&1); rc=$?
+    out="$out $(cat "$DIR/log/slurmctld.log")"
+    if [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -qF "$2" <<<"$out"; then
+        pass "(g) $1: slurmctld exits ($rc): $(grep -oF "$2" <<<"$out" | head -n 1)..."
+    else
+        fail "(g) $1: rc $rc, expected '$2' in: $(tail -n 3 <<<"$out")"
+        [ $rc -eq 124 ] && "$MINICLUSTER" down --dir "$DIR" >/dev/null 2>&1
+    fi
+}
+# (g, part 2) at startup the same errors are fatal.
+printf 'Dims=2x2x2 Wrap=yes\nNodeName=t[1-7]\nNodeName=zz\n' > "$TOFA_CONF"
+ctld_refuses "node unknown to slurm.conf" "$TOFA_CONF:3: node 'zz' is not defined in slurm.conf"
+printf 'Dims=2x2x2 Wrap=yes\nNodeName=t[1-8]\nNodeName=t9 Coord=1,0,0\n' > "$TOFA_CONF"
+ctld_refuses "duplicate coordinate" "$TOFA_CONF:3:"
+printf 'Dims=2x2x1 Wrap=yes\nNodeName=t[1-4]\n' > "$TOFA_CONF"
+ctld_refuses "slurm.conf node missing from tofa.conf" "slurm.conf node 't5' has no NodeName/Coord entry"

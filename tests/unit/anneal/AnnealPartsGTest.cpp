@@ -1,0 +1,166 @@
+// The parts of the annealer: Equation 3's bounds, the beta ladder, energy
+// changes of moves and swaps, Equation 5 and the bisection stages, the
+// random stream.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <set>
+#include <vector>
+
+#include "fixtures.hpp"
+#include "map/anneal/bisection.hpp"
+#include "map/anneal/distance_table.hpp"
+#include "map/anneal/load_bounds.hpp"
+#include "map/anneal/placement_state.hpp"
+#include "map/anneal/random_stream.hpp"
+#include "map/anneal/schedule.hpp"
+#include "tofa/energy.hpp"
+
+namespace {
+
+using namespace tofa::anneal;
+using tofa::CommGraph;
+using tofa::Topology;
+
+// p = 10/4 = 2.5: Int(p) = 2 <= n <= 3, and 10 - 2*4 = 2 nodes at 3.
+TEST(LoadBounds, EquationThree) {
+  const LoadBounds fractional = balanced_load(10, 4);
+  EXPECT_EQ(fractional.lowest, 2);
+  EXPECT_EQ(fractional.highest, 3);
+  EXPECT_EQ(fractional.highest_sites, 2);
+  // Whole p: every node exactly p.
+  const LoadBounds whole = balanced_load(8, 4);
+  EXPECT_EQ(whole.lowest, 2);
+  EXPECT_EQ(whole.highest, 2);
+  EXPECT_EQ(whole.highest_sites, 4);
+  // p < 1: empty nodes allowed, at most one task each.
+  const LoadBounds sparse = balanced_load(5, 8);
+  EXPECT_EQ(sparse.lowest, 0);
+  EXPECT_EQ(sparse.highest, 1);
+  EXPECT_EQ(sparse.highest_sites, 5);
+}
+
+// Deltas {1, 2} at beta b: acceptance (e^-b + e^-2b) / 2, which is 0.15 at
+// e^-b = (sqrt(1 + 4*0.3) - 1) / 2 = 0.24162, b = 1.42038. The last beta
+// accepts the smallest uphill change (1) with the final probability:
+// ln(1e9) = 20.7, whose tenth (2.07) does not cap the first.
+TEST(Schedule, CalibrationHitsTheTargets) {
+  const BetaRange range = calibrate_betas({1.0, 2.0}, 0.15, 1e-9);
+  EXPECT_NEAR(range.first, -std::log((std::sqrt(2.2) - 1) / 2), 1e-6);
+  EXPECT_NEAR(acceptance_at({1.0, 2.0}, range.first), 0.15, 1e-6);
+  EXPECT_NEAR(range.last, std::log(1e9), 1e-9);
+  // With 1e-3 the end is ln(1000) = 6.91 and the first beta is capped at 0.691.
+  EXPECT_NEAR(calibrate_betas({1.0, 2.0}, 0.15, 1e-3).first, std::log(1000.0) / 10, 1e-12);
+  // Half the samples are always accepted (50% > 15% at any beta): capped too.
+  const BetaRange capped = calibrate_betas({1.0, 2.0, -1.0, 0.0}, 0.15, 1e-9);
+  EXPECT_NEAR(capped.first, std::log(1e9) / 10, 1e-9);
+  EXPECT_DOUBLE_EQ(calibrate_betas({-1.0, 0.0}, 0.15, 1e-3).last, 1.0);  // nothing uphill
+}
+
+TEST(Schedule, LadderIsGeometric) {
+  const std::vector<double> ladder = beta_ladder({2.0, 200.0}, 3);
+  ASSERT_EQ(ladder.size(), 3u);
+  EXPECT_DOUBLE_EQ(ladder[0], 2.0);
+  EXPECT_NEAR(ladder[1], 20.0, 1e-12);
+  EXPECT_NEAR(ladder[2], 200.0, 1e-9);
+  EXPECT_EQ(beta_ladder({2.0, 200.0}, 1), std::vector<double>{200.0});
+}
+
+// Every move and swap changes F by exactly what move_delta / swap_delta say.
+TEST(PlacementState, DeltasMatchEnergyDifferences) {
+  const CommGraph graph = tofa_test::stencil_graph(3, 3, 2, 2.5);
+  const Topology torus = Topology::from_spec("torus:4x3x2");
+  std::vector<int> nodes(torus.node_count());
+  std::iota(nodes.begin(), nodes.end(), 0);
+  for (auto metric : {tofa::DistanceMetric::Hops, tofa::DistanceMetric::ScaledHops,
+                      tofa::DistanceMetric::Euclidean}) {
+    const DistanceTable sites(torus, nodes, metric);
+    PlacementState state(graph, sites, balanced_load(18, 24));
+    for (int task = 0; task < 18; ++task) state.place(task, (task * 7) % 24);
+    RandomStream random(3);
+    for (int trial = 0; trial < 200; ++trial) {
+      const int a = static_cast<int>(random.below(18));
+      const double before = state.energy();
+      if (trial % 2) {
+        const int b = static_cast<int>(random.below(18));
+        if (a == b) continue;
+        const double delta = state.swap_delta(a, b);
+        state.swap(a, b);
+        EXPECT_NEAR(state.energy() - before, delta, 1e-9);
+      } else {
+        const int site = static_cast<int>(random.below(24));
+        if (!state.can_move(state.site_of(a), site, true)) continue;
+        const double delta = state.move_delta(a, site);
+        state.move(a, site);
+        EXPECT_NEAR(state.energy() - before, delta, 1e-9);
+      }
+    }
+  }
+}
+
+// 24 sites, 18 tasks: p = 0.75, so no site may hold two; a move to an
+// empty site is fine, to an occupied one is not, and with all 18 tasks
+// placed no site may take a 19th.
+TEST(PlacementState, MovesKeepTheLoadBounds) {
+  const CommGraph graph = tofa_test::ring_graph(18);
+  const Topology torus = Topology::from_spec("torus:4x3x2");
+  std::vector<int> nodes(24);
+  std::iota(nodes.begin(), nodes.end(), 0);
+  const DistanceTable sites(torus, nodes, tofa::DistanceMetric::Hops);
+  PlacementState state(graph, sites, balanced_load(18, 24));
+  for (int task = 0; task < 18; ++task) state.place(task, task);
+  EXPECT_TRUE(state.can_move(0, 20, true));
+  EXPECT_FALSE(state.can_move(0, 1, true));
+  EXPECT_FALSE(state.can_take(5));
+  EXPECT_FALSE(state.can_take(23));
+  state.unplace(0);
+  EXPECT_TRUE(state.can_take(23));
+}
+
+// A ring of 8 cut into 0..3 and 4..7: each half keeps 3 edges inside
+// (counted from both ends: 6) of its 8 edge ends: l = 6/8 = 0.75.
+TEST(Bisection, ConnectivityRatioOfEquationFive) {
+  const CommGraph ring = tofa_test::ring_graph(8);
+  std::vector<char> flags(8, 0);
+  const std::vector<int> half = {0, 1, 2, 3};
+  for (int task : half) flags[task] = 1;
+  EXPECT_DOUBLE_EQ(connectivity_ratio(ring, half, flags), 0.75);
+  const std::vector<int> all = {0, 1, 2, 3, 4, 5, 6, 7};
+  std::vector<char> every(8, 1);
+  EXPECT_DOUBLE_EQ(connectivity_ratio(ring, all, every), 1.0);
+}
+
+TEST(Bisection, StagesCoverEveryTaskOnce) {
+  const CommGraph graph = tofa_test::stencil_graph(8, 8, 8);
+  EXPECT_EQ(bisection_stages(graph, 0, 1).size(), 1u);  // no limit: one stage
+  // Halves of 8x8x8 keep ~95% of their traffic; 2x2x2 blocks only ~67%.
+  const auto stages = bisection_stages(graph, 0.9, 1);
+  EXPECT_GT(stages.size(), 2u);
+  std::vector<int> seen;
+  for (const auto& stage : stages) seen.insert(seen.end(), stage.begin(), stage.end());
+  std::sort(seen.begin(), seen.end());
+  std::vector<int> every(512);
+  std::iota(every.begin(), every.end(), 0);
+  EXPECT_EQ(seen, every);
+  EXPECT_EQ(stages, bisection_stages(graph, 0.9, 1));  // deterministic
+}
+
+TEST(RandomStream, ReproducibleAndInRange) {
+  RandomStream first(42), second(42), other(43);
+  bool differs = false;
+  for (int i = 0; i < 1000; ++i) {
+    const std::uint32_t value = first.below(7);
+    EXPECT_LT(value, 7u);
+    EXPECT_EQ(value, second.below(7));
+    differs |= other.below(7) != value;
+    const double unit = first.unit();
+    second.unit();
+    EXPECT_GE(unit, 0.0);
+    EXPECT_LT(unit, 1.0);
+  }
+  EXPECT_TRUE(differs);
+}
+
+}  // namespace
