@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The test command: installs dependencies, builds, runs every test, and ends
-# with one line "N passed, N failed". Exits non-zero when anything fails.
+# The test command: installs dependencies, builds, runs the unit, command-line
+# and MPI profiler tests (make check), then the Slurm integration tests on a
+# real mini-cluster (root only), and ends with "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh || exit 1
@@ -10,8 +11,21 @@ results=out/test-results
 rm -rf "$results" && mkdir -p "$results"
 status=0
 make -j"$(nproc)" check GTEST_OUTPUT="xml:$PWD/$results/" >"$results/make-check.log" 2>&1 || status=1
-for log in tests/*.log tests/cli/*.log; do [ -f "$log" ] && cat "$log"; done
+for log in tests/*.log tests/*/*.log; do [ -f "$log" ] && cat "$log"; done
 grep -E '^(PASS|FAIL|ERROR|XFAIL|XPASS|SKIP):' "$results/make-check.log" || true
+
+# Integration tests: real munged, slurmctld and 8 slurmd with the plugins.
+if [ "$(id -u)" -eq 0 ]; then
+  make -s tests/integration/tofa_query >/dev/null
+  for test in smoke_cluster tofa_cluster; do
+    echo "== tests/integration/$test.sh"
+    top_builddir=$PWD top_srcdir=$PWD timeout 1200 bash "tests/integration/$test.sh" \
+      >"$results/$test.log" 2>&1 || status=1
+    cat "$results/$test.log"
+  done
+else
+  echo "integration tests skipped: they start slurmctld/slurmd and need root"
+fi
 
 passed=0 failed=0 skipped=0
 for xml in "$results"/*.xml; do
@@ -27,13 +41,13 @@ PY
   failed=$((failed + failures + errors))
   skipped=$((skipped + disabled + skips))
 done
-# Shell test scripts print their own "N passed, N failed" line.
-for log in tests/cli/*.log tests/integration/*.log; do
+# Shell tests end with their own "N passed, N failed" line.
+for log in tests/*/*.sh.log "$results"/*.log; do
   [ -f "$log" ] || continue
   line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
   [ -n "$line" ] || continue
   passed=$((passed + $(echo "$line" | awk '{print $1}')))
-  failed=$((failed + $(echo "$line" | awk '{print $3}')))
+  failed=$((failed + $(echo "$line" | awk '{print $3}' | tr -d ',')))
 done
 [ "$status" -eq 0 ] || [ "$failed" -gt 0 ] || failed=$((failed + 1))
 echo "$passed passed, $failed failed, $skipped skipped"

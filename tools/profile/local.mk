@@ -13,7 +13,7 @@ tools_profile_tofa_heatmap_LDADD = $(PNG_LIBS) -lm
 
 bin_SCRIPTS += tools/profile/tofa-profile tools/profile/tofa-ompi-monitoring
 
-TOFAPROF_SOURCES = \
+TOFAPROF_C_FILES = \
 	$(srcdir)/tools/profile/tofaprof_state.c \
 	$(srcdir)/tools/profile/tofaprof_collectives.c \
 	$(srcdir)/tools/profile/tofaprof_pmpi.c \
@@ -21,7 +21,7 @@ TOFAPROF_SOURCES = \
 	$(srcdir)/tools/profile/tofaprof_fortran.c \
 	$(srcdir)/tools/profile/heatmap.c \
 	$(srcdir)/tools/profile/font5x7.c
-TOFAPROF_HEADERS = $(srcdir)/tools/profile/tofaprof.h $(srcdir)/tools/profile/heatmap.h
+TOFAPROF_H_FILES = $(srcdir)/tools/profile/tofaprof.h $(srcdir)/tools/profile/heatmap.h
 TOFAPROF_FLAGS = -std=c11 -O2 -fPIC -shared -D_GNU_SOURCE -Wall -Wextra -Wpedantic $(PNG_CFLAGS)
 TOFAPROF_LIBS = $(PNG_LIBS) -lm -pthread
 TOFAPROF_BUILT = tools/profile/libtofaprof.so tools/profile/libtofaprof-mpich.so
@@ -29,15 +29,15 @@ TOFAPROF_BUILT = tools/profile/libtofaprof.so tools/profile/libtofaprof-mpich.so
 # The two libraries are built by the MPI compiler wrappers, not libtool:
 # each must link the right libmpi and see that library's mpi.h.
 all-local: $(TOFAPROF_BUILT)
-tools/profile/libtofaprof.so: $(TOFAPROF_SOURCES) $(TOFAPROF_HEADERS)
+tools/profile/libtofaprof.so: $(TOFAPROF_C_FILES) $(TOFAPROF_H_FILES)
 	@$(MKDIR_P) tools/profile
 	if test -n "$(MPICC_OPENMPI)"; then \
-	  $(MPICC_OPENMPI) $(TOFAPROF_FLAGS) -o $@ $(TOFAPROF_SOURCES) $(TOFAPROF_LIBS); \
+	  $(MPICC_OPENMPI) $(TOFAPROF_FLAGS) -o $@ $(TOFAPROF_C_FILES) $(TOFAPROF_LIBS); \
 	else : > $@; fi
-tools/profile/libtofaprof-mpich.so: $(TOFAPROF_SOURCES) $(TOFAPROF_HEADERS)
+tools/profile/libtofaprof-mpich.so: $(TOFAPROF_C_FILES) $(TOFAPROF_H_FILES)
 	@$(MKDIR_P) tools/profile
 	if test -n "$(MPICC_MPICH)"; then \
-	  $(MPICC_MPICH) $(TOFAPROF_FLAGS) -o $@ $(TOFAPROF_SOURCES) $(TOFAPROF_LIBS); \
+	  $(MPICC_MPICH) $(TOFAPROF_FLAGS) -o $@ $(TOFAPROF_C_FILES) $(TOFAPROF_LIBS); \
 	else : > $@; fi
 
 install-exec-local: $(TOFAPROF_BUILT)
@@ -50,7 +50,7 @@ uninstall-local:
 CLEANFILES += $(TOFAPROF_BUILT)
 
 TESTS += tests/profile/run_tests.sh
-EXTRA_DIST += $(TOFAPROF_SOURCES) $(TOFAPROF_HEADERS) tools/profile/tofa-profile \
+EXTRA_DIST += $(TOFAPROF_C_FILES) $(TOFAPROF_H_FILES) tools/profile/tofa-profile \
 	tools/profile/tofa-ompi-monitoring tests/profile/run_tests.sh tests/profile/expect.py \
 	tests/profile/in.lj tests/profile/p2p.c tests/profile/halo2d.c tests/profile/bcast.c \
 	tests/profile/alltoall_rows.c tests/profile/colls.c tests/profile/rma.c \

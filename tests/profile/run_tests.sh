@@ -1,0 +1,195 @@
+#!/bin/bash
+# Tests of libtofaprof / tofa-profile / tofa-heatmap / tofa-ompi-monitoring
+# with real mpirun (oversubscribed): exact G_v and G_m of small programs
+# against expect.py, unchanged program output and exit status, and a LAMMPS
+# run whose traffic follows its 2x2x2 domain decomposition.
+# Libraries: $TOFAPROF_LIB_DIR (libtofaprof.so, libtofaprof-mpich.so), else
+# built here from the sources. Prints "N passed, N failed"; exit 77 when no
+# MPI launcher is installed.
+set -u
+src=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+here=$src/tests/profile
+tools=$src/tools/profile
+work=$(mktemp -d /tmp/tofaprof-tests.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "PASS: $*"; }
+ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
+check() { local what=$1; shift; if "$@" >"$work/check.log" 2>&1; then ok "$what"; else ko "$what"; cat "$work/check.log"; fi; }
+
+command -v mpirun.openmpi >/dev/null || command -v mpiexec.mpich >/dev/null || { echo "no MPI launcher"; exit 77; }
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
+export OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_rmaps_base_oversubscribe=1
+python=$(command -v python3)
+
+flavours=()
+command -v mpicc.openmpi >/dev/null && flavours+=(openmpi)
+command -v mpicc.mpich >/dev/null && command -v mpiexec.mpich >/dev/null && flavours+=(mpich)
+
+lib_of() { [ "$1" = mpich ] && echo libtofaprof-mpich.so || echo libtofaprof.so; }
+libdir=${TOFAPROF_LIB_DIR:-}
+if [ -z "$libdir" ] && [ -s "${top_builddir:-/nonexistent}/tools/profile/libtofaprof.so" ]; then
+  libdir=$(cd "$top_builddir/tools/profile" && pwd)
+fi
+libdir=${libdir:-$work}
+for mpi in "${flavours[@]}"; do
+  if [ ! -s "$libdir/$(lib_of $mpi)" ]; then
+    mpicc.$mpi -std=c11 -O2 -fPIC -shared -D_GNU_SOURCE -o "$libdir/$(lib_of $mpi)" \
+      "$tools"/tofaprof_{state,collectives,pmpi,output,fortran}.c "$tools"/heatmap.c \
+      "$tools"/font5x7.c -lpng -lm -pthread || ko "build $(lib_of $mpi)"
+  fi
+  mkdir -p "$work/$mpi"
+  for prog in p2p halo2d bcast alltoall_rows colls rma; do
+    mpicc.$mpi -O2 -w -o "$work/$mpi/$prog" "$here/$prog.c" || ko "compile $prog ($mpi)"
+  done
+  if command -v mpif90.$mpi >/dev/null; then
+    mpif90.$mpi -O2 -o "$work/$mpi/fring" "$here/fring.f90" || ko "compile fring ($mpi)"
+  fi
+done
+
+launch() { # MPI NPROCS ENVVARS... -- PROGRAM ARGS...
+  local mpi=$1 n=$2; shift 2
+  local env=()
+  while [ "$1" != -- ]; do
+    if [ "$mpi" = openmpi ]; then env+=(-x "$1"); else env+=(-genv "${1%%=*}" "${1#*=}"); fi
+    shift
+  done
+  shift
+  if [ "$mpi" = openmpi ]; then
+    timeout 300 mpirun.openmpi --oversubscribe -n "$n" "${env[@]}" "$@"
+  else
+    timeout 300 mpiexec.mpich -n "$n" "${env[@]}" "$@"
+  fi
+}
+
+# case: NAME NPROCS PROGRAM-ARGS...
+exact_case() {
+  local mpi=$1 prog=$2 n=$3; shift 3
+  local out=$work/$mpi/out-$prog-$n
+  [ -x "$work/$mpi/$prog" ] || { ko "$prog n=$n ($mpi): not built"; return; }
+  launch "$mpi" "$n" LD_PRELOAD="$libdir/$(lib_of $mpi)" TOFAPROF_OUT="$out" -- \
+    "$work/$mpi/$prog" "$@" >"$out.stdout" 2>"$out.stderr"
+  local rc=$?
+  launch "$mpi" "$n" -- "$work/$mpi/$prog" "$@" >"$out.plain" 2>/dev/null
+  check "$prog n=$n ($mpi): exit status 0" test $rc -eq 0
+  check "$prog n=$n ($mpi): exact G_v and G_m" "$python" "$here/expect.py" "$prog" "$n" "$out" "$@"
+  check "$prog n=$n ($mpi): output unchanged by the library" \
+    diff <(sort "$out.plain") <(sort "$out.stdout")
+}
+
+for mpi in "${flavours[@]}"; do
+  exact_case $mpi p2p 5
+  exact_case $mpi halo2d 6 3 2
+  exact_case $mpi halo2d 8 4 2
+  exact_case $mpi bcast 8
+  exact_case $mpi alltoall_rows 8 4
+  exact_case $mpi colls 6
+  exact_case $mpi colls 8
+  exact_case $mpi rma 4
+  if [ -x "$work/$mpi/fring" ]; then exact_case $mpi fring 4; fi
+
+  # exit status of the application passes through
+  launch $mpi 3 LD_PRELOAD="$libdir/$(lib_of $mpi)" TOFAPROF_OUT="$work/$mpi/exit" -- \
+    "$work/$mpi/p2p" 3 >/dev/null 2>&1
+  with=$?
+  launch $mpi 3 -- "$work/$mpi/p2p" 3 >/dev/null 2>&1
+  without=$?
+  check "exit status 3 passes through ($mpi: $with vs $without)" test "$with" -eq "$without" -a "$without" -ne 0
+
+  # JSON summary and PNG of the p2p run
+  out=$work/$mpi/out-p2p-5
+  check "summary JSON totals match the matrices ($mpi)" "$python" - "$out" <<'PY'
+import json, sys
+d = sys.argv[1]
+s = json.load(open(d + '/comm.json'))
+def total(path):
+    rows = [l.split() for l in open(path) if l.strip() and not l.startswith('#')][1:]
+    return sum(int(x) for r in rows for x in r)
+assert s['ranks'] == 5, s['ranks']
+assert s['total_bytes'] == total(d + '/comm.mat') == 5 * (8030 + 1200 + 64), s['total_bytes']
+assert s['total_messages'] == total(d + '/comm.msgs.mat') == 5 * 7
+assert s['classes']['p2p']['bytes'] == s['total_bytes']
+assert s['top_pairs'][0]['bytes'] == 8030 and s['top_pairs'][0]['to'] == (s['top_pairs'][0]['from'] + 1) % 5
+PY
+  check "heatmap PNG written ($mpi)" bash -c "head -c 8 '$out/comm.png' | od -An -c | grep -q 'P   N   G'"
+done
+
+# the wrapper command, both flavours
+for mpi in "${flavours[@]}"; do
+  launcher=mpirun.openmpi; [ $mpi = mpich ] && launcher=mpiexec.mpich
+  check "tofa-profile -- $launcher ($mpi)" bash -c "
+    TOFAPROF_LIB='$libdir/$(lib_of $mpi)' '$tools/tofa-profile' -o '$work/$mpi/wrapped' -- $launcher -n 4 '$work/$mpi/rma' >/dev/null &&
+    '$python' '$here/expect.py' rma 4 '$work/$mpi/wrapped'"
+done
+
+# tofa-heatmap
+cc -std=c11 -O2 -D_GNU_SOURCE -o "$work/tofa-heatmap" "$tools/tofa_heatmap.c" "$tools/heatmap.c" \
+  "$tools/font5x7.c" -lpng -lm || ko "build tofa-heatmap"
+check "tofa-heatmap renders a 85-rank matrix" "$work/tofa-heatmap" "$src/examples/dt85.mat" "$work/dt85.png"
+printf '3\n1 2 3\n4 x 6\n7 8 9\n' >"$work/bad.mat"
+check "tofa-heatmap reports FILE:LINE:COL" bash -c \
+  "! '$work/tofa-heatmap' '$work/bad.mat' '$work/bad.png' 2>'$work/err' &&
+   grep -qx 'tofa-heatmap: $work/bad.mat:3:3: expected a non-negative number, found .x.' '$work/err'"
+awk 'BEGIN { n = 4096; print n; for (i = 0; i < n; i++) { row = ""; for (j = 0; j < n; j++) row = row (j ? " " : "") ((j - i == 1 || i - j == 1) ? 1000 : 0); print row } }' >"$work/big.mat"
+check "tofa-heatmap renders 4096 ranks" "$work/tofa-heatmap" "$work/big.mat" "$work/big.png"
+
+# tofa-ompi-monitoring: a profile with every kind of line, then a real one
+cat >"$work/mon.0.prof" <<'PROF'
+# POINT TO POINT
+E	0	1	100 bytes	2 msgs sent	1,1,0
+I	0	1	5000 bytes	9 msgs sent	0,9,0
+# OSC
+S	0	2	40 bytes	1 msgs sent
+R	0	2	20 bytes	1 msgs sent
+# COLLECTIVES
+C	0	2	7 bytes	3 msgs sent
+D	MPI_COMM_WORLD	procs: 0,1,2
+A2A	0	7 bytes	3 msgs sent
+PROF
+check "tofa-ompi-monitoring: E, C, S and R lines (R reversed)" bash -c "
+  '$tools/tofa-ompi-monitoring' -n 3 -o '$work/mon.mat' '$work/mon.0.prof' &&
+  [ \"\$(grep -v '^#' '$work/mon.mat' | tr '\n' ' ')\" = '3 0 100 47 0 0 0 20 0 0 ' ] &&
+  [ \"\$(grep -v '^#' '$work/mon.msgs.mat' | tr '\n' ' ')\" = '3 0 2 4 0 0 0 1 0 0 ' ]"
+if [[ " ${flavours[*]} " == *" openmpi "* ]]; then
+  mkdir -p "$work/ompimon"
+  mpirun.openmpi --oversubscribe -n 5 --mca pml_monitoring_enable 2 --mca pml_monitoring_enable_output 3 \
+    --mca pml_monitoring_filename "$work/ompimon/p" "$work/openmpi/p2p" >/dev/null 2>&1
+  check "tofa-ompi-monitoring reads Open MPI's pml_monitoring profiles" bash -c "
+    '$tools/tofa-ompi-monitoring' -o '$work/ompimon/conv.mat' '$work/ompimon'/p.*.prof &&
+    '$python' - '$work/ompimon/conv.mat' <<'PY'
+import sys
+rows = [l.split() for l in open(sys.argv[1]) if l.strip() and not l.startswith('#')]
+n = int(rows[0][0]); m = [[int(x) for x in r] for r in rows[1:]]
+assert n == 5
+for r in range(5):  # exact where Open MPI sees plain sends: Isend 1200 B to r-1, Sendrecv 64 B to r+2
+    assert m[r][(r - 1) % 5] == 1200 and m[r][(r + 2) % 5] == 64, m
+    assert m[r][(r + 1) % 5] >= 8000, m
+PY"
+fi
+
+# LAMMPS (Debian's lmp is linked with Open MPI): 8 ranks on the default
+# 2x2x2 processor grid (rank = x + 2y + 4z), so each rank's halo partners
+# are r^1, r^2, r^4. Asserted: >= 99% of bytes within the band |i-j| <= 4
+# and >= 95% of every rank's bytes go to those three partners.
+if command -v lmp >/dev/null && [[ " ${flavours[*]} " == *" openmpi "* ]]; then
+  (cd "$work" && launch openmpi 8 LD_PRELOAD="$libdir/libtofaprof.so" TOFAPROF_OUT="$work/lammps" -- \
+     lmp -in "$here/in.lj" -var t 40 -log none -screen none >/dev/null 2>&1)
+  check "LAMMPS 8 ranks: traffic in the diagonal band and on the 2x2x2 halo partners" "$python" - "$work/lammps/comm.mat" <<'PY'
+import sys
+rows = [l.split() for l in open(sys.argv[1]) if l.strip() and not l.startswith('#')]
+n = int(rows[0][0]); m = [[int(x) for x in r] for r in rows[1:]]
+assert n == 8
+total = sum(map(sum, m))
+band = sum(m[i][j] for i in range(n) for j in range(n) if abs(i - j) <= 4)
+print(f"bytes {total}, in band |i-j|<=4: {band / total:.4f}")
+assert total > 10**6 and band / total >= 0.99
+for r in range(n):
+    share = sum(m[r][r ^ b] for b in (1, 2, 4)) / sum(m[r])
+    assert share >= 0.95, (r, share)
+PY
+else
+  echo "SKIP: LAMMPS (lmp with Open MPI not installed)"
+fi
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
