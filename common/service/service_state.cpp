@@ -262,7 +262,7 @@ PlacementRecord ServiceState::place(const PlaceRequest& request) {
       std::lock_guard<std::mutex> lock(mutex_);
       placements_.put(record);
     }
-    persist(kPlacementsFile, [&] { return placements_.to_text(); });
+    placements_writer_.request();
     log(1, "job " + std::to_string(*request.job) + ": " + strategy + " placement of " +
                std::to_string(record.nodes.size()) + " tasks on " +
                std::to_string(record.metrics.nodes_used) + " nodes");

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "service/deferred_writer.hpp"
 #include "service/graph_store.hpp"
 #include "service/node_health.hpp"
 #include "service/placement_store.hpp"
@@ -146,6 +147,11 @@ class ServiceState {
   std::vector<NodeAddress> polled_;
 
   std::mutex save_mutex_;  // orders writes of state files
+
+  // Last member: destroyed (and so flushed and joined) before the others.
+  DeferredWriter placements_writer_{[this] {
+    persist(kPlacementsFile, [&] { return placements_.to_text(); });
+  }};
 };
 
 }  // namespace tofa::service

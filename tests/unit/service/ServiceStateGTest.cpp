@@ -274,6 +274,7 @@ TEST_F(ServiceStateTest, CorruptFilesAreMovedAsideAndTheRestLoads) {
   EXPECT_EQ(corrupt_graphs, 1);
   // The service keeps working and writes a fresh placements file.
   ASSERT_EQ(ask(*state, kAlice, "PLACE graph=g1 job=8").rfind("OK", 0), 0u);
+  state.reset();  // placements are written in the background, at the latest on stop
   auto again = open_state();
   EXPECT_EQ(again->job_placement(8, kAlice).nodes.size(), 4u);
 }
