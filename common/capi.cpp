@@ -7,7 +7,6 @@
 #include <sstream>
 #include <string>
 
-#include "service/tofa_conf.hpp"
 #include "tofa/tofa.hpp"
 
 struct tofa_topology {
@@ -63,11 +62,7 @@ int tofa_topology_load(const char* spec_or_path, tofa_topology_t** out, char* er
                        size_t err_size) {
   return guarded(err, err_size, [&] {
     require(spec_or_path != nullptr && out != nullptr, "tofa_topology_load: NULL argument");
-    const std::string text = spec_or_path;
-    const bool is_spec = text.rfind("torus:", 0) == 0 || text.rfind("mesh:", 0) == 0;
-    // A file is a whole tofa.conf: its service lines are checked and skipped.
-    *out = new tofa_topology{is_spec ? tofa::Topology::from_spec(text)
-                                     : tofa::service::read_tofa_conf(text).topology};
+    *out = new tofa_topology{tofa::load_topology(spec_or_path)};
   });
 }
 

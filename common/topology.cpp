@@ -278,10 +278,4 @@ std::vector<int> snake_order(const Topology& topology) {
   return order;
 }
 
-Topology load_topology(const std::string& spec_or_path) {
-  if (spec_or_path.rfind("torus:", 0) == 0 || spec_or_path.rfind("mesh:", 0) == 0)
-    return Topology::from_spec(spec_or_path);
-  return read_topology_file(spec_or_path);
-}
-
 }  // namespace tofa

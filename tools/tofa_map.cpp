@@ -26,6 +26,7 @@ struct Options {
   double penalty = 100.0;
   std::vector<std::string> parameters;
   std::string spec;
+  std::vector<std::string> evaluate;
   bool compare = false;
   std::string hostfile;
   std::string json;
@@ -60,6 +61,31 @@ struct Skipped {
   std::string strategy;
   std::string reason;
 };
+
+/// Reads a SLURM_HOSTFILE (line i = node of task i) as a placement.
+tofa::Placement read_hostfile(const std::string& path, const tofa::Topology& topology,
+                              int tasks) {
+  std::ifstream in(path);
+  if (!in) throw tofa::Error("cannot open hostfile '" + path + "'");
+  tofa::Placement placement;
+  std::string name;
+  int line = 0;
+  while (std::getline(in, name)) {
+    ++line;
+    name.erase(0, name.find_first_not_of(" \t"));
+    name.erase(name.find_last_not_of(" \t\r") + 1);
+    if (name.empty() || name[0] == '#') continue;
+    int node = topology.node_by_name(name);
+    if (node < 0)
+      throw tofa::ParseError(path, line, 1, "unknown node '" + name + "'");
+    placement.push_back(node);
+  }
+  if (static_cast<int>(placement.size()) != tasks)
+    throw tofa::ParseError(path, line, 0,
+                           "expected " + std::to_string(tasks) + " tasks (one node per line), found " +
+                               std::to_string(placement.size()));
+  return placement;
+}
 
 Result run_strategy(const std::string& name, const tofa::MappingRequest& request) {
   auto mapper = tofa::make_mapper(name);
@@ -135,6 +161,18 @@ int run(const Options& options) {
   } else {
     names.push_back(options.strategy);
   }
+  if (!options.evaluate.empty()) {  // metrics of given placements, no mapping
+    std::vector<Result> given;
+    for (const std::string& path : options.evaluate) {
+      Result r{path, read_hostfile(path, topology, graph.task_count()), {}, 0};
+      r.metrics = tofa::evaluate_placement(graph, topology, r.placement, request.outage);
+      given.push_back(r);
+    }
+    std::printf("%s, %d tasks, graph %s\n", topology.describe().c_str(), graph.task_count(),
+                options.graph.c_str());
+    print_table(given);
+    return 0;
+  }
   tofa::make_mapper(options.strategy);  // fail early on an unknown name
   // With --compare, a strategy that does not apply to this job (a stencil
   // strategy on an irregular graph, rubik without a spec) is reported and skipped.
@@ -198,6 +236,8 @@ int main(int argc, char** argv) {
   app.add_option("--fault-penalty", options.penalty, "Equation 1 penalty factor (default 100)");
   app.add_option("--param", options.parameters, "strategy setting KEY=VALUE (repeatable)");
   app.add_option("--spec", options.spec, "Rubik spec file (same as --param spec=FILE)");
+  app.add_option("--evaluate", options.evaluate,
+                 "metrics of the placement in this hostfile instead of mapping (repeatable)");
   app.add_flag("--compare", options.compare, "run every strategy and print them side by side");
   app.add_option("--hostfile", options.hostfile, "write SLURM_HOSTFILE: line i = node of task i");
   app.add_option("--json", options.json, "write metrics and placements as JSON");

@@ -271,3 +271,13 @@ TofaConf read_tofa_conf(const std::string& path) {
 }
 
 }  // namespace tofa::service
+
+namespace tofa {
+
+Topology load_topology(const std::string& spec_or_path) {
+  if (spec_or_path.rfind("torus:", 0) == 0 || spec_or_path.rfind("mesh:", 0) == 0)
+    return Topology::from_spec(spec_or_path);
+  return service::read_tofa_conf(spec_or_path).topology;
+}
+
+}  // namespace tofa

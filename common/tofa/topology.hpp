@@ -87,7 +87,8 @@ class Topology {
 Topology read_topology_file(const std::string& path);
 Topology parse_topology(std::istream& in, const std::string& source_name);
 
-/// Either a spec ("torus:8x8x8") or a file path.
+/// Either a spec ("torus:8x8x8") or a whole tofa.conf file, whose service
+/// settings are checked and skipped (defined in service/tofa_conf.cpp).
 Topology load_topology(const std::string& spec_or_path);
 
 /// Slurm hostlist expansion: "n[1-3,7],gpu[01-02]x" -> n1 n2 n3 n7 gpu01x gpu02x.

@@ -42,6 +42,16 @@ assert len(tofa["placement"]) == 85
 PY
 check "svg is written" grep -q '<svg' "$work/out.svg"
 
+"$map" --topology "$examples/torus8x8x8.conf" --graph "$examples/dt85.mat" \
+  --evaluate "$work/hosts" >"$work/given" 2>&1
+expected=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print('%.6g' % d['results'][3]['metrics']['hop_bytes'])" "$work/out.json")
+check "--evaluate gives the hop-bytes of the written placement" \
+  test "$(awk -v f="$work/hosts" '$1 == f { print $2 }' "$work/given")" = "$expected"
+printf 'n0\nzz\n' >"$work/badhosts"
+"$map" --topology torus:2x2x2 --graph stencil:2x1x1 --evaluate "$work/badhosts" 2>"$work/err" >/dev/null
+check "--evaluate names the hostfile line of an unknown node" \
+  grep -qx "tofa-map: $work/badhosts:2:1: unknown node 'zz'" "$work/err"
+
 printf '3\n0 1 2\n1 0 x\n' >"$work/bad.mat"
 "$map" --topology torus:4x4x4 --graph "$work/bad.mat" >"$work/out" 2>"$work/err"
 check "bad matrix exits non-zero" test $? -ne 0
