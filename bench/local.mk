@@ -1,5 +1,5 @@
 # make bench: mapping time and quality per strategy, as JSON (not part of make check).
-noinst_PROGRAMS += bench/bench_mappers bench/bench_stencil bench/bench_mims bench/bench_anneal
+noinst_PROGRAMS += bench/bench_mappers bench/bench_stencil bench/bench_mims bench/bench_anneal bench/bench_service
 bench_bench_mappers_SOURCES = bench/bench_mappers.cpp
 bench_bench_mappers_LDADD = common/libtofa.la
 bench_bench_stencil_SOURCES = bench/bench_stencil.cpp
@@ -8,9 +8,12 @@ bench_bench_mims_SOURCES = bench/bench_mims.cpp
 bench_bench_mims_LDADD = common/libtofa.la
 bench_bench_anneal_SOURCES = bench/bench_anneal.cpp
 bench_bench_anneal_LDADD = common/libtofa.la
+bench_bench_service_SOURCES = bench/bench_service.cpp
+bench_bench_service_LDADD = common/libtofa.la
 
-bench: bench/bench_mappers bench/bench_stencil bench/bench_mims bench/bench_anneal
+bench: bench/bench_mappers bench/bench_stencil bench/bench_mims bench/bench_anneal bench/bench_service
 	$(top_builddir)/bench/bench_mappers --examples $(top_srcdir)/examples
+	$(top_builddir)/bench/bench_service --examples $(top_srcdir)/examples
 	$(top_builddir)/bench/bench_stencil --quick
 	$(top_builddir)/bench/bench_mims --examples $(top_srcdir)/examples --quick
 	$(top_builddir)/bench/bench_anneal --budget 50

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Turns bench_mappers JSON into the README table and an SVG bar chart.
+"""Turns bench_mappers (and bench_service) JSON into the README tables and an
+SVG bar chart.
 
-usage: results_table.py BENCH.json README.md CHART.svg
+usage: results_table.py BENCH.json README.md CHART.svg [SERVICE.json]
 """
 import json
 import sys
@@ -18,6 +19,15 @@ def table(doc):
                 f"| {case['case']} | {r['strategy']} | {r['median_ms']:.2f} | {r['first_ms']:.2f} | "
                 f"{r['hop_bytes_vs_default']:.3f} | {r['f_over_fmin']:.3f} | {r['average_hops']:.2f} | "
                 f"{r['max_link_load'] / 2**20:.1f} | {r['mims'] / 2**20:.2f} | {r['abort_probability']:.4f} |")
+    return "\n".join(lines)
+
+
+def service_table(doc):
+    lines = [f"Placement latency on the select/tofa path ({doc['tasks']} tasks, "
+             f"{doc['nodes']} nodes, {doc['faulty_nodes']} faulty; target 10 ms):", "",
+             "| strategy | median ms | first ms |", "|---|---:|---:|"]
+    for r in doc["results"]:
+        lines.append(f"| {r['strategy']} | {r['median_ms']:.2f} | {r['first_ms']:.2f} |")
     return "\n".join(lines)
 
 
@@ -57,7 +67,10 @@ def main():
     doc = json.load(open(bench_json))
     text = open(readme).read()
     start, end = text.index(BEGIN) + len(BEGIN), text.index(END)
-    text = text[:start] + "\n" + table(doc) + "\n" + text[end:]
+    body = table(doc)
+    if len(sys.argv) > 4:
+        body += "\n\n" + service_table(json.load(open(sys.argv[4])))
+    text = text[:start] + "\n" + body + "\n" + text[end:]
     open(readme, "w").write(text)
     open(svg, "w").write(chart(doc))
 

@@ -14,7 +14,8 @@
 #
 # Steps: scripts/slurm-source.sh (Debian source, Debian patches, configured) ->
 # private copy of that tree -> patch -p1 < patches/*.patch (in name order) ->
-# make of only libslurmfull and the three commands, with Debian's build flags.
+# configure as debian/rules does (same flags, Debian's build flags) -> make of
+# only libslurmfull and the three commands.
 set -euo pipefail
 
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -69,28 +70,43 @@ debian_flags() {
     DEB_BUILD_MAINT_OPTIONS=hardening=+all,-bindnow dpkg-buildflags --get "$what" 2>/dev/null || true
 }
 
-build() {
-    local tree=$1 logfile=$2 dest=$3
-    local configured
-    # configure's own CFLAGS (-pthread, ...) come after Debian's, as in
-    # dpkg-buildpackage; static objects are not needed (halves compile time).
-    configured=$(sed -n 's/^CFLAGS = //p' "$tree/src/common/Makefile")
-    local flags=(CFLAGS="$(debian_flags CFLAGS) $configured"
-                 CPPFLAGS="$(debian_flags CPPFLAGS)" LDFLAGS="$(debian_flags LDFLAGS)"
-                 LIBTOOLFLAGS=--tag=disable-static)
-    # libslurmfull needs only src/common and src/api; the commands' Makefiles
-    # build their own helper libraries (libsrun) through "force" rules.
-    # src/api's version scripts are BUILT_SOURCES, made only by "make all".
+# configure again with the flags the shared tree was configured with, now
+# with Debian's build flags in the environment and the Build-Depends that
+# matter here installed (the shared tree only serves headers).
+reconfigure() {
+    local tree=$1 logfile=$2 args
+    args=$(cd "$tree" && ./config.status --config)
     (
         set -e
-        make -C "$tree/src/common" -j"$jobs" "${flags[@]}" libcommon.la
-        make -C "$tree/src/api" -j"$jobs" "${flags[@]}" version.map full_version.map
-        make -C "$tree/src/api" -j"$jobs" "${flags[@]}" libslurmfull.la
-        make -C "$tree/src/srun/libsrun" -j"$jobs" "${flags[@]}"
-        # RUNPATH of the commands: the cache's lib/ (the configured tree would
-        # give /usr/lib/<multiarch>/slurm, which does not exist on Debian).
+        cd "$tree"
+        export CFLAGS CPPFLAGS LDFLAGS
+        CFLAGS=$(debian_flags CFLAGS)
+        CPPFLAGS=$(debian_flags CPPFLAGS)
+        LDFLAGS=$(debian_flags LDFLAGS)
+        eval "./configure $args"
+    ) > "$logfile" 2>&1
+}
+
+build() {
+    local tree=$1 logfile=$2 dest=$3
+    # Only what libslurmfull and the three commands need: src/common and
+    # src/api (whose version scripts are BUILT_SOURCES, made by "make all"
+    # only), libsrun; the commands' Makefiles build libfile_bcast through
+    # "force" rules. No static objects (halves the compile time). RUNPATH of
+    # the commands: the cache's lib/.
+    # Debian runs autoreconf, which carries its "rpath" patch (package name
+    # slurm-wlm) into configure; the shared tree's configure predates it, so
+    # pkglibdir (compiled in as the default PluginDir) is set here instead.
+    local lt=LIBTOOLFLAGS=--tag=disable-static
+    local pk=pkglibdir=$(sed -n 's/^libdir = //p' "$tree/src/common/Makefile")/slurm-wlm
+    (
+        set -e
+        make -C "$tree/src/common" -j"$jobs" "$lt" "$pk" libcommon.la
+        make -C "$tree/src/api" -j"$jobs" "$lt" "$pk" version.map full_version.map
+        make -C "$tree/src/api" -j"$jobs" "$lt" "$pk" libslurmfull.la
+        make -C "$tree/src/srun/libsrun" -j"$jobs" "$lt" "$pk"
         for c in $COMMANDS; do
-            make -C "$tree/src/$c" -j"$jobs" "${flags[@]}" \
+            make -C "$tree/src/$c" -j"$jobs" "$lt" "$pk" \
                 LIB_SLURM="-Wl,-rpath=$dest/lib -L\$(top_builddir)/src/api/.libs -lslurmfull" "$c"
         done
     ) > "$logfile" 2>&1
@@ -99,11 +115,13 @@ build() {
 install_into() {
     local tree=$1 dest=$2 c
     mkdir -p "$dest/lib" "$dest/bin"
-    # libtool puts the real objects in .libs/; the top-level names are wrappers.
+    # libtool puts the real objects in .libs/; debug info stripped as dh_strip does.
     install -m 0644 "$tree/src/api/.libs/libslurmfull.so" "$dest/lib/libslurmfull.so"
+    strip --strip-unneeded --remove-section=.comment --remove-section=.note "$dest/lib/libslurmfull.so"
     for c in $COMMANDS; do
         install -m 0755 "$tree/src/$c/.libs/$c" "$dest/bin/$c" 2>/dev/null \
             || install -m 0755 "$tree/src/$c/$c" "$dest/bin/$c"
+        strip --strip-unneeded --remove-section=.comment --remove-section=.note "$dest/bin/$c"
     done
     cat > "$dest/env.sh" <<EOF
 # Source this file to use the patched Slurm clients (--distribution=TOFA).
@@ -127,6 +145,10 @@ main() {
         echo "$verdir"
         return 0
     fi
+    # Build-Depends of slurm-wlm that change libslurmfull or srun (lz4:
+    # --compress; rocm-smi: GPU detection).
+    apt_install_missing liblz4-dev
+    [ "$(dpkg --print-architecture)" != amd64 ] || apt_install_missing librocm-smi-dev
     mkdir -p "$CACHE" || die "cannot create $CACHE (set TOFA_SLURM_PATCHED_CACHE)"
     exec 9>"$CACHE/.lock"
     flock -w 1800 9 || die "timed out waiting for another $TOFA_PROG ($CACHE/.lock)"
@@ -139,14 +161,16 @@ main() {
     mkdir -p "$verdir/src"
     log "copying the configured Slurm tree $src"
     cp -a "$src" "$verdir/src/"
-    # The copy keeps the configured Makefiles; only paths inside them differ.
-    (cd "$tree" && ./config.status --quiet) > "$verdir/config.status.log" 2>&1 \
-        || die "config.status failed in $tree (see $verdir/config.status.log)"
     for p in $(patches); do
         log "applying $(basename "$p")"
         (cd "$tree" && patch -p1 -N -s --no-backup-if-mismatch < "$p" >&2) \
             || die "$(basename "$p") does not apply to $tree"
     done
+    log "configure as debian/rules (log: $verdir/configure.log)"
+    if ! reconfigure "$tree" "$verdir/configure.log"; then
+        tail -n 25 "$verdir/configure.log" >&2
+        die "configure failed; see $verdir/configure.log"
+    fi
     log "building libslurmfull and $COMMANDS with -j$jobs (log: $verdir/build.log)"
     if ! build "$tree" "$verdir/build.log" "$verdir"; then
         tail -n 25 "$verdir/build.log" >&2
