@@ -192,8 +192,11 @@ int run(const Options& options) {
   std::printf("%s, %d tasks, graph %s\n", topology.describe().c_str(), graph.task_count(),
               options.graph.c_str());
   print_table(results);
-  for (const Skipped& s : skipped)
-    std::printf("%-14s skipped: %s\n", s.strategy.c_str(), s.reason.c_str());
+  if (!skipped.empty()) {  // the reasons are in the JSON
+    std::string names;
+    for (const Skipped& s : skipped) names += (names.empty() ? "" : ", ") + s.strategy;
+    std::printf("not applicable to this job: %s\n", names.c_str());
+  }
 
   if (!options.hostfile.empty()) {
     auto out = open_output(options.hostfile);
