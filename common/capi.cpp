@@ -7,6 +7,7 @@
 #include <sstream>
 #include <string>
 
+#include "capi_guard.hpp"
 #include "tofa/tofa.hpp"
 
 struct tofa_topology {
@@ -19,27 +20,8 @@ struct tofa_graph {
 
 namespace {
 
-void write_error(char* err, size_t err_size, const char* text) {
-  if (err == nullptr || err_size == 0) return;
-  std::strncpy(err, text, err_size - 1);
-  err[err_size - 1] = '\0';
-}
-
-/// Runs `body`; any exception becomes TOFA_ERROR with its text in err.
-template <typename Body>
-int guarded(char* err, size_t err_size, Body&& body) noexcept {
-  try {
-    body();
-    return TOFA_OK;
-  } catch (const std::bad_alloc&) {
-    write_error(err, err_size, "out of memory");
-  } catch (const std::exception& e) {
-    write_error(err, err_size, e.what());
-  } catch (...) {
-    write_error(err, err_size, "unknown error");
-  }
-  return TOFA_ERROR;
-}
+using tofa::capi::guarded;
+using tofa::capi::require;
 
 bool valid_node(const tofa_topology_t* t, int node) {
   return t != nullptr && node >= 0 && node < t->topology.node_count();
@@ -50,9 +32,6 @@ std::vector<double> outage_vector(const tofa_topology_t* t, const double* outage
   return std::vector<double>(outage, outage + t->topology.node_count());
 }
 
-void require(bool condition, const char* what) {
-  if (!condition) throw tofa::Error(what);
-}
 
 }  // namespace
 

@@ -14,6 +14,7 @@
 
 #include "tofa/error.hpp"
 #include "tofa/faults.hpp"
+#include "tofa/metrics.hpp"
 
 namespace tofa {
 
@@ -65,20 +66,6 @@ void check_outage_size(const std::vector<double>& outage, const Topology& topolo
   }
 }
 
-void check_placement(const CommGraph& graph, const Topology& topology,
-                     const std::vector<int>& placement) {
-  if (placement.size() != static_cast<std::size_t>(graph.task_count())) {
-    throw Error("placement has " + std::to_string(placement.size()) + " entries, expected " +
-                std::to_string(graph.task_count()) + " tasks");
-  }
-  for (std::size_t task = 0; task < placement.size(); ++task) {
-    if (placement[task] < 0 || placement[task] >= topology.node_count()) {
-      throw Error("task " + std::to_string(task) + " is placed on node " +
-                  std::to_string(placement[task]) + ", outside 0.." +
-                  std::to_string(topology.node_count() - 1));
-    }
-  }
-}
 
 bool is_faulty(int node, const std::vector<double>& outage) {
   if (outage.empty()) return false;
@@ -169,7 +156,7 @@ double fault_weighted_distance(const Topology& topology, const std::vector<doubl
 double expected_abort_probability(const Topology& topology, const CommGraph& graph,
                                   const std::vector<int>& placement,
                                   const std::vector<double>& outage) {
-  check_placement(graph, topology, placement);
+  check_placement_shape(graph, topology, placement);
   check_outage_size(outage, topology);
   if (outage.empty()) return 0;
 

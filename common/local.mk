@@ -65,7 +65,7 @@ common_libtofa_la_SOURCES = \
 	common/service/responder.hpp common/service/responder.cpp \
 	common/service/service.hpp common/service/service.cpp \
 	common/service/client.hpp common/service/client.cpp \
-	common/capi.cpp common/service_capi.cpp
+	common/capi_guard.hpp common/capi.cpp common/service_capi.cpp
 common_libtofa_la_LIBADD = $(SCOTCH_LIBS) $(MUNGE_LIBS) -lpthread
 common_libtofa_la_CXXFLAGS = $(AM_CXXFLAGS) -pthread
 common_libtofa_la_LDFLAGS = -version-info 0:0:0

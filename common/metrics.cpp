@@ -13,20 +13,6 @@ namespace tofa {
 
 namespace {
 
-void check_placement(const CommGraph& graph, const Topology& topology,
-                     const std::vector<int>& placement) {
-  if (placement.size() != static_cast<std::size_t>(graph.task_count())) {
-    throw Error("placement has " + std::to_string(placement.size()) + " entries, expected " +
-                std::to_string(graph.task_count()) + " tasks");
-  }
-  for (std::size_t task = 0; task < placement.size(); ++task) {
-    if (placement[task] < 0 || placement[task] >= topology.node_count()) {
-      throw Error("task " + std::to_string(task) + " is placed on node " +
-                  std::to_string(placement[task]) + ", outside 0.." +
-                  std::to_string(topology.node_count() - 1));
-    }
-  }
-}
 
 // Calls visit(a, b, bytes) once per undirected edge {a, b}, a < b.
 template <typename Visit>
@@ -59,16 +45,31 @@ std::vector<double> unchecked_link_loads(const CommGraph& graph, const Topology&
 
 }  // namespace
 
+void check_placement_shape(const CommGraph& graph, const Topology& topology,
+                     const std::vector<int>& placement) {
+  if (placement.size() != static_cast<std::size_t>(graph.task_count())) {
+    throw Error("placement has " + std::to_string(placement.size()) + " entries, expected " +
+                std::to_string(graph.task_count()) + " tasks");
+  }
+  for (std::size_t task = 0; task < placement.size(); ++task) {
+    if (placement[task] < 0 || placement[task] >= topology.node_count()) {
+      throw Error("task " + std::to_string(task) + " is placed on node " +
+                  std::to_string(placement[task]) + ", outside 0.." +
+                  std::to_string(topology.node_count() - 1));
+    }
+  }
+}
+
 std::vector<double> link_loads(const CommGraph& graph, const Topology& topology,
                                const std::vector<int>& placement) {
-  check_placement(graph, topology, placement);
+  check_placement_shape(graph, topology, placement);
   return unchecked_link_loads(graph, topology, placement);
 }
 
 PlacementMetrics evaluate_placement(const CommGraph& graph, const Topology& topology,
                                     const std::vector<int>& placement,
                                     const std::vector<double>& outage) {
-  check_placement(graph, topology, placement);
+  check_placement_shape(graph, topology, placement);
 
   PlacementMetrics metrics;
   metrics.tasks = graph.task_count();

@@ -10,42 +10,22 @@
 #include <new>
 #include <string>
 
+#include "capi_guard.hpp"
 #include "service/client.hpp"
 #include "service/responder.hpp"
 #include "service/service.hpp"
 #include "service/tofa_conf.hpp"
-#include "tofa/error.hpp"
 
 namespace {
 
+using tofa::capi::guarded;
+using tofa::capi::require;
+
 using namespace tofa::service;
 
-void write_error(char* err, size_t err_size, const char* text) {
-  if (err == nullptr || err_size == 0) return;
-  std::strncpy(err, text, err_size - 1);
-  err[err_size - 1] = '\0';
-}
-
-template <typename Body>
-int guarded(char* err, size_t err_size, Body&& body) noexcept {
-  try {
-    body();
-    return TOFA_OK;
-  } catch (const std::bad_alloc&) {
-    write_error(err, err_size, "out of memory");
-  } catch (const std::exception& e) {
-    write_error(err, err_size, e.what());
-  } catch (...) {
-    write_error(err, err_size, "unknown error");
-  }
-  return TOFA_ERROR;
-}
 
 std::string text_or_empty(const char* text) { return text ? text : ""; }
 
-void require(bool condition, const char* what) {
-  if (!condition) throw tofa::Error(what);
-}
 
 /// A malloc'ed copy for the caller to free().
 char* malloc_copy(const std::string& text) {

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "capacity_repair.hpp"
+#include "scotch_target.hpp"
 
 namespace tofa {
 namespace {
@@ -43,8 +44,8 @@ scotch::Graph scotch_graph(const CommGraph& graph, long long max_distance) {
   return scotch::Graph(std::move(offsets), std::move(adjacency), std::move(weights));
 }
 
-}  // namespace
-
+/// The first `needed` consecutive candidates (in candidate order) whose
+/// outage is 0, or an empty vector.
 std::vector<int> first_fault_free_run(const MappingRequest& request,
                                       const std::vector<int>& candidates, int needed) {
   int run_length = 0;
@@ -63,6 +64,7 @@ std::vector<double> outage_per_node(const MappingRequest& request) {
   return outage;
 }
 
+/// Maps the graph onto `target` with Scotch, then repairs capacity.
 Placement scotch_map_onto(const MappingRequest& request,
                           const std::shared_ptr<const scotch::Target>& target, int slots,
                           scotch::Lock& /*held*/) {
@@ -96,6 +98,27 @@ Placement scotch_map_onto(const MappingRequest& request,
   repair_capacity(request, target->nodes(), slots, placement);
   check_placement(request, placement);
   return placement;
+}
+
+}  // namespace
+
+Placement map_fault_free_run_or(const MappingRequest& request, FallbackNodes fallback) {
+  check_capacity(request);
+  const std::vector<int> candidates = effective_candidates(request);
+  const int slots = effective_slots(request);
+  const int tasks = request.graph->task_count();
+  if (tasks == 0) return {};
+
+  const int needed = (tasks + slots - 1) / slots;
+  const std::vector<int> run = first_fault_free_run(request, candidates, needed);
+  scotch::Lock held = scotch::lock();
+  auto target = run.empty()
+                    ? scotch::fault_weighted_target(*request.topology,
+                                                    fallback(request, candidates, needed),
+                                                    outage_per_node(request), request.fault_cost,
+                                                    held)
+                    : scotch::topology_target(*request.topology, run, held);
+  return scotch_map_onto(request, target, slots, held);
 }
 
 }  // namespace tofa

@@ -1,27 +1,22 @@
 // Shared steps of the Scotch-based strategies (tofa, tofa-compact).
 #pragma once
 
-#include <memory>
 #include <vector>
 
 #include "../tofa/mapper.hpp"
-#include "scotch_target.hpp"
 
 namespace tofa {
 
-/// The first `needed` consecutive candidates (in candidate order) whose
-/// outage is 0, or an empty vector.
-std::vector<int> first_fault_free_run(const MappingRequest& request,
-                                      const std::vector<int>& candidates, int needed);
+/// Chooses the nodes of the fault-weighted target when no run of `needed`
+/// consecutive fault-free candidates exists.
+using FallbackNodes = std::vector<int> (*)(const MappingRequest& request,
+                                           const std::vector<int>& candidates, int needed);
 
-/// Maps the request's graph onto `target` with Scotch (seeded by
-/// request.seed), then moves tasks off nodes above `slots`. Takes the lock
-/// that guards Scotch, held by the caller while the target was made.
-Placement scotch_map_onto(const MappingRequest& request,
-                          const std::shared_ptr<const scotch::Target>& target, int slots,
-                          scotch::Lock& held);
-
-/// Outage of every topology node (0 where the request has none).
-std::vector<double> outage_per_node(const MappingRequest& request);
+/// Listing 1.1 of the TOFA seed with a choice of fallback: Scotch onto the
+/// first run of ceil(tasks/slots) consecutive fault-free candidates when there
+/// is one (SCOTCH_archSub of the topology), else onto the fault-weighted
+/// target (Equation 1) restricted to fallback(...). Then tasks are moved off
+/// nodes above their slots. Deterministic for request.seed.
+Placement map_fault_free_run_or(const MappingRequest& request, FallbackNodes fallback);
 
 }  // namespace tofa

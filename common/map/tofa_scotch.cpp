@@ -7,24 +7,14 @@
 namespace tofa {
 namespace {
 
+std::vector<int> all_candidates(const MappingRequest&, const std::vector<int>& candidates, int) {
+  return candidates;
+}
+
 class TofaMapper : public Mapper {
  public:
   Placement map(const MappingRequest& request) const override {
-    check_capacity(request);
-    const std::vector<int> candidates = effective_candidates(request);
-    const int slots = effective_slots(request);
-    const int tasks = request.graph->task_count();
-    if (tasks == 0) return {};
-
-    const int needed = (tasks + slots - 1) / slots;
-    const std::vector<int> run = first_fault_free_run(request, candidates, needed);
-    scotch::Lock held = scotch::lock();
-    auto target = run.empty()
-                      ? scotch::fault_weighted_target(*request.topology, candidates,
-                                                      outage_per_node(request),
-                                                      request.fault_cost, held)
-                      : scotch::topology_target(*request.topology, run, held);
-    return scotch_map_onto(request, target, slots, held);
+    return map_fault_free_run_or(request, all_candidates);
   }
 };
 

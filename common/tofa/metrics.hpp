@@ -29,6 +29,10 @@ struct PlacementMetrics {
 std::vector<double> link_loads(const CommGraph& graph, const Topology& topology,
                                const std::vector<int>& placement);
 
+/// Throws Error unless `placement` has one node id in range per task.
+void check_placement_shape(const CommGraph& graph, const Topology& topology,
+                           const std::vector<int>& placement);
+
 /// All metrics at once. Tasks on the same node are 0 hops apart.
 /// Throws Error when placement has the wrong size or a node id out of range.
 PlacementMetrics evaluate_placement(const CommGraph& graph, const Topology& topology,
