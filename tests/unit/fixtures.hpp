@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "tofa/error.hpp"
 #include "tofa/graph.hpp"
 
 namespace tofa_test {
@@ -47,6 +48,17 @@ inline tofa::CommGraph stencil_graph(int sx, int sy, int sz, double bytes = 1.0)
         if (z + 1 < sz) edges.push_back({id(x, y, z), id(x, y, z + 1), bytes, 1});
       }
   return tofa::CommGraph::from_directed_edges(sx * sy * sz, edges);
+}
+
+/// The what() of the tofa::Error that `statement` throws, or "<no exception>".
+template <typename Statement>
+std::string error_text(Statement statement) {
+  try {
+    statement();
+  } catch (const tofa::Error& error) {
+    return error.what();
+  }
+  return "<no exception>";
 }
 
 /// Ring of n tasks, `bytes` on each edge.

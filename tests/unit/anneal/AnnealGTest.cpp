@@ -24,15 +24,7 @@ using tofa::MappingRequest;
 using tofa::Placement;
 using tofa::Topology;
 
-template <typename Statement>
-std::string error_text(Statement statement) {
-  try {
-    statement();
-  } catch (const tofa::Error& error) {
-    return error.what();
-  }
-  return "<no exception>";
-}
+using tofa_test::error_text;
 
 MappingRequest request_for(const CommGraph& graph, const Topology& topology, int slots,
                            std::map<std::string, std::string> parameters = {}) {

@@ -20,15 +20,7 @@ using tofa::CommGraph;
 using tofa::DistanceMetric;
 using tofa::Topology;
 
-template <typename Statement>
-std::string error_text(Statement statement) {
-  try {
-    statement();
-  } catch (const tofa::Error& error) {
-    return error.what();
-  }
-  return "<no exception>";
-}
+using tofa_test::error_text;
 
 std::vector<int> identity(int n) {
   std::vector<int> placement(n);

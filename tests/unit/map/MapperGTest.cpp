@@ -24,15 +24,7 @@ using tofa::MappingRequest;
 using tofa::Placement;
 using tofa::Topology;
 
-template <typename Statement>
-std::string error_text(Statement statement) {
-  try {
-    statement();
-  } catch (const tofa::Error& error) {
-    return error.what();
-  }
-  return "<no exception>";
-}
+using tofa_test::error_text;
 
 /// `tasks` tasks, each sending to 3 random others with random byte counts.
 CommGraph random_sparse_graph(int tasks, unsigned seed) {

@@ -18,15 +18,7 @@ namespace {
 using tofa::Link;
 using tofa::PlacementMetrics;
 
-template <typename Statement>
-std::string error_text(Statement statement) {
-  try {
-    statement();
-  } catch (const tofa::Error& error) {
-    return error.what();
-  }
-  return "<no exception>";
-}
+using tofa_test::error_text;
 
 // 2x2x2 torus, id = x + 2y + 4z. In a ring of 2 the route from coordinate 0
 // goes +1 and from coordinate 1 goes -1 (distance L/2 rule).

@@ -17,15 +17,7 @@ namespace {
 using tofa::MappingRequest;
 using tofa::Topology;
 
-template <typename Statement>
-std::string error_text(Statement statement) {
-  try {
-    statement();
-  } catch (const tofa::Error& error) {
-    return error.what();
-  }
-  return "<no exception>";
-}
+using tofa_test::error_text;
 
 TEST(MimsMapper, NodesHoldExactlyThePacks) {
   // 4x4x8 stencil (128 tasks) on a 4x4x4 torus with 4 cores per node.

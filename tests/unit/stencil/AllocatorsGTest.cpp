@@ -2,6 +2,8 @@
 // snake curve, and fragmented machines.
 #include <gtest/gtest.h>
 
+#include "fixtures.hpp"
+
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -13,15 +15,7 @@ namespace {
 
 using tofa::Topology;
 
-template <typename Statement>
-std::string error_text(Statement statement) {
-  try {
-    statement();
-  } catch (const tofa::Error& error) {
-    return error.what();
-  }
-  return "<no exception>";
-}
+using tofa_test::error_text;
 
 std::vector<int> sorted(std::vector<int> nodes) {
   std::sort(nodes.begin(), nodes.end());

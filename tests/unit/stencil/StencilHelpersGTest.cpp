@@ -17,15 +17,7 @@ namespace {
 
 using tofa::stencil::Triple;
 
-template <typename Statement>
-std::string error_text(Statement statement) {
-  try {
-    statement();
-  } catch (const tofa::Error& error) {
-    return error.what();
-  }
-  return "<no exception>";
-}
+using tofa_test::error_text;
 
 TEST(StencilShape, ParsesOneToThreeDimensions) {
   EXPECT_EQ(tofa::stencil::parse_shape("4x8x4", "ctx"), (Triple{4, 8, 4}));

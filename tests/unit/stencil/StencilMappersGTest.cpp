@@ -42,15 +42,7 @@ const std::vector<Factory> kAll = {
     {"stencil-incimprove", tofa::make_stencil_incimprove_mapper},
 };
 
-template <typename Statement>
-std::string error_text(Statement statement) {
-  try {
-    statement();
-  } catch (const tofa::Error& error) {
-    return error.what();
-  }
-  return "<no exception>";
-}
+using tofa_test::error_text;
 
 MappingRequest request_for(const CommGraph& graph, const Topology& topology, int slots,
                            std::vector<int> candidates) {
