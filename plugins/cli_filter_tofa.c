@@ -17,6 +17,12 @@
  *
  * sbatch/salloc: only the task count is checked (or set); the placement is
  * made at scheduling time by select/tofa_cons_tres.
+ *
+ * With Slurm patched by patches/slurm-22.05-distribution-tofa.patch,
+ * --distribution=TOFA reaches this filter as an arbitrary distribution with
+ * the SLURM_DIST_TOFA marker: it requires a graph, then everything is done
+ * as for --tofa-matrix alone, and the marker is cleared so the request that
+ * leaves the client is the same (unpatched daemons never see the bit).
  */
 #include "common/slurm_config.h"
 
@@ -38,6 +44,12 @@
 
 #include "tofa_service.h"
 #include "common/tofa_glue.h"
+
+/* The marker the TOFA patch defines in src/common/proc_args.h; the plugin
+ * builds against an unpatched tree, where stock Slurm never sets the bit. */
+#ifndef SLURM_DIST_TOFA
+#define SLURM_DIST_TOFA 0x100000
+#endif
 
 const char plugin_name[] = "cli_filter tofa plugin (TOFA task layout)";
 const char plugin_type[] = "cli_filter/tofa";
@@ -223,17 +235,44 @@ out:
 	return rc;
 }
 
+/* True for --distribution=TOFA (patched Slurm); clears the marker, and for
+ * sbatch/salloc the arbitrary base too, so that the options are those of
+ * --tofa-matrix alone. */
+static bool _take_tofa_distribution(slurm_opt_t *opt)
+{
+	if (opt->distribution == (task_dist_states_t) SLURM_ERROR ||
+	    !(opt->distribution & SLURM_DIST_TOFA))
+		return false;
+	opt->distribution &= ~SLURM_DIST_TOFA;
+	if (!opt->srun_opt)
+		opt->distribution = (opt->distribution &
+				     SLURM_DIST_STATE_FLAGS) |
+				    SLURM_DIST_UNKNOWN;
+	return true;
+}
+
 extern int cli_filter_p_pre_submit(slurm_opt_t *opt, int offset)
 {
 	const char *graph_id = getenv(TOFA_ENV_GRAPH_ID);
+	bool tofa_dist = _take_tofa_distribution(opt);
 	bool skip = false;
 	(void) offset;
 
-	if (!graph_id || !graph_id[0])
-		return SLURM_SUCCESS;
+	if (!graph_id || !graph_id[0]) {
+		if (!tofa_dist)
+			return SLURM_SUCCESS;
+		error("%s: --distribution=TOFA needs a communication graph: add --tofa-matrix=FILE",
+		      plugin_type);
+		return SLURM_ERROR;
+	}
 	if (opt->srun_opt) {
 		if (_check_tasks(opt, "srun", &skip) != SLURM_SUCCESS)
 			return SLURM_ERROR;
+		if (skip && tofa_dist) {
+			error("%s: srun --distribution=TOFA --ntasks=%d but the job's communication graph has %s tasks",
+			      plugin_type, opt->ntasks, getenv("TOFA_TASKS"));
+			return SLURM_ERROR;
+		}
 		return skip ? SLURM_SUCCESS : _srun_layout(opt, graph_id);
 	}
 	return _check_tasks(opt, opt->sbatch_opt ? "sbatch" : "salloc", &skip);

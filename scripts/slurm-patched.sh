@@ -38,7 +38,7 @@ Environment:
   TOFA_SLURM_PATCHED_CACHE  cache directory (default /var/cache/tofa/slurm-patched)
   TOFA_SLURM_CACHE          passed on to scripts/slurm-source.sh
 
-First call: about 4 minutes on 2 cores (see patches/README.md); later calls
+First call: about 3.5 minutes on 2 cores (see patches/README.md); later calls
 print the cached path at once. The cache key is the Debian version plus a hash
 of the patches, so an edited patch gets a fresh build.
 EOF
@@ -97,8 +97,8 @@ build() {
     # Debian runs autoreconf, which carries its "rpath" patch (package name
     # slurm-wlm) into configure; the shared tree's configure predates it, so
     # pkglibdir (compiled in as the default PluginDir) is set here instead.
-    local lt=LIBTOOLFLAGS=--tag=disable-static
-    local pk=pkglibdir=$(sed -n 's/^libdir = //p' "$tree/src/common/Makefile")/slurm-wlm
+    local lt=LIBTOOLFLAGS=--tag=disable-static pk
+    pk=pkglibdir=$(sed -n 's/^libdir = //p' "$tree/src/common/Makefile")/slurm-wlm
     (
         set -e
         make -C "$tree/src/common" -j"$jobs" "$lt" "$pk" libcommon.la

@@ -26,142 +26,13 @@
 set -uo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-SRCDIR=${top_srcdir:-$HERE/../..}
-BUILDDIR=${top_builddir:-$SRCDIR}
-MINICLUSTER=$SRCDIR/scripts/minicluster.sh
-PLUGIN_DIR=${TOFA_PLUGIN_DIR:-$BUILDDIR/plugins/.libs}
-LIB_DIR=${TOFA_LIB_DIR:-$BUILDDIR/common/.libs}
-DIR=${TOFA_CLUSTER_DIR:-/tmp/tofa-plugins-cluster}
-PORT_BASE=${TOFA_CLUSTER_PORT_BASE:-17400}
-SERVICE_PORT=$((PORT_BASE + 50))
-NODES=8
-TMO=60   # seconds any single srun/sbatch wait may take
-
-passed=0
-failed=0
-started=no
-pass() { echo "PASS: $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL: $1"; failed=$((failed + 1)); }
-note() { echo "  $*"; }
-
-finish() {
-    if [ $started = yes ] && [ "${TOFA_KEEP_CLUSTER:-0}" != 1 ]; then
-        "$MINICLUSTER" down --dir "$DIR" >/dev/null 2>&1 || echo "warning: minicluster down failed" >&2
-    fi
-    echo "$passed passed, $failed failed"
-    if [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]; then exit 0; else exit 1; fi
-}
+. "$HERE/lib_tofa_cluster.sh"
 trap finish EXIT
-
-if [ "$(id -u)" -ne 0 ]; then
-    echo "SKIP: needs root (starts munged, slurmctld, slurmd)"
-    trap - EXIT
-    exit 77
-fi
-for p in topology_tofa select_tofa_cons_tres slurmctld_tofa cli_filter_tofa tofa_loadmatrix tofa_nodestate; do
-    if [ ! -f "$PLUGIN_DIR/$p.so" ]; then
-        echo "SKIP: $PLUGIN_DIR/$p.so not built (configure found no Slurm source tree?)"
-        trap - EXIT
-        exit 77
-    fi
-done
-QUERY=${TOFA_QUERY:-}
-for q in "$BUILDDIR/tests/integration/tofa_query" "$PLUGIN_DIR/tofa_query"; do
-    [ -n "$QUERY" ] || { [ -x "$q" ] && QUERY=$q; }
-done
-[ -x "$QUERY" ] || { echo "SKIP: tofa_query helper not built"; trap - EXIT; exit 77; }
-PLUGIN_DIR=$(realpath "$PLUGIN_DIR")
-[ -d "$LIB_DIR" ] && export LD_LIBRARY_PATH=$(realpath "$LIB_DIR")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-
-# ---- configuration ---------------------------------------------------------
-mkdir -p "$DIR/etc" "$DIR/data"
-CONF_DIR=$DIR/etc
-TOFA_CONF=$CONF_DIR/tofa.conf
-MUNGE_SOCKET=$DIR/munge/munge.socket.2
-DATA=$DIR/data
-chmod 0755 "$DIR" "$DATA"
-
-# t1..t8 on a 2x2x2 torus, first dimension fastest: t(k) has id k-1 and
-# coordinates (bit0, bit1, bit2) of k-1; hops = number of differing bits.
-cat > "$TOFA_CONF" <<CONF
-Dims=2x2x2 Wrap=yes CoresPerNode=1
-NodeName=t[1-$NODES]
-ServicePort=$SERVICE_PORT
-HeartbeatInterval=1
-HeartbeatTimeout=1
-HeartbeatPortOffset=100
-OutageModel=window:5
-MaxGraphTasks=64
-CONF
-tofa_select_conf() {
-    cat > "$DIR/data/conf-extra" <<CONF
-TopologyPlugin=topology/tofa
-SelectType=$1
-SelectTypeParameters=CR_Core
-SlurmctldPlugstack=slurmctld/tofa
-CliFilterPlugins=tofa
-CONF
-}
-tofa_select_conf select/tofa_cons_tres
-cat > "$DIR/data/plugstack.conf" <<CONF
-required $PLUGIN_DIR/tofa_loadmatrix.so
-required $PLUGIN_DIR/tofa_nodestate.so
-CONF
-
-# Graphs. pairs8: heavy pairs (0,1) (2,3) (4,5) (6,7), light links between the
-# pairs; every optimal placement puts each heavy pair on neighbouring nodes
-# (1 hop), because one hop more on a heavy pair costs more than all light
-# traffic together. pairs4: the same with 4 tasks.
-matrix() {   # matrix N "i j w" ... -> symmetric N x N matrix on stdout
-    local n=$1; shift
-    python3 - "$n" "$@" <<'PY'
-import sys
-n = int(sys.argv[1]); m = [[0] * n for _ in range(n)]
-for edge in sys.argv[2:]:
-    i, j, w = edge.split(); m[int(i)][int(j)] = m[int(j)][int(i)] = int(w)
-print(n)
-for row in m: print(" ".join(map(str, row)))
-PY
-}
-matrix 8 "0 1 100000" "2 3 100000" "4 5 100000" "6 7 100000" \
-         "1 2 10" "3 4 10" "5 6 10" "7 0 10" > "$DATA/pairs8.mat"
-matrix 4 "0 1 100000" "2 3 100000" "1 2 10" > "$DATA/pairs4.mat"
+tofa_lib_require_root_and_plugins
+tofa_lib_write_config
 printf '3\n0 1 2\n1 x 0\n2 0 0\n' > "$DATA/bad.mat"            # line 3, column 3
 for i in $(seq 0 98); do echo "$i $((i + 1)) 5"; done > "$DATA/big.edges"   # 100 tasks > 64
 chmod 0644 "$DATA"/*
-
-# ---- helpers ---------------------------------------------------------------
-query() { "$QUERY" "$TOFA_CONF" 127.0.0.1 "$MUNGE_SOCKET" "$1"; }
-
-hops() {   # hops tA tB on the 2x2x2 torus
-    local a=$((${1#t} - 1)) b=$((${2#t} - 1)) x c=0
-    x=$((a ^ b))
-    while [ $x -gt 0 ]; do c=$((c + (x & 1))); x=$((x >> 1)); done
-    echo $c
-}
-
-# Prints "task node" lines, sorted by task, from srun -l output.
-layout() { sed -n 's/^ *\([0-9][0-9]*\): *\(t[0-9]*\)$/\1 \2/p' | sort -n; }
-
-# Checks that heavy pairs (2k, 2k+1) of a layout sit 1 hop apart and that no
-# node has two tasks (CoresPerNode=1). Prints a reason and fails otherwise.
-check_pairs() {
-    local lay=$1 tasks=$2 k a b
-    local nodes
-    nodes=$(awk '{ print $2 }' <<<"$lay")
-    if [ "$(wc -l <<<"$nodes")" -ne "$tasks" ] || [ "$(sort -u <<<"$nodes" | wc -l)" -ne "$tasks" ]; then
-        echo "expected $tasks tasks on $tasks distinct nodes"
-        return 1
-    fi
-    for ((k = 0; k < tasks; k += 2)); do
-        a=$(awk -v t=$k '$1 == t { print $2 }' <<<"$lay")
-        b=$(awk -v t=$((k + 1)) '$1 == t { print $2 }' <<<"$lay")
-        if [ "$(hops "$a" "$b")" -ne 1 ]; then
-            echo "tasks $k and $((k + 1)) on $a and $b ($(hops "$a" "$b") hops, optimum 1)"
-            return 1
-        fi
-    done
-}
 
 job_state() { scontrol show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p'; }
 wait_job() {   # wait_job ID -> final state
@@ -178,25 +49,6 @@ expand() { scontrol show hostnames "$1" | sort -V | tr '\n' ' '; }
 
 # A node's outage probability from the service's NODES reply ("" if absent).
 outage() { query NODES 2>/dev/null | tr ' ' '\n' | awk -v n="name=$1" '$0 == n { f = 1; next } f && /^p=/ { sub(/^p=/, ""); print; exit }'; }
-
-all_answered() {   # every node answered at least one heartbeat
-    local reply
-    reply=$(query NODES 2>/dev/null) || return 1
-    [ "$(grep -c 'answered=[1-9]' <<<"$reply")" -ge "$NODES" ]
-}
-
-wait_until() {   # wait_until SECONDS CMD...
-    local deadline=$(( $(date +%s) + $1 )); shift
-    until "$@"; do [ "$(date +%s)" -lt "$deadline" ] || return 1; sleep 0.5; done
-}
-
-all_idle() { [ "$(sinfo -h -N -o %T | grep -c '^idle$')" -eq "$NODES" ]; }
-
-cluster_up() {
-    "$MINICLUSTER" up --dir "$DIR" --nodes "$NODES" --port-base "$PORT_BASE" --timeout 60 \
-        --plugin-dir "$PLUGIN_DIR" --conf-extra "$DATA/conf-extra" \
-        --plugstack "$DATA/plugstack.conf" >/dev/null
-}
 
 # ---- bring up ----------------------------------------------------------------
 if ! cluster_up; then
@@ -215,7 +67,6 @@ else
     fail "no ranking message from topology/tofa in slurmctld.log"
 fi
 # Heartbeats missed while the slurmd were starting leave the 5-round window.
-all_fault_free() { [ "$(query NODES 2>/dev/null | grep -c ' p=0 ')" -eq "$NODES" ]; }
 if wait_until 30 all_answered && wait_until 30 all_fault_free; then
     pass "service answers; all $NODES responders answer heartbeats, every outage probability is 0"
 else

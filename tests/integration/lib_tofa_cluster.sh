@@ -1,0 +1,173 @@
+# shellcheck shell=bash
+# Shared setup of the integration tests that run the tofa plugins on a native
+# mini-cluster (scripts/minicluster.sh: munged, slurmctld, 8 slurmd on
+# loopback). Sourced, not executed. The same configuration as
+# tofa_cluster.sh: t1..t8 on a 2x2x2 torus, CoresPerNode=1, the service on
+# PORT_BASE + 50, heartbeat responders on the slurmd port + 100.
+#
+# Before sourcing, a test may set
+#   TOFA_LIB_DEFAULT_DIR        default of TOFA_CLUSTER_DIR
+#   TOFA_LIB_DEFAULT_PORT_BASE  default of TOFA_CLUSTER_PORT_BASE
+# It then calls, in this order:
+#   tofa_lib_require_root_and_plugins   (exit 77 when not possible)
+#   tofa_lib_write_config               (tofa.conf, conf-extra, plugstack, graphs)
+#   cluster_up                          (returns non-zero on failure)
+# and uses pass/fail/note, matrix, hops, layout, check_pairs, wait_until,
+# all_idle, query. finish (the EXIT trap) stops the cluster and prints
+# "N passed, N failed".
+# Environment: TOFA_PLUGIN_DIR, TOFA_LIB_DIR, TOFA_QUERY, TOFA_CLUSTER_DIR,
+# TOFA_CLUSTER_PORT_BASE, TOFA_KEEP_CLUSTER=1 (see tofa_cluster.sh).
+
+LIB_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+SRCDIR=${top_srcdir:-$LIB_HERE/../..}
+BUILDDIR=${top_builddir:-$SRCDIR}
+MINICLUSTER=$SRCDIR/scripts/minicluster.sh
+PLUGIN_DIR=${TOFA_PLUGIN_DIR:-$BUILDDIR/plugins/.libs}
+LIB_DIR=${TOFA_LIB_DIR:-$BUILDDIR/common/.libs}
+DIR=${TOFA_CLUSTER_DIR:-${TOFA_LIB_DEFAULT_DIR:-/tmp/tofa-plugins-cluster}}
+PORT_BASE=${TOFA_CLUSTER_PORT_BASE:-${TOFA_LIB_DEFAULT_PORT_BASE:-17400}}
+SERVICE_PORT=$((PORT_BASE + 50))
+NODES=8
+TMO=60   # seconds any single srun/sbatch wait may take
+CONF_DIR=$DIR/etc
+TOFA_CONF=$CONF_DIR/tofa.conf
+MUNGE_SOCKET=$DIR/munge/munge.socket.2
+DATA=$DIR/data
+
+passed=0
+failed=0
+started=no
+pass() { echo "PASS: $1"; passed=$((passed + 1)); }
+fail() { echo "FAIL: $1"; failed=$((failed + 1)); }
+note() { echo "  $*"; }
+
+finish() {
+    if [ $started = yes ] && [ "${TOFA_KEEP_CLUSTER:-0}" != 1 ]; then
+        "$MINICLUSTER" down --dir "$DIR" >/dev/null 2>&1 || echo "warning: minicluster down failed" >&2
+    fi
+    echo "$passed passed, $failed failed"
+    if [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]; then exit 0; else exit 1; fi
+}
+
+skip() { echo "SKIP: $*"; trap - EXIT; exit 77; }
+
+tofa_lib_require_root_and_plugins() {
+    local p q
+    [ "$(id -u)" -eq 0 ] || skip "needs root (starts munged, slurmctld, slurmd)"
+    for p in topology_tofa select_tofa_cons_tres slurmctld_tofa cli_filter_tofa tofa_loadmatrix tofa_nodestate; do
+        [ -f "$PLUGIN_DIR/$p.so" ] || skip "$PLUGIN_DIR/$p.so not built (configure found no Slurm source tree?)"
+    done
+    QUERY=${TOFA_QUERY:-}
+    for q in "$BUILDDIR/tests/integration/tofa_query" "$PLUGIN_DIR/tofa_query"; do
+        [ -n "$QUERY" ] || { [ -x "$q" ] && QUERY=$q; }
+    done
+    [ -x "$QUERY" ] || skip "tofa_query helper not built"
+    PLUGIN_DIR=$(realpath "$PLUGIN_DIR")
+    if [ -d "$LIB_DIR" ]; then
+        LIB_DIR=$(realpath "$LIB_DIR")
+        export LD_LIBRARY_PATH=$LIB_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    fi
+}
+
+# conf-extra with the given SelectType (select/tofa_cons_tres or select/cons_tres).
+tofa_select_conf() {
+    cat > "$DATA/conf-extra" <<CONF
+TopologyPlugin=topology/tofa
+SelectType=$1
+SelectTypeParameters=CR_Core
+SlurmctldPlugstack=slurmctld/tofa
+CliFilterPlugins=tofa
+CONF
+}
+
+matrix() {   # matrix N "i j w" ... -> symmetric N x N matrix on stdout
+    local n=$1; shift
+    python3 - "$n" "$@" <<'PY'
+import sys
+n = int(sys.argv[1]); m = [[0] * n for _ in range(n)]
+for edge in sys.argv[2:]:
+    i, j, w = edge.split(); m[int(i)][int(j)] = m[int(j)][int(i)] = int(w)
+print(n)
+for row in m: print(" ".join(map(str, row)))
+PY
+}
+
+# t1..t8 on a 2x2x2 torus, first dimension fastest: t(k) has id k-1 and
+# coordinates (bit0, bit1, bit2) of k-1; hops = number of differing bits.
+# Graphs: pairs8 has heavy pairs (0,1) (2,3) (4,5) (6,7) and light links
+# between them, so every optimal placement puts each heavy pair on
+# neighbouring nodes; pairs4 is the same with 4 tasks.
+tofa_lib_write_config() {
+    mkdir -p "$CONF_DIR" "$DATA"
+    chmod 0755 "$DIR" "$DATA"
+    cat > "$TOFA_CONF" <<CONF
+Dims=2x2x2 Wrap=yes CoresPerNode=1
+NodeName=t[1-$NODES]
+ServicePort=$SERVICE_PORT
+HeartbeatInterval=1
+HeartbeatTimeout=1
+HeartbeatPortOffset=100
+OutageModel=window:5
+MaxGraphTasks=64
+CONF
+    tofa_select_conf select/tofa_cons_tres
+    cat > "$DATA/plugstack.conf" <<CONF
+required $PLUGIN_DIR/tofa_loadmatrix.so
+required $PLUGIN_DIR/tofa_nodestate.so
+CONF
+    matrix 8 "0 1 100000" "2 3 100000" "4 5 100000" "6 7 100000" \
+             "1 2 10" "3 4 10" "5 6 10" "7 0 10" > "$DATA/pairs8.mat"
+    matrix 4 "0 1 100000" "2 3 100000" "1 2 10" > "$DATA/pairs4.mat"
+    chmod 0644 "$DATA"/*
+}
+
+query() { "$QUERY" "$TOFA_CONF" 127.0.0.1 "$MUNGE_SOCKET" "$1"; }
+
+hops() {   # hops tA tB on the 2x2x2 torus
+    local a=$((${1#t} - 1)) b=$((${2#t} - 1)) x c=0
+    x=$((a ^ b))
+    while [ $x -gt 0 ]; do c=$((c + (x & 1))); x=$((x >> 1)); done
+    echo $c
+}
+
+# Prints "task node" lines, sorted by task, from srun -l output.
+layout() { sed -n 's/^ *\([0-9][0-9]*\): *\(t[0-9]*\)$/\1 \2/p' | sort -n; }
+
+# Heavy pairs (2k, 2k+1) of a layout 1 hop apart, no node with two tasks
+# (CoresPerNode=1); prints a reason and fails otherwise.
+check_pairs() {
+    local lay=$1 tasks=$2 k a b nodes
+    nodes=$(awk '{ print $2 }' <<<"$lay")
+    if [ "$(wc -l <<<"$nodes")" -ne "$tasks" ] || [ "$(sort -u <<<"$nodes" | wc -l)" -ne "$tasks" ]; then
+        echo "expected $tasks tasks on $tasks distinct nodes"
+        return 1
+    fi
+    for ((k = 0; k < tasks; k += 2)); do
+        a=$(awk -v t=$k '$1 == t { print $2 }' <<<"$lay")
+        b=$(awk -v t=$((k + 1)) '$1 == t { print $2 }' <<<"$lay")
+        if [ "$(hops "$a" "$b")" -ne 1 ]; then
+            echo "tasks $k and $((k + 1)) on $a and $b ($(hops "$a" "$b") hops, optimum 1)"
+            return 1
+        fi
+    done
+}
+
+wait_until() {   # wait_until SECONDS CMD...
+    local deadline=$(( $(date +%s) + $1 )); shift
+    until "$@"; do [ "$(date +%s)" -lt "$deadline" ] || return 1; sleep 0.5; done
+}
+
+all_idle() { [ "$(sinfo -h -N -o %T | grep -c '^idle$')" -eq "$NODES" ]; }
+
+all_answered() {   # every responder answered at least one heartbeat
+    local reply
+    reply=$(query NODES 2>/dev/null) || return 1
+    [ "$(grep -c 'answered=[1-9]' <<<"$reply")" -ge "$NODES" ]
+}
+all_fault_free() { [ "$(query NODES 2>/dev/null | grep -c ' p=0 ')" -eq "$NODES" ]; }
+
+cluster_up() {
+    "$MINICLUSTER" up --dir "$DIR" --nodes "$NODES" --port-base "$PORT_BASE" --timeout 60 \
+        --plugin-dir "$PLUGIN_DIR" --conf-extra "$DATA/conf-extra" \
+        --plugstack "$DATA/plugstack.conf" >/dev/null
+}
