@@ -41,7 +41,7 @@ CONF
 
 bash scripts/minicluster.sh down --dir "$dir" >/dev/null 2>&1 || true
 mkdir -p "$dir/etc" && cp "$dir/data/tofa.conf" "$dir/etc/tofa.conf"
-trap 'bash scripts/minicluster.sh down --dir "$dir" >/dev/null 2>&1 || true' EXIT
+trap 'bash "$top/scripts/minicluster.sh" down --dir "$dir" >/dev/null 2>&1 || true' EXIT
 echo "== starting munged, slurmctld and $nodes slurmd with the tofa plugins"
 bash scripts/minicluster.sh up --dir "$dir" --nodes $nodes --cpus 8 --port-base "$port_base" \
   --plugin-dir "$plugins" --conf-extra "$dir/data/conf-extra" \
