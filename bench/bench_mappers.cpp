@@ -2,6 +2,7 @@
 // The baseline is default-slurm measured in the same run: each strategy also
 // reports its hop-bytes and time relative to it.
 #include <algorithm>
+#include <map>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -12,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "map/anneal/cubic_problems.hpp"
 #include "tofa/tofa.hpp"
 
 namespace {
@@ -22,7 +24,15 @@ struct BenchCase {
   tofa::CommGraph graph;
   std::vector<double> outage;
   int repetitions;
+  std::vector<int> candidates = {};  ///< empty: every node
+  std::map<std::string, std::string> parameters = {};
 };
+
+/// The nodes an allocator gives a job on a half-busy 8x8x8 machine.
+std::vector<int> non_contiguous(const tofa::Topology& topology, tofa::Allocator allocator,
+                                int count) {
+  return allocator(topology, tofa::fragmented_machine(topology, allocator, 0.5, 32, 7), count);
+}
 
 std::vector<double> random_faults(int node_count, int faulty, double p, unsigned seed) {
   std::vector<int> nodes(node_count);
@@ -44,6 +54,8 @@ nlohmann::json run_case(const BenchCase& c) {
   request.graph = &c.graph;
   request.topology = &c.topology;
   request.outage = c.outage;
+  request.candidate_nodes = c.candidates;
+  request.parameters = c.parameters;
   request.parameters["max-evaluations"] = "20000000";  // bounds stencil-incimprove
   nlohmann::json rows = nlohmann::json::array();
   double baseline_ms = 0, baseline_hop_bytes = 0;
@@ -122,6 +134,20 @@ int main(int argc, char** argv) {
     cases.push_back({"dt85-torus8x8x8-51faulty", torus8,
                      tofa::read_graph(examples + "/dt85.mat"), random_faults(512, 51, 0.02, 7),
                      repetitions});
+    cases.push_back({"cubic1-torus8x8x8", torus8, tofa::anneal::cubic_graph({8, 8, 8}, 1, 0), {},
+                     quick ? 1 : 3});
+    cases.push_back({"cubic2-torus8x8x8", torus8, tofa::anneal::cubic_graph({8, 8, 8}, 2, 1), {},
+                     quick ? 1 : 3});
+    auto torus8_dual = tofa::Topology::from_spec("torus:8x8x8:cores=2");
+    cases.push_back({"powerlaw256-torus8x8x8-2cores", torus8_dual,
+                     tofa::power_law_graph(256, 0.6, 1 << 20, 3), {}, quick ? 1 : 3});
+    cases.push_back({"chungmesh16x16-torus8x8x8-2cores", torus8_dual,
+                     tofa::chung_mesh_graph(16, 16, 4 << 20, 1 << 20), {}, quick ? 1 : 3});
+    cases.push_back({"stencil8x8x4-mc1x1-halfbusy", torus8, tofa::stencil_graph({8, 8, 4}, 1 << 20),
+                     {}, quick ? 1 : 3, non_contiguous(torus8, tofa::allocate_mc1x1, 256)});
+    cases.push_back({"stencil8x8x4-snake-halfbusy", torus8, tofa::stencil_graph({8, 8, 4}, 1 << 20),
+                     {}, quick ? 1 : 3,
+                     non_contiguous(torus8, tofa::allocate_snake_best_fit, 256)});
     cases.push_back({"stencil4096-torus16x16x16", tofa::Topology::from_spec("torus:16x16x16"),
                      tofa::stencil_graph({16, 16, 16}, 1 << 20), {}, quick ? 1 : 3});
     nlohmann::json out = {{"benchmark", "mappers"}, {"cases", nlohmann::json::array()}};

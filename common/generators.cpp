@@ -1,6 +1,9 @@
 #include "tofa/generators.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
+#include <random>
 
 #include "tofa/error.hpp"
 
@@ -27,6 +30,39 @@ CommGraph stencil_graph(const std::vector<int>& dims, double bytes) {
     for (std::size_t d = 0; d < dims.size() && ++coord[d] == dims[d]; ++d) coord[d] = 0;
   }
   return CommGraph::from_directed_edges(static_cast<int>(tasks), edges);
+}
+
+CommGraph power_law_graph(int tasks, double exponent, double bytes, unsigned seed) {
+  if (tasks < 2) throw Error("a power-law graph needs at least 2 tasks");
+  std::mt19937 engine(seed);
+  std::uniform_int_distribution<int> pick(0, tasks - 1);
+  std::vector<CommEdge> edges;
+  for (int task = 0; task < tasks; ++task) {
+    const int degree = std::clamp(
+        static_cast<int>(std::lround(tasks * std::pow(task + 1.0, -exponent))), 1, tasks - 1);
+    for (int k = 0; k < degree; ++k) {
+      int partner = pick(engine);
+      if (partner == task) partner = (partner + 1) % tasks;
+      edges.push_back({task, partner, bytes, 1});
+      edges.push_back({partner, task, bytes, 1});
+    }
+  }
+  return CommGraph::from_directed_edges(tasks, edges);
+}
+
+CommGraph chung_mesh_graph(int rows, int columns, double row_bytes, double column_bytes) {
+  if (rows < 1 || columns < 1) throw Error("a mesh graph needs positive rows and columns");
+  std::vector<CommEdge> edges;
+  auto id = [columns](int row, int column) { return row * columns + column; };
+  for (int row = 0; row < rows; ++row)
+    for (int column = 0; column < columns; ++column) {
+      for (int other = 0; other < columns; ++other)
+        if (other != column) edges.push_back({id(row, column), id(row, other), row_bytes, 1});
+      for (int next : {row - 1, row + 1})
+        if (next >= 0 && next < rows)
+          edges.push_back({id(row, column), id(next, column), column_bytes, 1});
+    }
+  return CommGraph::from_directed_edges(rows * columns, edges);
 }
 
 bool is_graph_spec(const std::string& text) { return text.rfind("stencil:", 0) == 0; }

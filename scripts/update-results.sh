@@ -10,4 +10,7 @@ make -s bench/bench_mappers bench/bench_service
 ./bench/bench_service --examples examples >out/bench-service.json
 python3 scripts/results_table.py out/bench-mappers.json README.md docs/bench-mappers.svg \
   out/bench-service.json
-echo "README.md and docs/bench-mappers.svg updated from out/bench-mappers.json" >&2
+command -v rsvg-convert >/dev/null ||
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq librsvg2-bin >/dev/null
+rsvg-convert docs/bench-mappers.svg -o docs/bench-mappers.png
+echo "README.md, docs/bench-results.md and docs/bench-mappers.{svg,png} updated" >&2

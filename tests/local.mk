@@ -3,7 +3,7 @@ check_PROGRAMS += tests/unit_tests
 TESTS += tests/unit_tests tests/cli/test_tofa_map.sh
 tests_unit_tests_SOURCES = \
 	tests/unit/fixtures.hpp \
-	tests/unit/graph/GraphParseGTest.cpp \
+	tests/unit/graph/GraphParseGTest.cpp tests/unit/graph/GeneratorsGTest.cpp \
 	tests/unit/topology/TopologyGTest.cpp \
 	tests/unit/topology/TopologyFileGTest.cpp \
 	tests/unit/faults/FaultsGTest.cpp \

@@ -13,6 +13,18 @@ namespace tofa {
 /// edge weighs 2*bytes). Task id = x + X*(y + Y*z), first dimension fastest.
 CommGraph stencil_graph(const std::vector<int>& dims, double bytes = 1.0);
 
+/// Chung et al.'s Power Law benchmark: task i has about n*(i+1)^-exponent
+/// partners (at least 1), chosen uniformly by a std::mt19937 seeded with
+/// `seed`; every pair exchanges `bytes` each way.
+CommGraph power_law_graph(int tasks, double exponent = 0.6, double bytes = 1.0,
+                          unsigned seed = 1);
+
+/// Chung et al.'s Mesh benchmark: rows x columns tasks (id = row*columns +
+/// column); each exchanges `row_bytes` with every task of its row and
+/// `column_bytes` with the tasks above and below it.
+CommGraph chung_mesh_graph(int rows, int columns, double row_bytes = 4.0,
+                           double column_bytes = 1.0);
+
 /// "stencil:4x4x4[:BYTES]" -> stencil_graph. Throws Error on a bad spec.
 CommGraph graph_from_spec(const std::string& spec);
 
