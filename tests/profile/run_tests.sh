@@ -7,7 +7,7 @@
 # built here from the sources. Prints "N passed, N failed"; exit 77 when no
 # MPI launcher is installed.
 set -u
-src=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+src=$(cd "${top_srcdir:-$(dirname "$0")/../..}" && pwd)  # absolute: the LAMMPS run changes directory
 here=$src/tests/profile
 tools=$src/tools/profile
 work=$(mktemp -d /tmp/tofaprof-tests.XXXXXX)
@@ -176,7 +176,7 @@ if command -v lmp >/dev/null && [[ " ${flavours[*]} " == *" openmpi "* ]]; then
   # fail to start; the output of a failed attempt is shown.
   for attempt in 1 2; do
     (cd "$work" && launch openmpi 8 LD_PRELOAD="$libdir/libtofaprof.so" TOFAPROF_OUT="$work/lammps" -- \
-       lmp -in "$here/in.lj" -var t 40 -log none -screen none >"$work/lammps.out" 2>&1) && break
+       lmp -in "$here/in.lj" -var t 40 -log none >"$work/lammps.out" 2>&1) && break
     echo "LAMMPS attempt $attempt failed:"; tail -n 15 "$work/lammps.out"
   done
   check "LAMMPS 8 ranks: traffic in the diagonal band and on the 2x2x2 halo partners" "$python" - "$work/lammps/comm.mat" <<'PY'
