@@ -53,32 +53,35 @@ def service_table(doc):
 
 
 def chart(doc):
-    """Grouped bars: hop-bytes relative to default-slurm, one group per case."""
+    """Grouped bars of the main strategies: hop-bytes relative to default-slurm."""
     cases = doc["cases"]
-    names = [r["strategy"] for r in cases[0]["results"]]
-    colours = ["#888888", "#e6a040", "#50a050", "#3070c0", "#a050a0", "#c04040"]
-    bar, gap, height, top = 22, 40, 220, 40
+    names = KEY_STRATEGIES
+    colours = ["#888888", "#50a050", "#3070c0", "#60a8e0", "#c04040", "#a050a0", "#e6a040"]
+    bar, gap, height, top = 16, 30, 220, 40
     width = 80 + len(cases) * (len(names) * bar + gap)
-    peak = max(r["hop_bytes_vs_default"] for c in cases for r in c["results"]) or 1
-    out = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height + 120}' "
+    values = [r["hop_bytes_vs_default"] for c in cases for r in c["results"] if r["strategy"] in names]
+    peak = max(values) or 1
+    out = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height + 150}' "
            "font-family='sans-serif' font-size='11'>",
            "<rect width='100%' height='100%' fill='white'/>",
-           f"<text x='10' y='20' font-size='14'>hop-bytes relative to default-slurm (lower is better)</text>"]
+           "<text x='10' y='20' font-size='14'>hop-bytes relative to default-slurm "
+           "(lower is better; missing bar = not applicable)</text>"]
     for ci, case in enumerate(cases):
         left = 60 + ci * (len(names) * bar + gap)
-        for si, r in enumerate(case["results"]):
+        by_name = {r["strategy"]: r for r in case["results"]}
+        for si, name in enumerate(names):
+            r = by_name.get(name)
+            if r is None:
+                continue
             h = height * r["hop_bytes_vs_default"] / peak
             x = left + si * bar
-            out.append(f"<rect x='{x}' y='{top + height - h:.1f}' width='{bar - 3}' height='{h:.1f}' "
-                       f"fill='{colours[si % len(colours)]}'><title>{r['strategy']}: "
-                       f"{r['hop_bytes_vs_default']:.3f}</title></rect>")
-            out.append(f"<text x='{x + 8}' y='{top + height - h - 3:.1f}' font-size='9' "
-                       f"text-anchor='middle'>{r['hop_bytes_vs_default']:.2f}</text>")
-        out.append(f"<text x='{left}' y='{top + height + 16}'>{case['case']}</text>")
+            out.append(f"<rect x='{x}' y='{top + height - h:.1f}' width='{bar - 2}' height='{h:.1f}' "
+                       f"fill='{colours[si]}'><title>{name}: {r['hop_bytes_vs_default']:.3f}</title></rect>")
+        out.append(f"<text x='{left}' y='{top + height + 14}' font-size='9' "
+                   f"transform='rotate(20 {left} {top + height + 14})'>{case['case']}</text>")
     for si, name in enumerate(names):
-        out.append(f"<rect x='{60 + si * 110}' y='{top + height + 40}' width='12' height='12' "
-                   f"fill='{colours[si % len(colours)]}'/>"
-                   f"<text x='{76 + si * 110}' y='{top + height + 50}'>{name}</text>")
+        out.append(f"<rect x='{60 + si * 120}' y='{top + height + 88}' width='12' height='12' "
+                   f"fill='{colours[si]}'/><text x='{76 + si * 120}' y='{top + height + 98}'>{name}</text>")
     out.append("</svg>")
     return "\n".join(out) + "\n"
 

@@ -69,7 +69,7 @@ void write_placement_svg(std::ostream& out, const Topology& topology,
             << (faulty ? ", outage > 0" : "") << "</title></rect>\n";
         if (tasks_on[node] > 0)
           out << "<text x='" << x + kCell / 2 - 1 << "' y='" << y + kCell / 2 + 3
-              << "' text-anchor='middle'>" << tasks_on[node] << "</text>\n";
+              << "' text-anchor='middle' fill='white'>" << tasks_on[node] << "</text>\n";
       }
   }
   out << "</svg>\n";
