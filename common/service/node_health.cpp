@@ -9,7 +9,8 @@ namespace tofa::service {
 void NodeHealth::record(const std::string& node, bool answered, double now,
                         const OutageModel& model) {
   NodeRecord& r = records_[node];
-  r.history.record(answered, model);
+  r.answered_since_start = r.answered_since_start || answered;
+  if (r.answered_since_start) r.history.record(answered, model);
   r.last_heartbeat = now;
   r.last_answered = answered;
   if (answered) r.last_answer = now;

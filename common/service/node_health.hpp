@@ -18,6 +18,12 @@ struct NodeRecord {
   double last_answer = 0;     ///< epoch seconds of the last answer (0 = never)
   bool last_answered = false;
   std::optional<double> override_probability;  ///< wins over the model while set
+  /// Not saved: false after every start of the service. Until a node first
+  /// answers, its misses are not counted: at cluster boot the service starts
+  /// before the slurmd responders, and counting those misses would mark every
+  /// node faulty for a whole window (100 x 10 s by default). A node that never
+  /// answers is one Slurm itself marks down, so it is no candidate anyway.
+  bool answered_since_start = false;
 };
 
 class NodeHealth {
