@@ -13,34 +13,20 @@
 
 #include <nlohmann/json.hpp>
 
-#include "map/strategies_stencil.hpp"
 #include "tofa/allocators.hpp"
+#include "tofa/error.hpp"
 #include "tofa/generators.hpp"
 #include "tofa/mapper.hpp"
 #include "tofa/metrics.hpp"
 
 namespace {
 
-struct Strategy {
-  const char* name;
-  std::unique_ptr<tofa::Mapper> (*create)();
-};
-
-const std::vector<Strategy>& strategies() {
-  static const std::vector<Strategy> all = {
-      {"stencil-baseline", tofa::make_stencil_baseline_mapper},
-      {"stencil-grouping", tofa::make_stencil_grouping_mapper},
-      {"stencil-colmajor", tofa::make_stencil_colmajor_mapper},
-      {"stencil-rowmajor", tofa::make_stencil_rowmajor_mapper},
-      {"stencil-ordered", tofa::make_stencil_ordered_mapper},
-      {"stencil-corner", tofa::make_stencil_corner_mapper},
-      {"stencil-allcorners", tofa::make_stencil_allcorners_mapper},
-      {"stencil-overlay", tofa::make_stencil_overlay_mapper},
-      {"stencil-twowayoverlay", tofa::make_stencil_twowayoverlay_mapper},
-      {"stencil-rcb", tofa::make_stencil_rcb_mapper},
-      {"stencil-incimprove", tofa::make_stencil_incimprove_mapper},
-  };
-  return all;
+/// The stencil family from the registry (names starting with "stencil-").
+std::vector<tofa::MapperInfo> stencil_strategies() {
+  std::vector<tofa::MapperInfo> family;
+  for (const tofa::MapperInfo& info : tofa::mapper_table())
+    if (std::string(info.name).rfind("stencil-", 0) == 0) family.push_back(info);
+  return family;
 }
 
 struct Case {
@@ -102,7 +88,7 @@ nlohmann::json run_case(const Case& c, int repetitions, int incimprove_limit) {
 
   nlohmann::json rows = nlohmann::json::array();
   double baseline_hops = 0, baseline_ms = 0;
-  for (const Strategy& strategy : strategies()) {
+  for (const tofa::MapperInfo& strategy : stencil_strategies()) {
     const bool slow = std::strcmp(strategy.name, "stencil-incimprove") == 0;
     if (slow && tasks > incimprove_limit) continue;
     const auto mapper = strategy.create();
@@ -138,7 +124,7 @@ nlohmann::json run_case(const Case& c, int repetitions, int incimprove_limit) {
 }
 
 /// Average hops of one strategy on one request.
-double hops_of(const Strategy& strategy, const tofa::MappingRequest& request) {
+double hops_of(const tofa::MapperInfo& strategy, const tofa::MappingRequest& request) {
   const tofa::Placement placement = strategy.create()->map(request);
   return tofa::evaluate_placement(*request.graph, *request.topology, placement).average_hops;
 }
@@ -148,9 +134,14 @@ double hops_of(const Strategy& strategy, const tofa::MappingRequest& request) {
 /// 2D jobs (x = largest divisor of p not above sqrt(p)).
 nlohmann::json rcb_vs_incimprove(int trials) {
   const tofa::Topology mesh = tofa::Topology::from_spec("mesh:16x16");
-  const Strategy& rcb = strategies()[9];
-  const Strategy& incimprove = strategies()[10];
-  const Strategy& rowmajor = strategies()[3];
+  const auto named = [](const std::string& name) -> tofa::MapperInfo {
+    for (const tofa::MapperInfo& info : tofa::mapper_table())
+      if (name == info.name) return info;
+    throw tofa::Error("no strategy " + name);
+  };
+  const tofa::MapperInfo rcb = named("stencil-rcb");
+  const tofa::MapperInfo incimprove = named("stencil-incimprove");
+  const tofa::MapperInfo rowmajor = named("stencil-rowmajor");
   nlohmann::json out = nlohmann::json::array();
   for (const char* allocator_name : {"mc1x1", "snake"}) {
     double gap_sum = 0, gap_max = 0, rcb_sum = 0, inc_sum = 0;
@@ -208,7 +199,7 @@ nlohmann::json rcb_large(int repetitions) {
   request.slots_per_node = 32;
   request.candidate_nodes = tofa::allocate_snake_best_fit(torus, busy, 2048);
   nlohmann::json rows = nlohmann::json::array();
-  for (const Strategy& strategy : strategies()) {
+  for (const tofa::MapperInfo& strategy : stencil_strategies()) {
     if (std::strcmp(strategy.name, "stencil-incimprove") == 0) continue;
     const auto mapper = strategy.create();
     std::vector<double> times;

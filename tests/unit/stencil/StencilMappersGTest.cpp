@@ -23,24 +23,15 @@ using tofa::MappingRequest;
 using tofa::Placement;
 using tofa::Topology;
 
-struct Factory {
-  const char* name;
-  std::unique_ptr<tofa::Mapper> (*create)();
-};
+/// The stencil family from the registry (names starting with "stencil-").
+std::vector<tofa::MapperInfo> stencil_strategies() {
+  std::vector<tofa::MapperInfo> family;
+  for (const tofa::MapperInfo& info : tofa::mapper_table())
+    if (std::string(info.name).rfind("stencil-", 0) == 0) family.push_back(info);
+  return family;
+}
 
-const std::vector<Factory> kAll = {
-    {"stencil-baseline", tofa::make_stencil_baseline_mapper},
-    {"stencil-grouping", tofa::make_stencil_grouping_mapper},
-    {"stencil-colmajor", tofa::make_stencil_colmajor_mapper},
-    {"stencil-rowmajor", tofa::make_stencil_rowmajor_mapper},
-    {"stencil-ordered", tofa::make_stencil_ordered_mapper},
-    {"stencil-corner", tofa::make_stencil_corner_mapper},
-    {"stencil-allcorners", tofa::make_stencil_allcorners_mapper},
-    {"stencil-overlay", tofa::make_stencil_overlay_mapper},
-    {"stencil-twowayoverlay", tofa::make_stencil_twowayoverlay_mapper},
-    {"stencil-rcb", tofa::make_stencil_rcb_mapper},
-    {"stencil-incimprove", tofa::make_stencil_incimprove_mapper},
-};
+const std::vector<tofa::MapperInfo> kAll = stencil_strategies();
 
 using tofa_test::error_text;
 
@@ -123,7 +114,7 @@ TEST(StencilMappers, EveryMapperIsABijectionOntoTheAllocation) {
     const MappingRequest request = request_for(
         graph, *test.topology, test.slots,
         test.allocator(*test.topology, busy, (tasks + test.slots - 1) / test.slots));
-    for (const Factory& factory : kAll) {
+    for (const tofa::MapperInfo& factory : kAll) {
       const Placement placement = factory.create()->map(request);
       expect_bijection(request, placement, std::string(factory.name) + " case " + std::to_string(c));
       EXPECT_EQ(placement, factory.create()->map(request)) << factory.name << " is not deterministic";
@@ -138,7 +129,7 @@ TEST(StencilMappers, UsesTheFirstCandidatesWhenThereAreMore) {
   MappingRequest request = request_for(graph, torus, 1, {});
   std::vector<int> first12(12);
   for (int k = 0; k < 12; ++k) first12[k] = k;
-  for (const Factory& factory : kAll) {
+  for (const tofa::MapperInfo& factory : kAll) {
     Placement placement = factory.create()->map(request);
     std::sort(placement.begin(), placement.end());
     EXPECT_EQ(placement, first12) << factory.name;
@@ -155,7 +146,7 @@ TEST(StencilMappers, JobShapedContiguousBoxGivesOneHop) {
   const CommGraph graph = tofa_test::stencil_graph(4, 8, 4);
   const MappingRequest request =
       request_for(graph, torus, 1, box_nodes(torus, {14, 10, 22}, {4, 8, 4}));
-  for (const Factory& factory : kAll) {
+  for (const tofa::MapperInfo& factory : kAll) {
     const double hops = hops_of(factory.create, request);
     if (std::string(factory.name) == "stencil-baseline" ||
         std::string(factory.name) == "stencil-grouping")
