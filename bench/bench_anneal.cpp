@@ -3,7 +3,8 @@
 // a 16x16x16 torus: F / F_min and time of MPI rank order, random placement
 // (mean of many), the heuristic starts, annealing from them, and Scotch (the
 // tofa strategy), all measured in the same run. Each problem also runs with
-// its task ids shuffled, which rank order and the heuristics cannot exploit.
+// its task ids shuffled, which rank order (and the seed's id-ordered
+// heuristic) cannot exploit.
 // JSON on stdout, progress on stderr.
 //   bench_anneal [--budget SECONDS]   (time budget of the long 16^3 runs, default 50)
 #include <algorithm>
@@ -14,7 +15,6 @@
 #include <iostream>
 #include <map>
 #include <numeric>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -32,17 +32,6 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-/// The same graph with task i renamed shuffle[i].
-tofa::CommGraph shuffled(const tofa::CommGraph& graph, unsigned seed) {
-  std::vector<int> rename(graph.task_count());
-  std::iota(rename.begin(), rename.end(), 0);
-  std::shuffle(rename.begin(), rename.end(), std::mt19937(seed));
-  std::vector<tofa::CommEdge> edges;
-  for (const tofa::CommEdge& edge : graph.undirected_edges())
-    edges.push_back({rename[edge.from], rename[edge.to], edge.bytes, edge.messages});
-  return tofa::CommGraph::from_directed_edges(graph.task_count(), edges);
 }
 
 struct Problem {
@@ -133,19 +122,22 @@ nlohmann::json run_problem(const Problem& problem, bool stencil16, double budget
   runner.strategy("MPI rank order (default-slurm)", "default-slurm");
   runner.random_mean();
   runner.strategy("Scotch (tofa strategy)", "tofa");
+  runner.anneal("grow map (no annealing)", {{"start", "grow"}, {"anneal", "no"}});
   runner.anneal("heuristic map (no annealing)", {{"start", "heuristic"}, {"anneal", "no"}});
   runner.anneal("basic heuristic map (no annealing)", {{"start", "basic"}, {"anneal", "no"}});
-  runner.anneal("SA 1 from heuristic (defaults)", {});
+  runner.anneal("SA 1 from grow (defaults)", {});
   runner.anneal("SA 1 from random (defaults)", {{"start", "random"}});
   if (!stencil16) {
-    runner.anneal("SA 1 from heuristic, 30000 sweeps", {{"sweeps", "30000"}});
-    runner.anneal("SA from heuristic, divide (limit 0.9)", {{"divide", "yes"}});
+    runner.anneal("SA 1 from grow, local, 100000 sweeps",
+                  {{"proposal", "local"}, {"sweeps", "100000"}});
+    runner.anneal("SA 1 from basic heuristic, local, 100000 sweeps",
+                  {{"start", "basic"}, {"proposal", "local"}, {"sweeps", "100000"}});
+    runner.anneal("SA from grow, divide (limit 0.9)", {{"divide", "yes"}});
   } else {
     const std::string seconds = std::to_string(budget);
     runner.anneal("SA 1 from heuristic, budget " + seconds + " s",
-                  {{"budget", seconds}, {"sweeps", "1000000"}});
-    runner.anneal("SA from heuristic, divide (limit 0.9)", {{"divide", "yes"}});
-    runner.anneal("SA 1 from Scotch start", {{"start", "scotch"}});
+                  {{"start", "heuristic"}, {"budget", seconds}, {"sweeps", "1000000"}});
+    runner.anneal("SA from grow, divide (limit 0.9)", {{"divide", "yes"}});
   }
   return runner.take();
 }
@@ -169,11 +161,11 @@ int main(int argc, char** argv) {
   const tofa::CommGraph stencil = tofa::stencil_graph({16, 16, 16}, 1);
   const std::vector<Problem> problems = {
       {"Cubic 1", torus8, cubic1, 100},
-      {"Cubic 1, shuffled ids", torus8, shuffled(cubic1, 1), 100},
+      {"Cubic 1, shuffled ids", torus8, tofa::with_shuffled_ids(cubic1, 1), 100},
       {"Cubic 2", torus8, cubic2, 100},
-      {"Cubic 2, shuffled ids", torus8, shuffled(cubic2, 1), 100},
+      {"Cubic 2, shuffled ids", torus8, tofa::with_shuffled_ids(cubic2, 1), 100},
       {"stencil 16^3", torus16, stencil, 20},
-      {"stencil 16^3, shuffled ids", torus16, shuffled(stencil, 1), 20},
+      {"stencil 16^3, shuffled ids", torus16, tofa::with_shuffled_ids(stencil, 1), 20},
   };
   nlohmann::json out = {{"benchmark", "anneal"},
                         {"seed", "Bhanot et al., Optimizing task layout on the Blue Gene/L supercomputer"},

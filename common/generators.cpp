@@ -32,6 +32,16 @@ CommGraph stencil_graph(const std::vector<int>& dims, double bytes) {
   return CommGraph::from_directed_edges(static_cast<int>(tasks), edges);
 }
 
+CommGraph with_shuffled_ids(const CommGraph& graph, unsigned seed) {
+  std::vector<int> rename(graph.task_count());
+  for (int task = 0; task < graph.task_count(); ++task) rename[task] = task;
+  std::shuffle(rename.begin(), rename.end(), std::mt19937(seed));
+  std::vector<CommEdge> edges;
+  for (const CommEdge& edge : graph.undirected_edges())
+    edges.push_back({rename[edge.from], rename[edge.to], edge.bytes, edge.messages});
+  return CommGraph::from_directed_edges(graph.task_count(), edges);
+}
+
 CommGraph power_law_graph(int tasks, double exponent, double bytes, unsigned seed) {
   if (tasks < 2) throw Error("a power-law graph needs at least 2 tasks");
   std::mt19937 engine(seed);

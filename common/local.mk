@@ -37,7 +37,7 @@ common_libtofa_la_SOURCES = \
 	common/tofa/energy.hpp common/map/strategies_anneal.hpp common/map/anneal.cpp \
 	common/map/anneal/bisection.cpp common/map/anneal/bisection.hpp common/map/anneal/cubic_problems.cpp \
 	common/map/anneal/cubic_problems.hpp common/map/anneal/distance_table.cpp common/map/anneal/distance_table.hpp \
-	common/map/anneal/energy.cpp common/map/anneal/initial_map.cpp common/map/anneal/initial_map.hpp \
+	common/map/anneal/energy.cpp common/map/anneal/descent.cpp common/map/anneal/descent.hpp common/map/anneal/grow_start.cpp common/map/anneal/initial_map.cpp common/map/anneal/initial_map.hpp \
 	common/map/anneal/load_bounds.cpp common/map/anneal/load_bounds.hpp common/map/anneal/lower_bound.cpp \
 	common/map/anneal/metropolis.cpp common/map/anneal/metropolis.hpp common/map/anneal/options.cpp \
 	common/map/anneal/options.hpp common/map/anneal/placement_state.cpp common/map/anneal/placement_state.hpp \

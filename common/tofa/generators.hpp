@@ -25,6 +25,10 @@ CommGraph power_law_graph(int tasks, double exponent = 0.6, double bytes = 1.0,
 CommGraph chung_mesh_graph(int rows, int columns, double row_bytes = 4.0,
                            double column_bytes = 1.0);
 
+/// The same graph with task i renamed to a std::mt19937(seed) shuffle of
+/// the ids: what a mapper sees when MPI ranks do not follow the geometry.
+CommGraph with_shuffled_ids(const CommGraph& graph, unsigned seed);
+
 /// "stencil:4x4x4[:BYTES]" -> stencil_graph. Throws Error on a bad spec.
 CommGraph graph_from_spec(const std::string& spec);
 

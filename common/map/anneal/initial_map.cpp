@@ -82,12 +82,13 @@ int best_site_near(const PlacementState& state, const SiteNeighbourhood& around,
 }  // namespace
 
 StartKind parse_start_kind(const std::string& text) {
+  if (text == "grow") return StartKind::Grow;
   if (text == "heuristic") return StartKind::Heuristic;
   if (text == "basic") return StartKind::BasicHeuristic;
   if (text == "rank") return StartKind::RankOrder;
   if (text == "random") return StartKind::Random;
   if (text == "scotch") return StartKind::Given;
-  throw Error("unknown start '" + text + "': expected heuristic, basic, rank, random or scotch");
+  throw Error("unknown start '" + text + "': expected grow, heuristic, basic, rank, random or scotch");
 }
 
 void basic_heuristic_start(PlacementState& state, const SiteNeighbourhood& around,
@@ -242,8 +243,12 @@ void given_start(PlacementState& state, const SiteNeighbourhood& around,
 }
 
 void start(StartKind kind, PlacementState& state, const SiteNeighbourhood& around,
-           const std::vector<int>& stage, RandomStream& random, const std::vector<int>& given) {
+           const std::vector<int>& stage, RandomStream& random, const std::vector<int>& given,
+           int attempts, double good_enough) {
   switch (kind) {
+    case StartKind::Grow:
+      grow_start(state, around, stage, attempts, good_enough, random);
+      return;
     case StartKind::Heuristic:
       heuristic_start(state, around, stage);
       return;

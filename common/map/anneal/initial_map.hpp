@@ -13,9 +13,9 @@
 namespace tofa {
 namespace anneal {
 
-enum class StartKind { Heuristic, BasicHeuristic, RankOrder, Random, Given };
+enum class StartKind { Grow, Heuristic, BasicHeuristic, RankOrder, Random, Given };
 
-/// "heuristic", "basic", "rank", "random" or "scotch" (Given, the placement
+/// "grow", "heuristic", "basic", "rank", "random" or "scotch" (Given, the placement
 /// of the tofa strategy); throws Error otherwise.
 StartKind parse_start_kind(const std::string& text);
 
@@ -35,6 +35,16 @@ void basic_heuristic_start(PlacementState& state, const SiteNeighbourhood& aroun
 void heuristic_start(PlacementState& state, const SiteNeighbourhood& around,
                      const std::vector<int>& stage);
 
+/// heuristic_start with one step of look-ahead (grow_start.cpp): tasks are
+/// placed one at a time, the one with the most traffic to placed tasks
+/// first, each on the site near its placed partners that minimizes its cost
+/// plus the best cost each of its unplaced partners could still reach next
+/// to it. Attempts after the first break ties at random; the lowest-energy
+/// result is kept, and no attempt follows one at or below `good_enough`.
+void grow_start(PlacementState& state, const SiteNeighbourhood& around,
+                const std::vector<int>& stage, int attempts, double good_enough,
+                RandomStream& random);
+
 /// Tasks in id order fill the sites in site order (Slurm's block layout).
 void rank_order_start(PlacementState& state, const std::vector<int>& stage);
 
@@ -46,9 +56,11 @@ void random_start(PlacementState& state, const std::vector<int>& stage, RandomSt
 void given_start(PlacementState& state, const SiteNeighbourhood& around,
                  const std::vector<int>& stage, const std::vector<int>& nodes);
 
-/// `given` is only used by StartKind::Given.
+/// `given` is only used by StartKind::Given, `attempts` and `good_enough`
+/// by StartKind::Grow.
 void start(StartKind kind, PlacementState& state, const SiteNeighbourhood& around,
-           const std::vector<int>& stage, RandomStream& random, const std::vector<int>& given);
+           const std::vector<int>& stage, RandomStream& random, const std::vector<int>& given,
+           int attempts, double good_enough);
 
 }  // namespace anneal
 }  // namespace tofa

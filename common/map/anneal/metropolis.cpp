@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "../../tofa/error.hpp"
+#include "descent.hpp"
 #include "schedule.hpp"
 
 namespace tofa {
@@ -14,6 +15,7 @@ namespace {
 constexpr int kMinimumSweep = 64;        // proposals per sweep for tiny stages
 constexpr int kCalibrationSamples = 4096;
 constexpr int kQuenchSweeps = 20;
+constexpr int kDescentPasses = 100;
 constexpr int kWarmUpRounds = 30;
 constexpr double kFrozenAcceptance = 0.005;
 constexpr int kFrozenSteps = 3;
@@ -279,7 +281,8 @@ ChainReport anneal_stage(PlacementState& state, const SiteNeighbourhood& around,
     ladder = beta_ladder({lively_beta, frozen_beta}, settings.steps);
   }
 
-  // Zero temperature: take every change that does not raise F.
+  // Zero temperature: take every change that does not raise F, then
+  // every local change that lowers it.
   for (int sweeps = 0; sweeps < kQuenchSweeps; ++sweeps) {
     const double before = energy;
     for (std::uint64_t i = 0; i < sweep; ++i) {
@@ -293,13 +296,13 @@ ChainReport anneal_stage(PlacementState& state, const SiteNeighbourhood& around,
     remember_if_best();
     if (!(energy < before - 1e-12 * std::abs(before))) break;
   }
-
   energy = state.energy();
   if (energy > best_energy + 1e-9 * std::max(1.0, std::abs(best_energy))) {
     chain.restore(best_sites);
     energy = state.energy();
   }
-  report.energy = energy;
+  report.proposals += local_descent(state, around, movable, settings.keep_lowest, kDescentPasses);
+  report.energy = state.energy();
   return report;
 }
 

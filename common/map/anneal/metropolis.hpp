@@ -1,7 +1,7 @@
 // One annealing run over one stage: Metropolis moves and swaps of the
 // stage's tasks (Equation 4) along a beta ladder from 10-20% acceptance to
 // almost none, re-run between the last lively and the freezing beta while
-// budget is left, then a zero-temperature quench.
+// budget is left, then a zero-temperature quench and local descent.
 #pragma once
 
 #include <cstdint>

@@ -46,8 +46,13 @@ AnnealOptions parse_anneal_options(const std::map<std::string, std::string>& par
   AnnealOptions options;
   with(parameters, "metric", "hops, scaled or euclid",
        [&](const std::string& v) { options.metric = parse_distance_metric(v); });
-  with(parameters, "start", "heuristic, basic, rank, random or scotch",
+  with(parameters, "start", "grow, heuristic, basic, rank, random or scotch",
        [&](const std::string& v) { options.start = parse_start_kind(v); });
+  with(parameters, "attempts", "a whole number from 1 to 10000", [&](const std::string& v) {
+    options.grow_attempts = static_cast<int>(
+        number("attempts", v, "a whole number from 1 to 10000",
+               [](double x) { return x >= 1 && x <= 10000 && x == std::floor(x); }));
+  });
   with(parameters, "divide", "auto, no or yes", [&](const std::string& v) {
     if (v == "auto") options.divide = DivideMode::Auto;
     else if (v == "no") options.divide = DivideMode::Never;

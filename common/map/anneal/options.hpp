@@ -17,7 +17,8 @@ enum class DivideMode { Auto, Never, Always };
 
 struct AnnealOptions {
   DistanceMetric metric = DistanceMetric::Hops;  ///< metric=hops|scaled|euclid
-  StartKind start = StartKind::Heuristic;        ///< start=heuristic|basic|rank|random|scotch
+  StartKind start = StartKind::Grow;  ///< start=grow|heuristic|basic|rank|random|scotch
+  int grow_attempts = 16;             ///< attempts=N of the grow start (ties at random after the first)
   DivideMode divide = DivideMode::Auto;          ///< divide=auto|no|yes
   double limit = 0.9;                            ///< limit=L, Equation 5's bound
   /// iterations=N proposals for the beta ladders (0: sweeps * tasks). Every

@@ -69,7 +69,9 @@ AnnealResult anneal_placement(const MappingRequest& request, const AnnealOptions
     const std::vector<int>& stage = stages[s];
     progress.set_stage(static_cast<int>(s) + 1, result.stages);
     const double energy_before = state.energy();
-    start(options.start, state, around, stage, random, given);
+    // Only a start of the whole graph can be compared with F_min.
+    const double good_enough = stage.size() == static_cast<std::size_t>(tasks) ? result.lower_bound : 0;
+    start(options.start, state, around, stage, random, given, options.grow_attempts, good_enough);
     result.start_energy += state.energy() - energy_before;
     placed += static_cast<int>(stage.size());
 

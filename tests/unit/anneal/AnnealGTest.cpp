@@ -14,6 +14,7 @@
 #include "map/anneal/run.hpp"
 #include "map/strategies_anneal.hpp"
 #include "tofa/energy.hpp"
+#include "tofa/generators.hpp"
 #include "tofa/error.hpp"
 #include "tofa/mapper.hpp"
 
@@ -43,15 +44,51 @@ std::vector<int> loads(const Placement& placement, int node_count) {
   return count;
 }
 
-// Table 1, SA 1 from the heuristic map: F = F_min = 3072. (From MPI-ordered
-// ids the heuristic already lays the torus out exactly; the anneal must not
-// lose it.)
-TEST(AnnealCubic, Cubic1FromTheHeuristicReachesTheBound) {
-  const CommGraph graph = tofa::anneal::cubic_graph({8, 8, 8}, 1, 0);
+// The grow start (the seed's refined heuristic with one step of
+// look-ahead) lays Cubic 1 and a 16^3 stencil out exactly, whatever the
+// task ids: F = F_min with MPI-ordered and with shuffled ids, and annealing
+// from it (Table 1, SA 1) keeps F_min.
+TEST(AnnealCubic, GrowStartLaysLatticesOutExactlyWhateverTheIds) {
+  struct Case {
+    tofa::CommGraph graph;
+    Topology torus;
+  };
+  const CommGraph cubic1 = tofa::anneal::cubic_graph({8, 8, 8}, 1, 0);
+  const CommGraph stencil = tofa::stencil_graph({16, 16, 16});
+  const std::vector<Case> cases = {
+      {cubic1, Topology::from_spec("torus:8x8x8")},
+      {tofa::with_shuffled_ids(cubic1, 1), Topology::from_spec("torus:8x8x8")},
+      {tofa::with_shuffled_ids(stencil, 2), Topology::from_spec("torus:16x16x16")},
+  };
+  for (const Case& c : cases) {
+    const double bound = tofa::free_energy_lower_bound(c.graph, c.torus, 1);
+    for (const char* anneal : {"no", "yes"}) {
+      const Placement placement = tofa::make_anneal_mapper()->map(
+          request_for(c.graph, c.torus, 1, {{"start", "grow"}, {"anneal", anneal}}));
+      EXPECT_DOUBLE_EQ(tofa::free_energy(c.graph, c.torus, placement), bound)
+          << c.torus.describe() << " anneal=" << anneal;
+    }
+  }
+  EXPECT_DOUBLE_EQ(tofa::free_energy_lower_bound(cubic1, Topology::from_spec("torus:8x8x8"), 1),
+                   3072.0);
+}
+
+// Table 1, Cubic 2 (8^3, full packets to the 6 nearest, half to the 6
+// next-nearest): with shuffled ids the grow start ends near 2.3 x F_min
+// (straight lines and corners both cost two hops when it decides), and
+// annealing with local proposals reaches F_min = 12288 exactly. (The
+// exhaustive local descent at the end removes the last swapped pair.)
+TEST(AnnealCubic, Cubic2EightCubedReachesTheBound) {
+  const CommGraph graph = tofa::with_shuffled_ids(tofa::anneal::cubic_graph({8, 8, 8}, 2, 1), 1);
   const Topology torus = Topology::from_spec("torus:8x8x8");
-  const Placement placement =
-      tofa::make_anneal_mapper()->map(request_for(graph, torus, 1, {{"sweeps", "200"}}));
-  EXPECT_DOUBLE_EQ(tofa::free_energy(graph, torus, placement), 3072.0);
+  MappingRequest request =
+      request_for(graph, torus, 1, {{"proposal", "local"}, {"sweeps", "100000"}});
+  request.seed = 1;
+  const tofa::anneal::AnnealResult result = tofa::anneal::anneal_placement(
+      request, tofa::anneal::parse_anneal_options(request.parameters));
+  EXPECT_DOUBLE_EQ(result.lower_bound, 12288.0);
+  EXPECT_GT(result.start_energy / result.lower_bound, 1.5);
+  EXPECT_DOUBLE_EQ(tofa::free_energy(graph, torus, result.placement), 12288.0);
 }
 
 // The annealing itself, on the smallest faithful Cubic problems: from a
@@ -121,7 +158,7 @@ TEST(AnnealStrategy, SameSeedSamePlacement) {
 TEST(AnnealStrategy, MoreTasksThanNodesKeepsEquationThree) {
   const CommGraph graph = tofa_test::ring_graph(10);
   const Topology torus = Topology::from_spec("torus:2x2");
-  for (const char* start : {"heuristic", "basic", "rank", "random"}) {
+  for (const char* start : {"grow", "heuristic", "basic", "rank", "random"}) {
     const Placement placement = tofa::make_anneal_mapper()->map(
         request_for(graph, torus, 4, {{"start", start}, {"sweeps", "200"}}));
     std::vector<int> count = loads(placement, 4);
@@ -181,7 +218,7 @@ TEST(AnnealStrategy, EveryMetricStartAndProposalGivesAValidPlacement) {
   const Topology torus = Topology::from_spec("torus:4x4x2");
   for (const char* metric : {"hops", "scaled", "euclid"})
     for (const char* proposal : {"uniform", "local", "mixed"})
-      for (const char* start : {"heuristic", "basic", "rank", "random", "scotch"}) {
+      for (const char* start : {"grow", "heuristic", "basic", "rank", "random", "scotch"}) {
         MappingRequest request = request_for(
             graph, torus, 1,
             {{"metric", metric}, {"proposal", proposal}, {"start", start}, {"sweeps", "20"}});
@@ -257,8 +294,10 @@ TEST(AnnealStrategy, ParameterErrors) {
   EXPECT_EQ(map_with("metric", "manhattan"),
             "anneal: parameter metric: expected hops, scaled or euclid, found 'manhattan'");
   EXPECT_EQ(map_with("start", "best"),
-            "anneal: parameter start: expected heuristic, basic, rank, random or scotch, found "
-            "'best'");
+            "anneal: parameter start: expected grow, heuristic, basic, rank, random or scotch, "
+            "found 'best'");
+  EXPECT_EQ(map_with("attempts", "0"),
+            "anneal: parameter attempts: expected a whole number from 1 to 10000, found '0'");
   EXPECT_EQ(map_with("budget", "-1"),
             "anneal: parameter budget: expected a positive number of seconds, found '-1'");
   EXPECT_EQ(map_with("iterations", "1.5"),

@@ -1,0 +1,66 @@
+#include "descent.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tofa {
+namespace anneal {
+
+std::uint64_t local_descent(PlacementState& state, const SiteNeighbourhood& around,
+                            const std::vector<int>& movable, bool keep_lowest, int passes) {
+  const CommGraph& graph = state.graph();
+  std::vector<char> is_movable(state.task_count(), 0);
+  for (int task : movable) is_movable[task] = 1;
+  std::vector<int> seen_by(state.site_count(), -1);
+  std::vector<int> targets;
+  std::uint64_t tried = 0;
+
+  auto add_box = [&](int task, int centre) {
+    if (centre < 0) return;
+    if (seen_by[centre] != task) targets.push_back(centre), seen_by[centre] = task;
+    for (int site : around.around(centre))
+      if (seen_by[site] != task) targets.push_back(site), seen_by[site] = task;
+  };
+
+  for (int pass = 0; pass < passes; ++pass) {
+    bool improved = false;
+    for (int task : movable) {
+      targets.clear();
+      add_box(task, state.site_of(task));
+      for (auto k = graph.offsets()[task]; k < graph.offsets()[task + 1]; ++k)
+        add_box(task, state.site_of(graph.adjacency()[k]));
+      for (int to : targets) {
+        const int from = state.site_of(task);
+        if (to == from) continue;
+        int best_other = -2;  // -1: a move; -2: nothing yet
+        double best_delta = 0;
+        if (state.can_move(from, to, keep_lowest)) {
+          best_other = -1;
+          best_delta = state.move_delta(task, to);
+          ++tried;
+        }
+        for (int other : state.tasks_on(to)) {
+          if (!is_movable[other]) continue;
+          const double delta = state.swap_delta(task, other);
+          ++tried;
+          if (best_other == -2 || delta < best_delta) {
+            best_other = other;
+            best_delta = delta;
+          }
+        }
+        if (best_other == -2 || !(best_delta < -1e-12 * std::max(1.0, std::abs(best_delta))))
+          continue;
+        if (best_other >= 0)
+          state.swap(task, best_other);
+        else
+          state.move(task, to);
+        improved = true;
+      }
+    }
+    if (!improved) break;
+  }
+  return tried;
+}
+
+}  // namespace anneal
+}  // namespace tofa

@@ -1,0 +1,253 @@
+// The "grow" start: the seed's refined heuristic (the task with the most
+// traffic to placed tasks goes next) with one step of look-ahead, so that a
+// lattice-like graph grows as a crystal instead of a tangle.
+//
+// Placing a task next to its placed partners fixes nothing yet about the
+// orientation of the neighbourhood: on a stencil, the first partners of a
+// task may go to any of its free torus neighbours at the same cost, and a
+// wrong choice (two partners on opposite sides that share a common partner)
+// only costs later. The look-ahead scores each candidate site with the best
+// cost each unplaced partner could still reach next to it, which exposes
+// that choice immediately (and prefers sites with free room around them).
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <queue>
+#include <tuple>
+
+#include "../../tofa/error.hpp"
+#include "initial_map.hpp"
+
+namespace tofa {
+namespace anneal {
+namespace {
+
+// Unplaced partners looked ahead for, heaviest first: bounds the work on
+// hubs of power-law graphs.
+constexpr int kLookAheadPartners = 8;
+
+class Grower {
+ public:
+  /// With `random`, ties between tasks and between sites are broken at
+  /// random instead of by id and candidate order.
+  Grower(PlacementState& state, const SiteNeighbourhood& around, const std::vector<int>& stage,
+         RandomStream* random)
+      : state_(state), around_(around), graph_(state.graph()), random_(random),
+        tie_rank_(graph_.task_count()), in_stage_(graph_.task_count(), 0),
+        pull_(graph_.task_count(), 0.0), placed_partners_(graph_.task_count(), 0),
+        partner_mark_(graph_.task_count(), 0), site_mark_(state.site_count(), -1) {
+    for (int task = 0; task < graph_.task_count(); ++task)
+      tie_rank_[task] = random_ ? static_cast<int>(random_->below(1u << 30)) : -task;
+    for (int task : stage) in_stage_[task] = 1;
+    for (int task = 0; task < graph_.task_count(); ++task)
+      if (state_.site_of(task) >= 0) note_placed(task);
+    const std::vector<double> volume = graph_.task_volumes();
+    by_volume_ = stage;
+    std::stable_sort(by_volume_.begin(), by_volume_.end(),
+                     [&](int a, int b) { return volume[a] < volume[b]; });
+  }
+
+  void run() {
+    for (int task = next_task(); task >= 0; task = next_task()) {
+      const int site = choose_site(task);
+      state_.place(task, site);
+      previous_site_ = site;
+      note_placed(task);
+    }
+  }
+
+ private:
+  void note_placed(int task) {
+    for (auto k = graph_.offsets()[task]; k < graph_.offsets()[task + 1]; ++k) {
+      const int partner = graph_.adjacency()[k];
+      if (!in_stage_[partner] || state_.site_of(partner) >= 0) continue;
+      pull_[partner] += graph_.bytes()[k];
+      ++placed_partners_[partner];
+      frontier_.emplace(pull_[partner], placed_partners_[partner], tie_rank_[partner], partner);
+    }
+  }
+
+  /// The unplaced stage task with the most traffic to placed tasks (more
+  /// placed partners, then lower id or at random, on ties); the lightest unplaced task
+  /// when none has any. -1 when the stage is placed.
+  int next_task() {
+    while (!frontier_.empty()) {
+      const auto [pull, count, rank, task] = frontier_.top();
+      frontier_.pop();
+      if (state_.site_of(task) < 0 && pull == pull_[task] && count == placed_partners_[task])
+        return task;
+    }
+    while (cursor_ < by_volume_.size()) {
+      const int task = by_volume_[cursor_++];
+      if (state_.site_of(task) < 0) return task;
+    }
+    return -1;
+  }
+
+  /// Weighted distance from `site` to the placed partners of `task`, plus
+  /// `extra_bytes` to a task at `extra_site` (-1: none).
+  double cost_at(int task, int site, int extra_site, double extra_bytes) const {
+    const DistanceTable& sites = state_.sites();
+    double cost = extra_site >= 0 ? extra_bytes * sites.distance(site, extra_site) : 0;
+    for (auto k = graph_.offsets()[task]; k < graph_.offsets()[task + 1]; ++k) {
+      const int there = state_.site_of(graph_.adjacency()[k]);
+      if (there >= 0) cost += graph_.bytes()[k] * sites.distance(site, there);
+    }
+    return cost;
+  }
+
+  /// The lowest cost `partner` could reach at `site` or one of its torus
+  /// neighbours once `task` sits on `site`.
+  double best_reachable(int partner, double bytes, int site) const {
+    double best = std::numeric_limits<double>::infinity();
+    // `site` itself only when it keeps room after `task` arrives.
+    if (state_.load(site) + 2 <= state_.bounds().highest) best = cost_at(partner, site, site, bytes);
+    for (int next : around_.adjacent(site))
+      if (state_.can_take(next)) best = std::min(best, cost_at(partner, next, site, bytes));
+    // Boxed in: the partner will land at least two hops away.
+    return std::isfinite(best) ? best : cost_at(partner, site, site, bytes) + 2 * bytes;
+  }
+
+  double look_ahead(int site) const {
+    double total = 0;
+    for (const auto& [negative_bytes, partner] : unplaced_partners_)
+      total += best_reachable(partner, -negative_bytes, site);
+    return total;
+  }
+
+  void collect_unplaced_partners(int task) {
+    unplaced_partners_.clear();
+    for (auto k = graph_.offsets()[task]; k < graph_.offsets()[task + 1]; ++k) {
+      const int partner = graph_.adjacency()[k];
+      if (in_stage_[partner] && state_.site_of(partner) < 0 && partner != task)
+        unplaced_partners_.emplace_back(-graph_.bytes()[k], partner);
+    }
+    std::sort(unplaced_partners_.begin(), unplaced_partners_.end());
+    if (unplaced_partners_.size() > kLookAheadPartners) unplaced_partners_.resize(kLookAheadPartners);
+  }
+
+  /// Candidates: the sites of the placed partners and their torus
+  /// neighbours, with room. The best by direct cost plus look-ahead, then
+  /// by fewer strangers around, then nearer the heaviest placed partner.
+  int choose_site(int task) {
+    int anchor = -1;
+    double heaviest = -1;
+    candidates_.clear();
+    ++mark_;
+    auto add = [&](int site) {
+      if (site_mark_[site] == mark_ || !state_.can_take(site)) return;
+      site_mark_[site] = mark_;
+      candidates_.push_back(site);
+    };
+    for (auto k = graph_.offsets()[task]; k < graph_.offsets()[task + 1]; ++k) {
+      const int there = state_.site_of(graph_.adjacency()[k]);
+      if (there < 0) continue;
+      if (graph_.bytes()[k] > heaviest) {
+        heaviest = graph_.bytes()[k];
+        anchor = there;
+      }
+      add(there);
+      for (int next : around_.adjacent(there)) add(next);
+    }
+    if (candidates_.empty()) return nearest_with_room(anchor >= 0 ? anchor : previous_site_);
+
+    collect_unplaced_partners(task);
+    ++partner_stamp_;
+    for (auto k = graph_.offsets()[task]; k < graph_.offsets()[task + 1]; ++k)
+      partner_mark_[graph_.adjacency()[k]] = partner_stamp_;
+    int best = -1;
+    std::tuple<double, double, int> best_key;
+    std::uint32_t ties = 0;
+    for (int site : candidates_) {
+      const double score = cost_at(task, site, -1, 0) + look_ahead(site);
+      // Rounded, so that sums of the same terms in another order tie.
+      const double rounded = std::nearbyint(score * 1e6) / 1e6;
+      const std::tuple<double, double, int> key{rounded, state_.sites().distance(site, anchor),
+                                                strangers_next_to(site)};
+      if (best < 0 || key < best_key) {
+        best = site;
+        best_key = key;
+        ties = 1;
+      } else if (key == best_key && random_ && random_->below(++ties) == 0) {
+        best = site;
+      }
+    }
+    return best;
+  }
+
+  /// Placed tasks on the torus neighbours of `site` that do not talk to the
+  /// task being placed (marked in partner_mark_). On a lattice-like graph
+  /// such a site belongs to some other task's neighbourhood: where costs tie
+  /// (a straight line and a corner are both two hops), it breaks the tie.
+  int strangers_next_to(int site) const {
+    int strangers = 0;
+    for (int next : around_.adjacent(site))
+      for (int other : state_.tasks_on(next)) strangers += partner_mark_[other] != partner_stamp_;
+    return strangers;
+  }
+
+  /// `anchor` or the site with room nearest to it (lowest index on ties);
+  /// the first site with room when there is no anchor.
+  int nearest_with_room(int anchor) const {
+    int best = -1;
+    double best_distance = std::numeric_limits<double>::infinity();
+    for (int site = 0; site < state_.site_count(); ++site) {
+      if (!state_.can_take(site)) continue;
+      if (anchor < 0) return site;
+      const double d = state_.sites().distance(anchor, site);
+      if (d < best_distance) {
+        best_distance = d;
+        best = site;
+      }
+    }
+    if (best < 0) throw Error("no site has room for another task");
+    return best;
+  }
+
+  PlacementState& state_;
+  const SiteNeighbourhood& around_;
+  const CommGraph& graph_;
+  RandomStream* random_;
+  std::vector<int> tie_rank_;
+  std::vector<char> in_stage_;
+  std::vector<double> pull_;
+  std::vector<int> placed_partners_;
+  // (pull, placed partners, tie rank, task)
+  std::priority_queue<std::tuple<double, int, int, int>> frontier_;
+  std::vector<int> by_volume_;
+  std::size_t cursor_ = 0;
+  int previous_site_ = -1;
+  std::vector<int> partner_mark_;
+  int partner_stamp_ = 0;
+  std::vector<int> site_mark_;
+  int mark_ = 0;
+  std::vector<int> candidates_;
+  std::vector<std::pair<double, int>> unplaced_partners_;  // (-bytes, partner)
+};
+
+}  // namespace
+
+void grow_start(PlacementState& state, const SiteNeighbourhood& around,
+                const std::vector<int>& stage, int attempts, double good_enough,
+                RandomStream& random) {
+  Grower(state, around, stage, nullptr).run();
+  double best_energy = state.energy();
+  std::vector<int> best_sites;
+  for (int attempt = 1; attempt < attempts && best_energy > good_enough; ++attempt) {
+    PlacementState trial = state;
+    for (int task : stage) trial.unplace(task);
+    Grower(trial, around, stage, &random).run();
+    const double energy = trial.energy();
+    if (energy < best_energy) {
+      best_energy = energy;
+      best_sites.clear();
+      for (int task : stage) best_sites.push_back(trial.site_of(task));
+    }
+  }
+  if (best_sites.empty()) return;
+  for (int task : stage) state.unplace(task);
+  for (std::size_t i = 0; i < stage.size(); ++i) state.place(stage[i], best_sites[i]);
+}
+
+}  // namespace anneal
+}  // namespace tofa
