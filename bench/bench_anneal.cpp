@@ -128,10 +128,8 @@ nlohmann::json run_problem(const Problem& problem, bool stencil16, double budget
   runner.anneal("SA 1 from grow (defaults)", {});
   runner.anneal("SA 1 from random (defaults)", {{"start", "random"}});
   if (!stencil16) {
-    runner.anneal("SA 1 from grow, local, 100000 sweeps",
-                  {{"proposal", "local"}, {"sweeps", "100000"}});
-    runner.anneal("SA 1 from basic heuristic, local, 100000 sweeps",
-                  {{"start", "basic"}, {"proposal", "local"}, {"sweeps", "100000"}});
+    runner.anneal("SA 1 from heuristic, local, 100000 sweeps",
+                  {{"start", "heuristic"}, {"proposal", "local"}, {"sweeps", "100000"}});
     runner.anneal("SA from grow, divide (limit 0.9)", {{"divide", "yes"}});
   } else {
     const std::string seconds = std::to_string(budget);

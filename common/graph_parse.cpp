@@ -60,7 +60,23 @@ bool equals_ignoring_case(const Token& token, const char* word) {
 /// hand the current line out once more (used after format detection).
 class LineReader {
  public:
-  LineReader(std::istream& in, const std::string& source) : in_(in), source_(source) {}
+  /// `max_tasks`: the largest task count the caller accepts (at most
+  /// kMaxTasks), set where `limit_source` says.
+  LineReader(std::istream& in, const std::string& source, long long max_tasks = kMaxTasks,
+             const std::string& limit_source = "")
+      : in_(in), source_(source), max_tasks_(std::min(max_tasks, kMaxTasks)),
+        limit_source_(limit_source) {}
+
+  long long max_tasks() const { return max_tasks_; }
+
+  /// Fails at `token` when a graph of `tasks` tasks is more than the caller
+  /// accepts; `what` says where the count comes from.
+  void check_task_count(const Token& token, long long tasks, const std::string& what) const {
+    if (tasks > max_tasks_)
+      fail(token.column, what + " means " + std::to_string(tasks) + " tasks, expected at most " +
+                             std::to_string(max_tasks_) +
+                             (limit_source_.empty() ? "" : " (" + limit_source_ + ")"));
+  }
 
   /// Reads the next raw line; false at end of input.
   bool next_line() {
@@ -121,6 +137,8 @@ class LineReader {
  private:
   std::istream& in_;
   std::string source_;
+  long long max_tasks_;
+  std::string limit_source_;
   std::string line_;
   std::vector<Token> tokens_;
   int line_number_ = 0;
@@ -191,6 +209,7 @@ int parse_task_count(LineReader& reader) {
     reader.fail(tokens[1].column, "expected only the task count N on the first line, found " +
                                       count_text(tokens.size()));
   }
+  reader.check_task_count(tokens[0], n, "task count " + tokens[0].str());
   return static_cast<int>(n);
 }
 
@@ -275,6 +294,7 @@ int parse_task_id(const LineReader& reader, const Token& token) {
     reader.fail(token.column,
                 "expected a non-negative integer task id, found '" + token.str() + "'");
   }
+  reader.check_task_count(token, id + 1, "task id " + token.str());
   return static_cast<int>(id);
 }
 
@@ -373,6 +393,7 @@ CommGraph parse_matrix_market(LineReader& reader) {
       reader.fail(0, "matrix is " + std::to_string(size[0]) + " x " + std::to_string(size[1]) +
                          ", expected a square matrix");
     }
+    reader.check_task_count(tokens[0], size[0], "size " + tokens[0].str());
   }
   const int n = static_cast<int>(size[0]);
   const long long expected = size[2];
@@ -495,8 +516,9 @@ bool open_graph_file(const std::string& path, std::ifstream& file, bool may_be_m
 
 }  // namespace
 
-CommGraph parse_graph(std::istream& in, const std::string& source_name, GraphFormat format) {
-  LineReader reader(in, source_name);
+CommGraph parse_graph(std::istream& in, const std::string& source_name, GraphFormat format,
+                      long long max_tasks, const std::string& limit_source) {
+  LineReader reader(in, source_name, max_tasks, limit_source);
   return parse_known_format(reader, format);
 }
 

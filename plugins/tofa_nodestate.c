@@ -2,7 +2,7 @@
  * tofa_nodestate (SPANK) - the heartbeat responder of the TOFA service,
  * inside slurmd (the seed's NodeState plugin).
  *
- * plugstack.conf:  required tofa_nodestate.so [port=SLURMD_PORT] [bind=ADDR]
+ * plugstack.conf:  optional tofa_nodestate.so [port=SLURMD_PORT] [bind=ADDR]
  *
  * In slurmd (S_CTX_SLURMD) slurm_spank_init finds the node's name (-N NAME on
  * slurmd's command line, else the short host name) and its slurmd port (port=

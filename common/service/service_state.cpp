@@ -149,11 +149,8 @@ GraphUpload ServiceState::upload_graph(uid_t uid, const std::string& name,
   }
 
   std::istringstream in(text);
-  auto graph = std::make_shared<const CommGraph>(parse_graph(in, shown));
-  if (graph->task_count() > settings_.max_graph_tasks)
-    throw Error(shown + ": " + std::to_string(graph->task_count()) +
-                " tasks exceed the limit of " + std::to_string(settings_.max_graph_tasks) +
-                " tasks (MaxGraphTasks in tofa.conf)");
+  auto graph = std::make_shared<const CommGraph>(parse_graph(
+      in, shown, GraphFormat::Auto, settings_.max_graph_tasks, "MaxGraphTasks in tofa.conf"));
   if (!state_dir_.empty()) write_file_atomically(graph_path(id), text);
 
   GraphRecord record;

@@ -64,8 +64,12 @@ enum class GraphFormat {
 /// Auto-detection: a "%%MatrixMarket" banner selects MatrixMarket; otherwise a
 /// first data line with one token is a dense matrix, with 3 or 4 tokens an edge
 /// list. '#' starts a comment (dense and edge-list formats). Throws ParseError.
+/// A graph of more than `max_tasks` tasks (a larger N, task id or matrix
+/// size) is refused at the line that says so, before memory for it is
+/// taken; the message names `limit_source` (where the limit is set).
 CommGraph parse_graph(std::istream& in, const std::string& source_name,
-                      GraphFormat format = GraphFormat::Auto);
+                      GraphFormat format = GraphFormat::Auto, long long max_tasks = 1LL << 24,
+                      const std::string& limit_source = "");
 
 /// Reads a graph file. For a dense byte matrix "X.mat" a sibling message-count
 /// matrix "X.msgs.mat" is read too when it exists (it must have the same N).

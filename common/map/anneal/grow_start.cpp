@@ -9,6 +9,10 @@
 // only costs later. The look-ahead scores each candidate site with the best
 // cost each unplaced partner could still reach next to it, which exposes
 // that choice immediately (and prefers sites with free room around them).
+//
+// Growth is tried on all edges and on the heavy edges alone (see
+// growth_thresholds), and again with ties broken at random; the start with
+// the lowest F over all edges is kept.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -25,15 +29,18 @@ namespace {
 // Unplaced partners looked ahead for, heaviest first: bounds the work on
 // hubs of power-law graphs.
 constexpr int kLookAheadPartners = 8;
+// Up to this many distinct edge weights, each is tried as a growth threshold.
+constexpr std::size_t kDistinctWeightLevels = 4;
 
 class Grower {
  public:
-  /// With `random`, ties between tasks and between sites are broken at
-  /// random instead of by id and candidate order.
+  /// Only edges of at least `min_bytes` guide the growth. With `random`,
+  /// ties between tasks and between sites are broken at random instead of
+  /// by id and candidate order.
   Grower(PlacementState& state, const SiteNeighbourhood& around, const std::vector<int>& stage,
-         RandomStream* random)
-      : state_(state), around_(around), graph_(state.graph()), random_(random),
-        tie_rank_(graph_.task_count()), in_stage_(graph_.task_count(), 0),
+         double min_bytes, RandomStream* random)
+      : state_(state), around_(around), graph_(state.graph()), min_bytes_(min_bytes),
+        random_(random), tie_rank_(graph_.task_count()), in_stage_(graph_.task_count(), 0),
         pull_(graph_.task_count(), 0.0), placed_partners_(graph_.task_count(), 0),
         partner_mark_(graph_.task_count(), 0), site_mark_(state.site_count(), -1) {
     for (int task = 0; task < graph_.task_count(); ++task)
@@ -57,10 +64,13 @@ class Grower {
   }
 
  private:
+  /// Edges below the threshold are left out of the growth (not of F).
+  bool light(std::size_t k) const { return graph_.bytes()[k] < min_bytes_; }
+
   void note_placed(int task) {
     for (auto k = graph_.offsets()[task]; k < graph_.offsets()[task + 1]; ++k) {
       const int partner = graph_.adjacency()[k];
-      if (!in_stage_[partner] || state_.site_of(partner) >= 0) continue;
+      if (light(k) || !in_stage_[partner] || state_.site_of(partner) >= 0) continue;
       pull_[partner] += graph_.bytes()[k];
       ++placed_partners_[partner];
       frontier_.emplace(pull_[partner], placed_partners_[partner], tie_rank_[partner], partner);
@@ -91,7 +101,7 @@ class Grower {
     double cost = extra_site >= 0 ? extra_bytes * sites.distance(site, extra_site) : 0;
     for (auto k = graph_.offsets()[task]; k < graph_.offsets()[task + 1]; ++k) {
       const int there = state_.site_of(graph_.adjacency()[k]);
-      if (there >= 0) cost += graph_.bytes()[k] * sites.distance(site, there);
+      if (there >= 0 && !light(k)) cost += graph_.bytes()[k] * sites.distance(site, there);
     }
     return cost;
   }
@@ -119,7 +129,7 @@ class Grower {
     unplaced_partners_.clear();
     for (auto k = graph_.offsets()[task]; k < graph_.offsets()[task + 1]; ++k) {
       const int partner = graph_.adjacency()[k];
-      if (in_stage_[partner] && state_.site_of(partner) < 0 && partner != task)
+      if (!light(k) && in_stage_[partner] && state_.site_of(partner) < 0 && partner != task)
         unplaced_partners_.emplace_back(-graph_.bytes()[k], partner);
     }
     std::sort(unplaced_partners_.begin(), unplaced_partners_.end());
@@ -128,7 +138,7 @@ class Grower {
 
   /// Candidates: the sites of the placed partners and their torus
   /// neighbours, with room. The best by direct cost plus look-ahead, then
-  /// by fewer strangers around, then nearer the heaviest placed partner.
+  /// nearer the heaviest placed partner, then with fewer strangers around.
   int choose_site(int task) {
     int anchor = -1;
     double heaviest = -1;
@@ -141,7 +151,7 @@ class Grower {
     };
     for (auto k = graph_.offsets()[task]; k < graph_.offsets()[task + 1]; ++k) {
       const int there = state_.site_of(graph_.adjacency()[k]);
-      if (there < 0) continue;
+      if (there < 0 || light(k)) continue;
       if (graph_.bytes()[k] > heaviest) {
         heaviest = graph_.bytes()[k];
         anchor = there;
@@ -154,7 +164,7 @@ class Grower {
     collect_unplaced_partners(task);
     ++partner_stamp_;
     for (auto k = graph_.offsets()[task]; k < graph_.offsets()[task + 1]; ++k)
-      partner_mark_[graph_.adjacency()[k]] = partner_stamp_;
+      if (!light(k)) partner_mark_[graph_.adjacency()[k]] = partner_stamp_;
     int best = -1;
     std::tuple<double, double, int> best_key;
     std::uint32_t ties = 0;
@@ -207,6 +217,7 @@ class Grower {
   PlacementState& state_;
   const SiteNeighbourhood& around_;
   const CommGraph& graph_;
+  double min_bytes_;
   RandomStream* random_;
   std::vector<int> tie_rank_;
   std::vector<char> in_stage_;
@@ -225,28 +236,60 @@ class Grower {
   std::vector<std::pair<double, int>> unplaced_partners_;  // (-bytes, partner)
 };
 
+/// The edge weights to grow on: all edges (0), and, when the stage's edges
+/// carry a few distinct weights, each weight above the lightest; otherwise
+/// the heaviest half and fifth. Growing on the heavy edges alone first lays
+/// out the backbone (Cubic 2's nearest neighbours form Cubic 1, which grows
+/// exactly, and the half packets then land two hops away in straight lines).
+std::vector<double> growth_thresholds(const CommGraph& graph, const std::vector<int>& stage) {
+  std::vector<double> weights;
+  for (int task : stage)
+    for (auto k = graph.offsets()[task]; k < graph.offsets()[task + 1]; ++k)
+      weights.push_back(graph.bytes()[k]);
+  std::vector<double> thresholds{0};
+  if (weights.empty()) return thresholds;
+  std::sort(weights.begin(), weights.end());
+  std::vector<double> distinct = weights;
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  if (distinct.size() <= kDistinctWeightLevels) {
+    thresholds.insert(thresholds.end(), distinct.begin() + 1, distinct.end());
+  } else {
+    for (double quantile : {0.5, 0.8}) {
+      const double weight = weights[static_cast<std::size_t>(quantile * (weights.size() - 1))];
+      if (weight > weights.front() && weight != thresholds.back()) thresholds.push_back(weight);
+    }
+  }
+  return thresholds;
+}
+
 }  // namespace
 
 void grow_start(PlacementState& state, const SiteNeighbourhood& around,
                 const std::vector<int>& stage, int attempts, double good_enough,
                 RandomStream& random) {
-  Grower(state, around, stage, nullptr).run();
-  double best_energy = state.energy();
+  std::vector<int> unplaced;
+  for (int task : stage)
+    if (state.site_of(task) < 0) unplaced.push_back(task);
+  double best_energy = std::numeric_limits<double>::infinity();
+  double best_threshold = 0;
   std::vector<int> best_sites;
-  for (int attempt = 1; attempt < attempts && best_energy > good_enough; ++attempt) {
+  auto attempt = [&](double min_bytes, RandomStream* ties) {
     PlacementState trial = state;
-    for (int task : stage) trial.unplace(task);
-    Grower(trial, around, stage, &random).run();
+    Grower(trial, around, unplaced, min_bytes, ties).run();
     const double energy = trial.energy();
     if (energy < best_energy) {
       best_energy = energy;
+      best_threshold = min_bytes;
       best_sites.clear();
-      for (int task : stage) best_sites.push_back(trial.site_of(task));
+      for (int task : unplaced) best_sites.push_back(trial.site_of(task));
     }
-  }
-  if (best_sites.empty()) return;
-  for (int task : stage) state.unplace(task);
-  for (std::size_t i = 0; i < stage.size(); ++i) state.place(stage[i], best_sites[i]);
+  };
+  const std::vector<double> thresholds = growth_thresholds(state.graph(), unplaced);
+  for (double min_bytes : thresholds)
+    if (best_energy > good_enough) attempt(min_bytes, nullptr);
+  for (int k = static_cast<int>(thresholds.size()); k < attempts && best_energy > good_enough; ++k)
+    attempt(best_threshold, &random);
+  for (std::size_t i = 0; i < unplaced.size(); ++i) state.place(unplaced[i], best_sites[i]);
 }
 
 }  // namespace anneal

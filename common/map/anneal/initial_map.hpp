@@ -39,7 +39,9 @@ void heuristic_start(PlacementState& state, const SiteNeighbourhood& around,
 /// placed one at a time, the one with the most traffic to placed tasks
 /// first, each on the site near its placed partners that minimizes its cost
 /// plus the best cost each of its unplaced partners could still reach next
-/// to it. Attempts after the first break ties at random; the lowest-energy
+/// to it. One attempt grows on all edges, one on each heavy-edge threshold
+/// (distinct weights, or the heaviest half and fifth); the remaining
+/// `attempts` break ties at random on the best threshold. The lowest-energy
 /// result is kept, and no attempt follows one at or below `good_enough`.
 void grow_start(PlacementState& state, const SiteNeighbourhood& around,
                 const std::vector<int>& stage, int attempts, double good_enough,

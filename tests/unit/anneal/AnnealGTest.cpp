@@ -46,56 +46,54 @@ std::vector<int> loads(const Placement& placement, int node_count) {
 }
 
 // The grow start (the seed's refined heuristic with one step of
-// look-ahead) lays Cubic 1 and a 16^3 stencil out exactly, whatever the
-// task ids: F = F_min with MPI-ordered and with shuffled ids, and annealing
-// from it (Table 1, SA 1) keeps F_min.
+// look-ahead, grown on all edges and on the heaviest ones alone) lays Cubic
+// 1, Cubic 2 and a 16^3 stencil out exactly, whatever the task ids: F =
+// F_min with MPI-ordered and shuffled ids, and annealing from it keeps
+// F_min. (Cubic 2's full packets alone form Cubic 1; its half packets then
+// land two hops away in straight lines.)
 TEST(AnnealCubic, GrowStartLaysLatticesOutExactlyWhateverTheIds) {
   struct Case {
     tofa::CommGraph graph;
     Topology torus;
+    double bound;
   };
+  const Topology torus8 = Topology::from_spec("torus:8x8x8");
   const CommGraph cubic1 = tofa::anneal::cubic_graph({8, 8, 8}, 1, 0);
-  const CommGraph stencil = tofa::stencil_graph({16, 16, 16});
+  const CommGraph cubic2 = tofa::anneal::cubic_graph({8, 8, 8}, 2, 1);
   const std::vector<Case> cases = {
-      {cubic1, Topology::from_spec("torus:8x8x8")},
-      {tofa::with_shuffled_ids(cubic1, 1), Topology::from_spec("torus:8x8x8")},
-      {tofa::with_shuffled_ids(stencil, 2), Topology::from_spec("torus:16x16x16")},
+      {cubic1, torus8, 3072},
+      {tofa::with_shuffled_ids(cubic1, 1), torus8, 3072},
+      {cubic2, torus8, 12288},
+      {tofa::with_shuffled_ids(cubic2, 1), torus8, 12288},
+      {tofa::with_shuffled_ids(tofa::stencil_graph({16, 16, 16}), 2),
+       Topology::from_spec("torus:16x16x16"), 3 * 16 * 16 * 15 * 2},
   };
   for (const Case& c : cases) {
-    const double bound = tofa::free_energy_lower_bound(c.graph, c.torus, 1);
+    EXPECT_DOUBLE_EQ(tofa::free_energy_lower_bound(c.graph, c.torus, 1), c.bound);
     for (const char* anneal : {"no", "yes"}) {
       const Placement placement = tofa::make_anneal_mapper()->map(
           request_for(c.graph, c.torus, 1, {{"start", "grow"}, {"anneal", anneal}}));
-      EXPECT_DOUBLE_EQ(tofa::free_energy(c.graph, c.torus, placement), bound)
+      EXPECT_DOUBLE_EQ(tofa::free_energy(c.graph, c.torus, placement), c.bound)
           << c.torus.describe() << " anneal=" << anneal;
     }
   }
-  EXPECT_DOUBLE_EQ(tofa::free_energy_lower_bound(cubic1, Topology::from_spec("torus:8x8x8"), 1),
-                   3072.0);
 }
 
-// Table 1, Cubic 2 (8^3, full packets to the 6 nearest, half to the 6
-// next-nearest), shuffled ids: the grow start ends near 2 x F_min (a
-// straight line and a corner both cost two hops when it decides), and
-// annealing with local proposals reaches F_min = 12288 exactly in the best
-// of three seeds. One chain is not enough: over MPI-ordered and shuffled ids
-// with seeds 1-3, two of six chains end at F_min, two at 1.0078 and two at
-// 1.1667 x (a misfolded plane).
-TEST(AnnealCubic, Cubic2EightCubedReachesTheBound) {
-  const CommGraph graph = tofa::with_shuffled_ids(tofa::anneal::cubic_graph({8, 8, 8}, 2, 1), 1);
+// Table 1, SA 1 from the seed's heuristic map, with the task ids shuffled
+// so that the heuristic cannot follow rank order (it starts at 3.2 x):
+// annealing with local proposals reaches F_min = 3072 (seeds 1-3 all do;
+// on Cubic 2 the same run ends in a misfolded plane at 1.17 x, see
+// bench_anneal).
+TEST(AnnealCubic, Cubic1FromTheSeedsHeuristicReachesTheBound) {
+  const CommGraph graph = tofa::with_shuffled_ids(tofa::anneal::cubic_graph({8, 8, 8}, 1, 0), 1);
   const Topology torus = Topology::from_spec("torus:8x8x8");
-  MappingRequest request =
-      request_for(graph, torus, 1, {{"proposal", "local"}, {"sweeps", "100000"}});
-  double best = std::numeric_limits<double>::infinity();
-  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
-    request.seed = seed;
-    const tofa::anneal::AnnealResult result = tofa::anneal::anneal_placement(
-        request, tofa::anneal::parse_anneal_options(request.parameters));
-    EXPECT_DOUBLE_EQ(result.lower_bound, 12288.0);
-    EXPECT_GT(result.start_energy / result.lower_bound, 1.5);
-    best = std::min(best, tofa::free_energy(graph, torus, result.placement));
-  }
-  EXPECT_DOUBLE_EQ(best, 12288.0);
+  MappingRequest request = request_for(
+      graph, torus, 1, {{"start", "heuristic"}, {"proposal", "local"}, {"sweeps", "100000"}});
+  request.seed = 1;
+  const tofa::anneal::AnnealResult result = tofa::anneal::anneal_placement(
+      request, tofa::anneal::parse_anneal_options(request.parameters));
+  EXPECT_GT(result.start_energy / result.lower_bound, 3.0);
+  EXPECT_DOUBLE_EQ(tofa::free_energy(graph, torus, result.placement), 3072.0);
 }
 
 // The annealing itself, on the smallest faithful Cubic problems: from a

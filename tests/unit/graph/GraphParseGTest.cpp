@@ -197,6 +197,32 @@ TEST(EdgeList, TaskCountIsLargestIdPlusOne) {
   EXPECT_EQ(g.edge_count(), 1u);
 }
 
+// A caller's task limit (the service's MaxGraphTasks) is checked at the
+// line that sets the size, before any memory is taken for it: one edge
+// naming task 16,777,215 would otherwise allocate the CSR offsets of 2^24
+// tasks. A graph at the limit passes.
+TEST(TaskLimit, RefusedWhereTheFileSetsTheSize) {
+  auto limited = [](const std::string& content) {
+    std::istringstream in(content);
+    try {
+      return std::to_string(
+          tofa::parse_graph(in, "big", GraphFormat::Auto, 64, "MaxGraphTasks in tofa.conf")
+              .task_count());
+    } catch (const tofa::ParseError& e) {
+      return std::string(e.what());
+    }
+  };
+  EXPECT_EQ(limited("0 1 5\n2 16777215 5\n"),
+            "big:2:3: task id 16777215 means 16777216 tasks, expected at most 64 "
+            "(MaxGraphTasks in tofa.conf)");
+  EXPECT_EQ(limited("# header\n65\n"),
+            "big:2:1: task count 65 means 65 tasks, expected at most 64 (MaxGraphTasks in "
+            "tofa.conf)");
+  EXPECT_EQ(limited("%%MatrixMarket matrix coordinate real general\n100 100 1\n1 2 3\n"),
+            "big:2:1: size 100 means 100 tasks, expected at most 64 (MaxGraphTasks in tofa.conf)");
+  EXPECT_EQ(limited("0 63 1\n"), "64");
+}
+
 // ---------------------------------------------------------- MatrixMarket
 
 TEST(MatrixMarket, GeneralReal) {

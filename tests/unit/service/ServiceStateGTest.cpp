@@ -172,6 +172,11 @@ TEST_F(ServiceStateTest, OversizedAndMalformedGraphs) {
   }
   ASSERT_EQ(expected.rfind("ERROR comm.mat:3:", 0), 0u) << expected;
   EXPECT_EQ(upload(*state, kAlice, "comm.mat", bad), expected);
+  // A few bytes that name a huge task id: refused at its line by
+  // MaxGraphTasks (default 65536) before the graph is built.
+  EXPECT_EQ(upload(*state, kAlice, "tiny.txt", "0 1 5\n1 16777215 5\n"),
+            "ERROR tiny.txt:2:3: task id 16777215 means 16777216 tasks, expected at most 65536 "
+            "(MaxGraphTasks in tofa.conf)");
   EXPECT_EQ(ask(*state, kAlice, "GRAPHS"), "OK count=0");
 }
 
