@@ -5,6 +5,29 @@
 
 namespace tofa {
 namespace anneal {
+namespace {
+
+// Partners whose neighbourhoods a task tries, heaviest first: all of them on
+// lattices (Cubic 2 has 12), a bounded share of a power-law hub's.
+constexpr std::size_t kDescentPartners = 12;
+
+/// The kDescentPartners heaviest partners of every task of `movable`.
+std::vector<std::vector<int>> heaviest_partners(const CommGraph& graph,
+                                                const std::vector<int>& movable) {
+  std::vector<std::vector<int>> result(graph.task_count());
+  std::vector<std::pair<double, int>> partners;
+  for (int task : movable) {
+    partners.clear();
+    for (auto k = graph.offsets()[task]; k < graph.offsets()[task + 1]; ++k)
+      partners.emplace_back(-graph.bytes()[k], graph.adjacency()[k]);
+    const std::size_t keep = std::min(partners.size(), kDescentPartners);
+    std::partial_sort(partners.begin(), partners.begin() + keep, partners.end());
+    for (std::size_t i = 0; i < keep; ++i) result[task].push_back(partners[i].second);
+  }
+  return result;
+}
+
+}  // namespace
 
 std::uint64_t local_descent(PlacementState& state, const SiteNeighbourhood& around,
                             const std::vector<int>& movable, bool keep_lowest, int passes) {
@@ -14,6 +37,7 @@ std::uint64_t local_descent(PlacementState& state, const SiteNeighbourhood& arou
   std::vector<int> seen_by(state.site_count(), -1);
   std::vector<int> targets;
   std::uint64_t tried = 0;
+  const std::vector<std::vector<int>> partners = heaviest_partners(graph, movable);
 
   auto add_box = [&](int task, int centre) {
     if (centre < 0) return;
@@ -27,8 +51,7 @@ std::uint64_t local_descent(PlacementState& state, const SiteNeighbourhood& arou
     for (int task : movable) {
       targets.clear();
       add_box(task, state.site_of(task));
-      for (auto k = graph.offsets()[task]; k < graph.offsets()[task + 1]; ++k)
-        add_box(task, state.site_of(graph.adjacency()[k]));
+      for (int partner : partners[task]) add_box(task, state.site_of(partner));
       for (int to : targets) {
         const int from = state.site_of(task);
         if (to == from) continue;

@@ -14,7 +14,7 @@ namespace tofa {
 namespace anneal {
 
 /// Every task of `movable` (all placed) tries every site at or around its
-/// own site and its placed partners' sites: a move there (within the load
+/// own site and the sites of its (up to 12 heaviest) placed partners: a move there (within the load
 /// bounds, the lower one when `keep_lowest`), or a swap with each movable
 /// task there. The best change at a site is taken when it lowers F. Passes
 /// repeat until one changes nothing or `passes` are done. Returns the

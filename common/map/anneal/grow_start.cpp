@@ -111,7 +111,8 @@ class Grower {
   double best_reachable(int partner, double bytes, int site) const {
     double best = std::numeric_limits<double>::infinity();
     // `site` itself only when it keeps room after `task` arrives.
-    if (state_.load(site) + 2 <= state_.bounds().highest) best = cost_at(partner, site, site, bytes);
+    if (state_.load(site) + 2 <= state_.bounds().highest)
+      best = cost_at(partner, site, site, bytes);
     for (int next : around_.adjacent(site))
       if (state_.can_take(next)) best = std::min(best, cost_at(partner, next, site, bytes));
     // Boxed in: the partner will land at least two hops away.
@@ -133,7 +134,8 @@ class Grower {
         unplaced_partners_.emplace_back(-graph_.bytes()[k], partner);
     }
     std::sort(unplaced_partners_.begin(), unplaced_partners_.end());
-    if (unplaced_partners_.size() > kLookAheadPartners) unplaced_partners_.resize(kLookAheadPartners);
+    if (unplaced_partners_.size() > kLookAheadPartners)
+      unplaced_partners_.resize(kLookAheadPartners);
   }
 
   /// Candidates: the sites of the placed partners and their torus

@@ -18,7 +18,9 @@ enum class DivideMode { Auto, Never, Always };
 struct AnnealOptions {
   DistanceMetric metric = DistanceMetric::Hops;  ///< metric=hops|scaled|euclid
   StartKind start = StartKind::Grow;  ///< start=grow|heuristic|basic|rank|random|scotch
-  int grow_attempts = 16;             ///< attempts=N of the grow start (ties at random after the first)
+  /// attempts=N of the grow start: one per growth threshold, the rest with
+  /// ties broken at random.
+  int grow_attempts = 16;
   DivideMode divide = DivideMode::Auto;          ///< divide=auto|no|yes
   double limit = 0.9;                            ///< limit=L, Equation 5's bound
   /// iterations=N proposals for the beta ladders (0: sweeps * tasks). Every

@@ -70,7 +70,8 @@ AnnealResult anneal_placement(const MappingRequest& request, const AnnealOptions
     progress.set_stage(static_cast<int>(s) + 1, result.stages);
     const double energy_before = state.energy();
     // Only a start of the whole graph can be compared with F_min.
-    const double good_enough = stage.size() == static_cast<std::size_t>(tasks) ? result.lower_bound : 0;
+    const bool whole_graph = stage.size() == static_cast<std::size_t>(tasks);
+    const double good_enough = whole_graph ? result.lower_bound : 0;
     start(options.start, state, around, stage, random, given, options.grow_attempts, good_enough);
     result.start_energy += state.energy() - energy_before;
     placed += static_cast<int>(stage.size());
@@ -83,7 +84,10 @@ AnnealResult anneal_placement(const MappingRequest& request, const AnnealOptions
       const double left = options.budget_seconds - progress.elapsed_seconds();
       budget.seconds = std::max(1e-3, left * share);
     }
-    if (!options.anneal) continue;
+    // F never goes below F_min: a start that reaches it is optimal.
+    const bool optimal = placed == tasks && result.lower_bound > 0 &&
+                         state.energy() <= result.lower_bound * (1 + 1e-12);
+    if (!options.anneal || optimal) continue;
     ChainSettings settings = options.chain;
     settings.keep_lowest = placed == tasks;
     const ChainReport report =
