@@ -66,6 +66,6 @@ common_libtofa_la_SOURCES = \
 	common/service/service.hpp common/service/service.cpp \
 	common/service/client.hpp common/service/client.cpp \
 	common/capi_guard.hpp common/capi.cpp common/service_capi.cpp
-common_libtofa_la_LIBADD = $(SCOTCH_LIBS) $(MUNGE_LIBS) -lpthread
-common_libtofa_la_CXXFLAGS = $(AM_CXXFLAGS) -pthread
+common_libtofa_la_LIBADD = $(SCOTCH_LIBS) $(MUNGE_LIBS) $(NETTLE_LIBS) -lpthread
+common_libtofa_la_CXXFLAGS = $(AM_CXXFLAGS) -pthread $(NETTLE_CFLAGS)
 common_libtofa_la_LDFLAGS = -version-info 0:0:0

@@ -1,4 +1,4 @@
-// SHA-256 (FIPS 180-4), used to bind a message body to its munge credential.
+// SHA-256, used to bind a message body to its munge credential.
 #pragma once
 
 #include <string>

@@ -35,15 +35,16 @@ libdir=${libdir:-$work}
 for mpi in "${flavours[@]}"; do
   if [ ! -s "$libdir/$(lib_of $mpi)" ]; then
     mpicc.$mpi -std=c11 -O2 -fPIC -shared -D_GNU_SOURCE -o "$libdir/$(lib_of $mpi)" \
-      "$tools"/tofaprof_{state,collectives,pmpi,output,fortran}.c "$tools"/heatmap.c \
+      "$tools"/tofaprof_{state,collectives,pmpi,output,fortran,neighbor}.c "$tools"/heatmap.c \
       "$tools"/font5x7.c -lpng -lm -pthread || ko "build $(lib_of $mpi)"
   fi
   mkdir -p "$work/$mpi"
-  for prog in p2p halo2d bcast alltoall_rows colls rma; do
+  for prog in p2p halo2d bcast alltoall_rows colls rma neighbor; do
     mpicc.$mpi -O2 -w -o "$work/$mpi/$prog" "$here/$prog.c" || ko "compile $prog ($mpi)"
   done
   if command -v mpif90.$mpi >/dev/null; then
     mpif90.$mpi -O2 -o "$work/$mpi/fring" "$here/fring.f90" || ko "compile fring ($mpi)"
+    mpif90.$mpi -O2 -o "$work/$mpi/fneighbor" "$here/fneighbor.f90" || ko "compile fneighbor ($mpi)"
   fi
 done
 
@@ -112,6 +113,79 @@ assert s['classes']['p2p']['bytes'] == s['total_bytes']
 assert s['top_pairs'][0]['bytes'] == 8030 and s['top_pairs'][0]['to'] == (s['top_pairs'][0]['from'] + 1) % 5
 PY
   check "heatmap PNG written ($mpi)" bash -c "head -c 8 '$out/comm.png' | od -An -c | grep -q 'P   N   G'"
+done
+
+# Neighbourhood collectives on 6 ranks. case: MPI PROGRAM MODE RULE, where
+# RULE is a Python expression giving (bytes, messages) of world pair w -> v;
+# every pair for which it gives (0, 0) must be empty.
+neighbor_case() {
+  local mpi=$1 prog=$2 mode=$3 rule=$4
+  local what="$prog${mode:+ $mode} n=6 ($mpi)" out=$work/$mpi/out-$prog-$mode
+  [ -x "$work/$mpi/$prog" ] || { ko "$what: not built"; return; }
+  launch "$mpi" 6 LD_PRELOAD="$libdir/$(lib_of $mpi)" TOFAPROF_OUT="$out" -- \
+    "$work/$mpi/$prog" $mode >"$out.stdout" 2>"$out.stderr"
+  local rc=$?
+  launch "$mpi" 6 -- "$work/$mpi/$prog" $mode >"$out.plain" 2>/dev/null
+  check "$what: exit status 0" test $rc -eq 0
+  check "$what: exact G_v and G_m" "$python" - "$out" "$rule" <<'PY'
+import sys
+def matrix(path):
+    rows = [l.split() for l in open(path) if l.strip() and not l.startswith('#')]
+    assert int(rows[0][0]) == 6 and len(rows) == 7, path
+    return [[int(x) for x in r] for r in rows[1:]]
+b, m = matrix(sys.argv[1] + '/comm.mat'), matrix(sys.argv[1] + '/comm.msgs.mat')
+rule = compile('(' + sys.argv[2] + ')', 'rule', 'eval')
+bad = [(w, v, (b[w][v], m[w][v]), want) for w in range(6) for v in range(6)
+       for want in [eval(rule, {}, {'w': w, 'v': v})] if (b[w][v], m[w][v]) != want]
+for w, v, got, want in bad[:10]:
+    print(f"{w} -> {v}: (bytes, messages) = {got}, expected {want}")
+sys.exit(1 if bad else 0)
+PY
+  check "$what: output unchanged by the library" diff <(sort "$out.plain") <(sort "$out.stdout")
+}
+
+for mpi in "${flavours[@]}"; do
+  # cart: 3x2 periodic, Cartesian rank c = 5 - w at (c / 2, c % 2); blocks
+  # -x, +x, -y, +y go to world w+2, w+4, w^1, w^1 (y has size 2). Per block:
+  # alltoall 10 int = 40, allgather 3 double = 24, alltoallv {5,6,8,8} float =
+  # {20,24,32,32}, ialltoall 7 double = 56. So w -> w+2: 40+24+20+56 = 140 B
+  # in 4 messages, w -> w+4: 40+24+24+56 = 144 B / 4, w -> w^1: two blocks of
+  # 40+24+32+56 = 304 B / 8; w -> w+3 and w -> w nothing.
+  neighbor_case $mpi neighbor cart \
+    '(140, 4) if v == (w + 2) % 6 else (144, 4) if v == (w + 4) % 6 else
+     (304, 8) if v == w ^ 1 else (0, 0)'
+  # cart-open: 3x2 non-periodic on world, w at (w / 2, w % 2): -x = w-2 if
+  # w >= 2, +x = w+2 if w <= 3, -y = w-1 if w odd, +y = w+1 if w even, else
+  # MPI_PROC_NULL (block kept, nothing sent). alltoall 6 int = 24 per block,
+  # ialltoallv {1,2,3,4} int = {4,8,12,16}: w -> w-2: 28 B / 2, w -> w+2:
+  # 32 B / 2, odd w -> w-1: 36 B / 2, even w -> w+1: 40 B / 2.
+  neighbor_case $mpi neighbor cart-open \
+    '(28, 2) if v == w - 2 else (32, 2) if v == w + 2 else
+     (36, 2) if w % 2 and v == w - 1 else (40, 2) if w % 2 == 0 and v == w + 1 else (0, 0)'
+  # dist: out-neighbours w+1, w+3. Per block: alltoall 4 int = 16, alltoallv
+  # {3, 0} double = {24, 0 (not recorded)}, alltoallw {2 double, 5 short} =
+  # {16, 10}, iallgather 9 char = 9, allgatherv 11 int = 44. w -> w+1:
+  # 16+24+16+9+44 = 109 B / 5, w -> w+3: 16+10+9+44 = 79 B / 4; nothing to the
+  # in-neighbour w-1.
+  neighbor_case $mpi neighbor dist \
+    '(109, 5) if v == (w + 1) % 6 else (79, 4) if v == (w + 3) % 6 else (0, 0)'
+  # graph: neighbours w+2, w+4; alltoall 13 byte, alltoallv {1, 2} int =
+  # {4, 8}: w -> w+2: 13+4 = 17 B / 2, w -> w+4: 13+8 = 21 B / 2; then a
+  # distributed graph w -> w+5 with alltoall 3 short: 6 B / 1.
+  neighbor_case $mpi neighbor graph \
+    '(17, 2) if v == (w + 2) % 6 else (21, 2) if v == (w + 4) % 6 else
+     (6, 1) if v == (w + 5) % 6 else (0, 0)'
+  # fneighbor (Fortran, Open MPI's shims): 3x2 periodic on world, -x = w+4,
+  # +x = w+2, -y = +y = w^1. Per block: alltoall 2 integer = 8, ialltoall 3
+  # double = 24, allgather 1 double = 8, allgatherv 5 integer = 20, alltoallv
+  # {1,3,2,2} integer = {4,12,8,8}, alltoallw {double, integer x 3} =
+  # {8,4,4,4}. w -> w+4: 8+24+8+20+4+8 = 72 B / 6, w -> w+2: 8+24+8+20+12+4 =
+  # 76 B / 6, w -> w^1: 2 x (8+24+8+20+8+4) = 144 B / 12.
+  if [ -x "$work/$mpi/fneighbor" ]; then
+    neighbor_case $mpi fneighbor "" \
+      '(76, 6) if v == (w + 2) % 6 else (72, 6) if v == (w + 4) % 6 else
+       (144, 12) if v == w ^ 1 else (0, 0)'
+  fi
 done
 
 # the wrapper command, both flavours
