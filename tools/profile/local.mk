@@ -16,6 +16,7 @@ bin_SCRIPTS += tools/profile/tofa-profile tools/profile/tofa-ompi-monitoring
 TOFAPROF_C_FILES = \
 	$(srcdir)/tools/profile/tofaprof_state.c \
 	$(srcdir)/tools/profile/tofaprof_collectives.c \
+	$(srcdir)/tools/profile/tofaprof_neighbor.c \
 	$(srcdir)/tools/profile/tofaprof_pmpi.c \
 	$(srcdir)/tools/profile/tofaprof_output.c \
 	$(srcdir)/tools/profile/tofaprof_fortran.c \
@@ -54,4 +55,5 @@ EXTRA_DIST += $(TOFAPROF_C_FILES) $(TOFAPROF_H_FILES) tools/profile/tofa-profile
 	tools/profile/tofa-ompi-monitoring tests/profile/run_tests.sh tests/profile/expect.py \
 	tests/profile/in.lj tests/profile/p2p.c tests/profile/halo2d.c tests/profile/bcast.c \
 	tests/profile/alltoall_rows.c tests/profile/colls.c tests/profile/rma.c \
-	tests/profile/fring.f90 bench/bench_profile.sh
+	tests/profile/fring.f90 tests/profile/neighbor.c tests/profile/fneighbor.f90 \
+	bench/bench_profile.sh
