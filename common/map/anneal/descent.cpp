@@ -34,24 +34,28 @@ std::uint64_t local_descent(PlacementState& state, const SiteNeighbourhood& arou
   const CommGraph& graph = state.graph();
   std::vector<char> is_movable(state.task_count(), 0);
   for (int task : movable) is_movable[task] = 1;
-  std::vector<int> seen_by(state.site_count(), -1);
+  std::vector<std::uint64_t> seen_at(state.site_count(), 0);
+  std::uint64_t visit = 0;  // one stamp per task per pass
   std::vector<int> targets;
   std::uint64_t tried = 0;
   const std::vector<std::vector<int>> partners = heaviest_partners(graph, movable);
 
-  auto add_box = [&](int task, int centre) {
+  auto add_site = [&](int site) {
+    if (seen_at[site] != visit) targets.push_back(site), seen_at[site] = visit;
+  };
+  auto add_box = [&](int centre) {
     if (centre < 0) return;
-    if (seen_by[centre] != task) targets.push_back(centre), seen_by[centre] = task;
-    for (int site : around.around(centre))
-      if (seen_by[site] != task) targets.push_back(site), seen_by[site] = task;
+    add_site(centre);
+    for (int site : around.around(centre)) add_site(site);
   };
 
   for (int pass = 0; pass < passes; ++pass) {
     bool improved = false;
     for (int task : movable) {
       targets.clear();
-      add_box(task, state.site_of(task));
-      for (int partner : partners[task]) add_box(task, state.site_of(partner));
+      ++visit;
+      add_box(state.site_of(task));
+      for (int partner : partners[task]) add_box(state.site_of(partner));
       for (int to : targets) {
         const int from = state.site_of(task);
         if (to == from) continue;

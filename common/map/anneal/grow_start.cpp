@@ -78,8 +78,8 @@ class Grower {
   }
 
   /// The unplaced stage task with the most traffic to placed tasks (more
-  /// placed partners, then lower id or at random, on ties); the lightest unplaced task
-  /// when none has any. -1 when the stage is placed.
+  /// placed partners, then lower id or at random, on ties); the lightest
+  /// unplaced task when none has any. -1 when the stage is placed.
   int next_task() {
     while (!frontier_.empty()) {
       const auto [pull, count, rank, task] = frontier_.top();
