@@ -1,6 +1,6 @@
 # Unit tests: one GoogleTest binary; tests/unit/<module>/<Name>GTest.cpp.
 check_PROGRAMS += tests/unit_tests
-TESTS += tests/unit_tests tests/cli/test_tofa_map.sh
+TESTS += tests/unit_tests tests/cli/test_tofa_map.sh tests/docs/test_man_pages.sh
 tests_unit_tests_SOURCES = \
 	tests/unit/fixtures.hpp \
 	tests/unit/graph/GraphParseGTest.cpp tests/unit/graph/GeneratorsGTest.cpp \
@@ -34,4 +34,4 @@ tests_unit_tests_SOURCES = \
 tests_unit_tests_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit -I$(top_srcdir)/tools
 tests_unit_tests_LDADD = common/libtofa.la $(MUNGE_LIBS) $(GTEST_LIBS)
 TESTS_ENVIRONMENT = top_srcdir=$(top_srcdir) top_builddir=$(top_builddir); export top_srcdir top_builddir;
-EXTRA_DIST += tests/cli/test_tofa_map.sh
+EXTRA_DIST += tests/cli/test_tofa_map.sh tests/docs/test_man_pages.sh
