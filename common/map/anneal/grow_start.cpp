@@ -19,7 +19,6 @@
 #include <queue>
 #include <tuple>
 
-#include "../../tofa/error.hpp"
 #include "initial_map.hpp"
 
 namespace tofa {
@@ -34,24 +33,21 @@ constexpr std::size_t kDistinctWeightLevels = 4;
 
 class Grower {
  public:
-  /// Only edges of at least `min_bytes` guide the growth. With `random`,
-  /// ties between tasks and between sites are broken at random instead of
-  /// by id and candidate order.
+  /// `stage` lightest first (lightest_first). Only edges of at least
+  /// `min_bytes` guide the growth. With `random`, ties between tasks and
+  /// between sites are broken at random instead of by id and candidate order.
   Grower(PlacementState& state, const SiteNeighbourhood& around, const std::vector<int>& stage,
          double min_bytes, RandomStream* random)
       : state_(state), around_(around), graph_(state.graph()), min_bytes_(min_bytes),
-        random_(random), tie_rank_(graph_.task_count()), in_stage_(graph_.task_count(), 0),
-        pull_(graph_.task_count(), 0.0), placed_partners_(graph_.task_count(), 0),
+        random_(random), by_volume_(stage), tie_rank_(graph_.task_count()),
+        in_stage_(graph_.task_count(), 0), pull_(graph_.task_count(), 0.0),
+        placed_partners_(graph_.task_count(), 0),
         partner_mark_(graph_.task_count(), 0), site_mark_(state.site_count(), -1) {
     for (int task = 0; task < graph_.task_count(); ++task)
       tie_rank_[task] = random_ ? static_cast<int>(random_->below(1u << 30)) : -task;
     for (int task : stage) in_stage_[task] = 1;
     for (int task = 0; task < graph_.task_count(); ++task)
       if (state_.site_of(task) >= 0) note_placed(task);
-    const std::vector<double> volume = graph_.task_volumes();
-    by_volume_ = stage;
-    std::stable_sort(by_volume_.begin(), by_volume_.end(),
-                     [&](int a, int b) { return volume[a] < volume[b]; });
   }
 
   void run() {
@@ -161,7 +157,8 @@ class Grower {
       add(there);
       for (int next : around_.adjacent(there)) add(next);
     }
-    if (candidates_.empty()) return nearest_with_room(anchor >= 0 ? anchor : previous_site_);
+    if (candidates_.empty())
+      return nearest_with_room(state_, around_, anchor >= 0 ? anchor : previous_site_);
 
     collect_unplaced_partners(task);
     ++partner_stamp_;
@@ -198,36 +195,18 @@ class Grower {
     return strangers;
   }
 
-  /// `anchor` or the site with room nearest to it (lowest index on ties);
-  /// the first site with room when there is no anchor.
-  int nearest_with_room(int anchor) const {
-    int best = -1;
-    double best_distance = std::numeric_limits<double>::infinity();
-    for (int site = 0; site < state_.site_count(); ++site) {
-      if (!state_.can_take(site)) continue;
-      if (anchor < 0) return site;
-      const double d = state_.sites().distance(anchor, site);
-      if (d < best_distance) {
-        best_distance = d;
-        best = site;
-      }
-    }
-    if (best < 0) throw Error("no site has room for another task");
-    return best;
-  }
-
   PlacementState& state_;
   const SiteNeighbourhood& around_;
   const CommGraph& graph_;
   double min_bytes_;
   RandomStream* random_;
+  const std::vector<int>& by_volume_;
   std::vector<int> tie_rank_;
   std::vector<char> in_stage_;
   std::vector<double> pull_;
   std::vector<int> placed_partners_;
   // (pull, placed partners, tie rank, task)
   std::priority_queue<std::tuple<double, int, int, int>> frontier_;
-  std::vector<int> by_volume_;
   std::size_t cursor_ = 0;
   int previous_site_ = -1;
   std::vector<int> partner_mark_;
@@ -272,6 +251,7 @@ void grow_start(PlacementState& state, const SiteNeighbourhood& around,
   std::vector<int> unplaced;
   for (int task : stage)
     if (state.site_of(task) < 0) unplaced.push_back(task);
+  unplaced = lightest_first(state.graph(), unplaced);
   double best_energy = std::numeric_limits<double>::infinity();
   double best_threshold = 0;
   std::vector<int> best_sites;

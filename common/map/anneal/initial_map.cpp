@@ -10,32 +10,6 @@ namespace tofa {
 namespace anneal {
 namespace {
 
-/// `anchor` itself, else its first torus neighbour with room, else the
-/// nearest site with room (lowest site index among equals).
-int nearest_with_room(const PlacementState& state, const SiteNeighbourhood& around, int anchor) {
-  if (state.can_take(anchor)) return anchor;
-  for (int site : around.adjacent(anchor))
-    if (state.can_take(site)) return site;
-  int best = -1;
-  double best_distance = std::numeric_limits<double>::infinity();
-  for (int site = 0; site < state.site_count(); ++site) {
-    if (!state.can_take(site)) continue;
-    const double d = state.sites().distance(anchor, site);
-    if (d < best_distance) {
-      best_distance = d;
-      best = site;
-    }
-  }
-  if (best < 0) throw Error("no site has room for another task");
-  return best;
-}
-
-int first_with_room(const PlacementState& state) {
-  for (int site = 0; site < state.site_count(); ++site)
-    if (state.can_take(site)) return site;
-  throw Error("no site has room for another task");
-}
-
 /// Site of the heaviest placed partner of `task`, or -1.
 int heaviest_placed_partner_site(const PlacementState& state, int task) {
   const CommGraph& graph = state.graph();
@@ -81,6 +55,35 @@ int best_site_near(const PlacementState& state, const SiteNeighbourhood& around,
 
 }  // namespace
 
+int nearest_with_room(const PlacementState& state, const SiteNeighbourhood& around, int anchor) {
+  if (anchor >= 0) {
+    if (state.can_take(anchor)) return anchor;
+    for (int site : around.adjacent(anchor))
+      if (state.can_take(site)) return site;
+  }
+  int best = -1;
+  double best_distance = std::numeric_limits<double>::infinity();
+  for (int site = 0; site < state.site_count(); ++site) {
+    if (!state.can_take(site)) continue;
+    if (anchor < 0) return site;
+    const double d = state.sites().distance(anchor, site);
+    if (d < best_distance) {
+      best_distance = d;
+      best = site;
+    }
+  }
+  if (best < 0) throw Error("no site has room for another task");
+  return best;
+}
+
+std::vector<int> lightest_first(const CommGraph& graph, const std::vector<int>& stage) {
+  const std::vector<double> volume = graph.task_volumes();
+  std::vector<int> order = stage;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return volume[a] < volume[b]; });
+  return order;
+}
+
 StartKind parse_start_kind(const std::string& text) {
   if (text == "grow") return StartKind::Grow;
   if (text == "heuristic") return StartKind::Heuristic;
@@ -94,12 +97,9 @@ StartKind parse_start_kind(const std::string& text) {
 void basic_heuristic_start(PlacementState& state, const SiteNeighbourhood& around,
                            const std::vector<int>& stage) {
   const CommGraph& graph = state.graph();
-  const std::vector<double> volume = graph.task_volumes();
   std::vector<char> in_stage(graph.task_count(), 0);
   for (int task : stage) in_stage[task] = 1;
-  std::vector<int> order = stage;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](int a, int b) { return volume[a] < volume[b]; });
+  const std::vector<int> order = lightest_first(graph, stage);
 
   int previous_seed_site = -1;
   std::vector<std::pair<double, int>> partners;
@@ -107,8 +107,7 @@ void basic_heuristic_start(PlacementState& state, const SiteNeighbourhood& aroun
     if (state.site_of(task) < 0) {
       int anchor = heaviest_placed_partner_site(state, task);
       if (anchor < 0) anchor = previous_seed_site;
-      const int site =
-          anchor < 0 ? first_with_room(state) : nearest_with_room(state, around, anchor);
+      const int site = nearest_with_room(state, around, anchor);
       state.place(task, site);
       previous_seed_site = site;
     }
@@ -127,12 +126,9 @@ void basic_heuristic_start(PlacementState& state, const SiteNeighbourhood& aroun
 void heuristic_start(PlacementState& state, const SiteNeighbourhood& around,
                      const std::vector<int>& stage) {
   const CommGraph& graph = state.graph();
-  const std::vector<double> volume = graph.task_volumes();
   std::vector<char> in_stage(graph.task_count(), 0);
   for (int task : stage) in_stage[task] = 1;
-  std::vector<int> by_volume = stage;
-  std::stable_sort(by_volume.begin(), by_volume.end(),
-                   [&](int a, int b) { return volume[a] < volume[b]; });
+  const std::vector<int> by_volume = lightest_first(graph, stage);
 
   // Traffic of each stage task to placed tasks; a max-heap with stale entries.
   std::vector<double> pull(graph.task_count(), 0.0);
@@ -167,7 +163,8 @@ void heuristic_start(PlacementState& state, const SiteNeighbourhood& around,
     if (state.site_of(task) < 0) {
       int anchor = heaviest_placed_partner_site(state, task);
       if (anchor < 0) anchor = previous_seed_site;
-      const int site = anchor < 0 ? first_with_room(state) : best_site_near(state, around, task, anchor);
+      const int site = anchor < 0 ? nearest_with_room(state, around, anchor)
+                                  : best_site_near(state, around, task, anchor);
       state.place(task, site);
       note_placed(task);
       previous_seed_site = site;
@@ -238,7 +235,7 @@ void given_start(PlacementState& state, const SiteNeighbourhood& around,
   }
   for (int task : homeless) {
     const int anchor = heaviest_placed_partner_site(state, task);
-    state.place(task, anchor >= 0 ? nearest_with_room(state, around, anchor) : first_with_room(state));
+    state.place(task, nearest_with_room(state, around, anchor));
   }
 }
 

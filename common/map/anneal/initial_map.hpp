@@ -19,6 +19,15 @@ enum class StartKind { Grow, Heuristic, BasicHeuristic, RankOrder, Random, Given
 /// of the tofa strategy); throws Error otherwise.
 StartKind parse_start_kind(const std::string& text);
 
+/// `anchor` itself, else its first torus neighbour with room, else the
+/// nearest site with room (lowest site index among equals); the first site
+/// with room when `anchor` < 0. Throws Error when no site has room.
+int nearest_with_room(const PlacementState& state, const SiteNeighbourhood& around, int anchor);
+
+/// The tasks of `stage` by increasing total traffic c(i) (Equation 2),
+/// equal ones in stage order.
+std::vector<int> lightest_first(const CommGraph& graph, const std::vector<int>& stage);
+
 /// The seed's heuristic as written: tasks by increasing total traffic c(i)
 /// (Equation 2); an unplaced task goes next to its heaviest placed partner
 /// (or to the previous such task, or to the first site), then its unplaced
