@@ -139,6 +139,13 @@ std::vector<double> read_fault_file(const std::string& path, const Topology& top
   return parse_faults(in, path, topology);
 }
 
+void check_fault_cost(const FaultCost& cost) {
+  if (!(std::isfinite(cost.link_cost) && cost.link_cost > 0))
+    throw Error("link cost c must be a finite number > 0, got " + std::to_string(cost.link_cost));
+  if (!(std::isfinite(cost.penalty) && cost.penalty >= 0))
+    throw Error("fault penalty must be a finite number >= 0, got " + std::to_string(cost.penalty));
+}
+
 double link_cost(const Link& link, const std::vector<double>& outage, const FaultCost& cost) {
   const bool faulty = is_faulty(link.from, outage) || is_faulty(link.to, outage);
   return faulty ? cost.link_cost + cost.penalty * cost.link_cost : cost.link_cost;

@@ -45,7 +45,16 @@ CommGraph CommGraph::from_directed_edges(int task_count, const std::vector<CommE
   if (task_count < 0) {
     throw Error("task count must not be negative, got " + std::to_string(task_count));
   }
-  for (std::size_t i = 0; i < edges.size(); ++i) check_edge(task_count, i, edges[i]);
+  double total_bytes = 0;
+  double total_messages = 0;
+  for (std::size_t i = 0; i < edges.size(); ++i) {
+    check_edge(task_count, i, edges[i]);
+    total_bytes += edges[i].bytes;
+    total_messages += edges[i].messages;
+    if (total_bytes > kMaxTotalAmount || total_messages > kMaxTotalAmount)
+      throw Error("communication edges 0.." + std::to_string(i) +
+                  " add up to more than 1e150 bytes or messages");
+  }
 
   CommGraph graph;
   graph.task_count_ = task_count;

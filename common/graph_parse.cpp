@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -130,6 +131,19 @@ class LineReader {
   [[noreturn]] void fail(int column, const std::string& message) const {
     throw ParseError(source_, line_number_, column, message);
   }
+
+  /// Adds an amount to the file's running total; fails at `token` when the
+  /// total passes kMaxTotalAmount (each value finite is not enough: their sum
+  /// must stay finite through every metric computed from it).
+  void add_to_total(const Token& token, double amount) const {
+    total_ += amount;
+    if (total_ > kMaxTotalAmount) {
+      char limit[32];
+      std::snprintf(limit, sizeof limit, "%g", kMaxTotalAmount);
+      fail(token.column, "the numbers of this file add up to more than " + std::string(limit) +
+                             " here, expected a smaller total");
+    }
+  }
   [[noreturn]] void fail_at_line(int line, int column, const std::string& message) const {
     throw ParseError(source_, line, column, message);
   }
@@ -143,6 +157,7 @@ class LineReader {
   std::vector<Token> tokens_;
   int line_number_ = 0;
   bool replay_ = false;
+  mutable double total_ = 0;
 };
 
 /// Parses an all-digit token; false if it has another character or exceeds `max`.
@@ -163,6 +178,7 @@ double parse_amount(const LineReader& reader, const Token& token) {
   // Plain integers are by far the most common token: convert them directly.
   long long integer = 0;
   if (token.size <= 15 && parse_unsigned(token, 999999999999999LL, integer)) {
+    reader.add_to_total(token, static_cast<double>(integer));
     return static_cast<double>(integer);
   }
   // strtod alone would also take "inf", "nan" and hexadecimal; only decimal
@@ -176,7 +192,10 @@ double parse_amount(const LineReader& reader, const Token& token) {
     char* end = nullptr;
     const double value = std::strtod(token.text, &end);
     // Adding 0.0 turns an accepted "-0" into +0.
-    if (end == token.text + token.size && std::isfinite(value) && value >= 0) return value + 0.0;
+    if (end == token.text + token.size && std::isfinite(value) && value >= 0) {
+      reader.add_to_total(token, value);
+      return value + 0.0;
+    }
   }
   reader.fail(token.column, "expected a non-negative number, found '" + token.str() + "'");
 }

@@ -9,12 +9,13 @@
 namespace tofa {
 namespace {
 
-constexpr size_t kMaxNames = size_t{1} << 22;
 constexpr size_t kMaxDigits = 9;  // keeps every number inside an int
+constexpr size_t kMaxNameLength = 255;
 
 class HostlistParser {
  public:
-  explicit HostlistParser(const std::string& text) : text_(text) {}
+  HostlistParser(const std::string& text, size_t max_names)
+      : text_(text), max_names_(max_names) {}
 
   std::vector<std::string> expand() {
     check_brackets();
@@ -36,7 +37,8 @@ class HostlistParser {
 
  private:
   [[noreturn]] void fail(const std::string& what) const {
-    throw Error("bad hostlist '" + text_ + "': " + what);
+    const std::string shown = text_.size() > 80 ? text_.substr(0, 77) + "..." : text_;
+    throw Error("bad hostlist '" + shown + "': " + what);
   }
 
   std::string found(size_t pos) const {
@@ -73,8 +75,12 @@ class HostlistParser {
         choices.push_back(text_.substr(pos, next - pos));
         pos = next;
       }
-      if (partial.size() * choices.size() + names.size() > kMaxNames)
-        fail("expands to more than " + std::to_string(kMaxNames) + " names");
+      // Sizes are checked before anything is built: the product of small
+      // ranges, or many ranges in one bracket, would otherwise allocate first.
+      if (choices.size() > max_names_ || partial.size() > (max_names_ - names.size()) / choices.size())
+        too_many();
+      if (partial.front().size() + longest(choices) > kMaxNameLength)
+        fail("a name would be longer than " + std::to_string(kMaxNameLength) + " characters");
       std::vector<std::string> longer;
       longer.reserve(partial.size() * choices.size());
       for (const std::string& prefix : partial)
@@ -82,6 +88,16 @@ class HostlistParser {
       partial.swap(longer);
     }
     names.insert(names.end(), partial.begin(), partial.end());
+  }
+
+  static size_t longest(const std::vector<std::string>& strings) {
+    size_t length = 0;
+    for (const std::string& s : strings) length = std::max(length, s.size());
+    return length;
+  }
+
+  [[noreturn]] void too_many() const {
+    fail("expands to more than " + std::to_string(max_names_) + " names");
   }
 
   /// "1-3,07" between the brackets at [begin, end).
@@ -100,8 +116,7 @@ class HostlistParser {
       const int first = std::stoi(low);
       const int last = std::stoi(high);
       if (last < first) fail("range " + low + "-" + high + " is descending");
-      if (static_cast<size_t>(last - first) >= kMaxNames)
-        fail("expands to more than " + std::to_string(kMaxNames) + " names");
+      if (static_cast<size_t>(last - first) >= max_names_ - result.size()) too_many();
       const size_t width = low.size() > 1 && low[0] == '0' ? low.size() : 0;
       for (int n = first; n <= last; ++n) {
         std::string digits = std::to_string(n);
@@ -124,12 +139,13 @@ class HostlistParser {
   }
 
   const std::string& text_;
+  const size_t max_names_;
 };
 
 }  // namespace
 
-std::vector<std::string> expand_hostlist(const std::string& hostlist) {
-  return HostlistParser(hostlist).expand();
+std::vector<std::string> expand_hostlist(const std::string& hostlist, size_t max_names) {
+  return HostlistParser(hostlist, max_names).expand();
 }
 
 }  // namespace tofa

@@ -59,6 +59,8 @@ common_libtofa_la_SOURCES = \
 	common/service/node_health.hpp common/service/node_health.cpp \
 	common/service/placement_store.hpp common/service/placement_store.cpp \
 	common/service/placement.hpp common/service/placement.cpp \
+	common/service/map_job_codec.hpp common/service/map_job_codec.cpp \
+	common/service/map_worker.hpp common/service/map_worker.cpp \
 	common/service/service_state.hpp common/service/service_state.cpp \
 	common/service/request_handler.hpp common/service/request_handler.cpp \
 	common/service/heartbeat_loop.hpp common/service/heartbeat_loop.cpp \

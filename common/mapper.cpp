@@ -16,6 +16,14 @@ namespace {
 void check_request(const MappingRequest& request) {
   if (request.graph == nullptr) throw Error("mapping request has no communication graph");
   if (request.topology == nullptr) throw Error("mapping request has no topology");
+  check_fault_cost(request.fault_cost);
+  if (!request.outage.empty() &&
+      request.outage.size() != static_cast<std::size_t>(request.topology->node_count()))
+    throw Error("outage has " + std::to_string(request.outage.size()) + " entries, expected " +
+                std::to_string(request.topology->node_count()));
+  for (double p : request.outage)
+    if (!(p >= 0 && p <= 1))
+      throw Error("outage probabilities must be between 0 and 1, got " + std::to_string(p));
 }
 
 }  // namespace

@@ -65,20 +65,23 @@ Topology::Topology(std::vector<int> dims, std::vector<bool> wrap, int cores_per_
     : dims_(std::move(dims)), wrap_(std::move(wrap)), cores_per_node_(cores_per_node),
       node_count_(1) {
   if (dims_.empty()) throw Error("a topology needs at least one dimension");
+  if (dims_.size() > static_cast<size_t>(kMaxTopologyDimensions))
+    throw Error("a topology has at most " + std::to_string(kMaxTopologyDimensions) +
+                " dimensions, got " + std::to_string(dims_.size()));
   if (wrap_.size() != dims_.size())
     throw Error("topology has " + std::to_string(dims_.size()) + " dimension(s) but " +
                 std::to_string(wrap_.size()) + " wrap value(s)");
   if (cores_per_node_ < 1)
     throw Error("cores per node must be at least 1, got " + std::to_string(cores_per_node_));
-  // link_slot_count() = nodes * 2 * D must fit an int too.
-  const long long limit = INT_MAX / (2 * static_cast<long long>(dims_.size()));
   long long count = 1;
   for (size_t d = 0; d < dims_.size(); ++d) {
     if (dims_[d] < 1)
       throw Error("dimension " + std::to_string(d) + " of topology " + join_dims(dims_) +
                   " has size " + std::to_string(dims_[d]) + ": sizes must be at least 1");
     count *= dims_[d];
-    if (count > limit) throw Error("topology " + join_dims(dims_) + " has too many nodes");
+    if (count > kMaxTopologyNodes)
+      throw Error("topology " + join_dims(dims_) + " has more than " +
+                  std::to_string(kMaxTopologyNodes) + " nodes");
   }
   node_count_ = static_cast<int>(count);
   std::vector<std::string> names(node_count_);

@@ -10,3 +10,7 @@ tools_tofactl_LDADD = common/libtofa.la
 bin_PROGRAMS += tools/tofa-rubik
 tools_tofa_rubik_SOURCES = tools/tofa_rubik.cpp
 tools_tofa_rubik_LDADD = common/libtofa.la
+
+pkglibexec_PROGRAMS = tools/tofa-map-worker
+tools_tofa_map_worker_SOURCES = tools/tofa_map_worker.cpp
+tools_tofa_map_worker_LDADD = common/libtofa.la

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -49,7 +50,8 @@ std::ofstream open_output(const std::string& path) {
 std::vector<int> candidate_nodes(const std::string& hostlist, const tofa::Topology& topology) {
   std::vector<int> nodes;
   if (hostlist.empty()) return nodes;
-  for (const std::string& name : tofa::expand_hostlist(hostlist)) {
+  const auto most = static_cast<std::size_t>(topology.node_count());
+  for (const std::string& name : tofa::expand_hostlist(hostlist, most)) {
     int node = topology.node_by_name(name);
     if (node < 0) throw tofa::Error("--nodes: unknown node '" + name + "'");
     nodes.push_back(node);
@@ -234,9 +236,18 @@ int main(int argc, char** argv) {
   app.add_option("--faults", options.faults, "lines 'NODE PROBABILITY' (name or id)");
   app.add_option("--strategy", options.strategy, "mapping strategy (default tofa)");
   app.add_option("--nodes", options.nodes, "candidate nodes as a hostlist, in order (default all)");
-  app.add_option("--slots", options.slots, "tasks per node (default: the topology's cores)");
+  app.add_option("--slots", options.slots, "tasks per node (default: the topology's cores)")
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--seed", options.seed, "random seed (random strategy, Scotch)");
-  app.add_option("--fault-penalty", options.penalty, "Equation 1 penalty factor (default 100)");
+  app.add_option("--fault-penalty", options.penalty, "Equation 1 penalty factor (default 100)")
+      ->check(CLI::Validator(
+          [](std::string& text) {
+            double value = 0;
+            return CLI::detail::lexical_cast(text, value) && std::isfinite(value) && value >= 0
+                       ? std::string()
+                       : "expected a finite number >= 0, found '" + text + "'";
+          },
+          "NUMBER >= 0"));
   app.add_option("--param", options.parameters, "strategy setting KEY=VALUE (repeatable)");
   app.add_option("--spec", options.spec, "Rubik spec file (same as --param spec=FILE)");
   app.add_option("--evaluate", options.evaluate,

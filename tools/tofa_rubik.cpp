@@ -86,7 +86,8 @@ int main(int argc, char** argv) {
                                   "FILE|torus:AxB[:cores=N]: the machine the network box covers");
   app.add_option("--hostfile", options.hostfile, "write SLURM_HOSTFILE: line i = node of rank i")
       ->needs(topology);
-  app.add_option("--slots", options.slots, "ranks per node (default: the topology's cores)");
+  app.add_option("--slots", options.slots, "ranks per node (default: the topology's cores)")
+      ->check(CLI::NonNegativeNumber);
   CLI11_PARSE(app, argc, argv);
   try {
     return run(options);

@@ -111,13 +111,19 @@ Placement map_fault_free_run_or(const MappingRequest& request, FallbackNodes fal
 
   const int needed = (tasks + slots - 1) / slots;
   const std::vector<int> run = first_fault_free_run(request, candidates, needed);
+  const std::vector<int> nodes = run.empty() ? fallback(request, candidates, needed) : run;
+  if (nodes.size() == 1) {
+    // Nothing to map; and Scotch 7.0.3 crashes building a one-terminal
+    // sub-architecture (_SCOTCHarchSubArchBuild), which any small job reached.
+    Placement placement(tasks, nodes.front());
+    check_placement(request, placement);
+    return placement;
+  }
   scotch::Lock held = scotch::lock();
-  auto target = run.empty()
-                    ? scotch::fault_weighted_target(*request.topology,
-                                                    fallback(request, candidates, needed),
-                                                    outage_per_node(request), request.fault_cost,
-                                                    held)
-                    : scotch::topology_target(*request.topology, run, held);
+  auto target = run.empty() ? scotch::fault_weighted_target(*request.topology, nodes,
+                                                            outage_per_node(request),
+                                                            request.fault_cost, held)
+                            : scotch::topology_target(*request.topology, run, held);
   return scotch_map_onto(request, target, slots, held);
 }
 

@@ -86,6 +86,17 @@ bool is_identity(const std::vector<int>& nodes, int node_count) {
   return true;
 }
 
+/// `base` cut down to `nodes` with SCOTCH_archSub.
+std::unique_ptr<Arch> sub_arch(Arch& base, const std::vector<int>& nodes) {
+  // Scotch 7.0.3 dereferences invalid memory for a one-terminal sub-architecture.
+  if (nodes.size() < 2) throw Error("a Scotch target needs at least 2 nodes");
+  std::vector<SCOTCH_Num> list(nodes.begin(), nodes.end());
+  auto sub = std::make_unique<Arch>();
+  check(SCOTCH_archSub(sub->get(), base.get(), static_cast<SCOTCH_Num>(list.size()), list.data()),
+        "SCOTCH_archSub");
+  return sub;
+}
+
 /// Decomposition-defined architecture of `graph` (every topology node) as a
 /// Target over `nodes`. Scotch computes distances inside the graph it is
 /// given, so the graph always holds every node (routes may leave `nodes`)
@@ -103,13 +114,7 @@ std::shared_ptr<const Target> deco_target(Graph& graph, const std::vector<int>& 
   // archBuild0 architectures cannot be cut with SCOTCH_archSub.
   check(SCOTCH_archBuild2(base->get(), graph.get(), 0, nullptr), "SCOTCH_archBuild2");
   std::unique_ptr<Arch> sub;
-  if (!is_identity(nodes, node_count)) {
-    std::vector<SCOTCH_Num> list(nodes.begin(), nodes.end());
-    sub = std::make_unique<Arch>();
-    check(SCOTCH_archSub(sub->get(), base->get(), static_cast<SCOTCH_Num>(list.size()),
-                         list.data()),
-          "SCOTCH_archSub");
-  }
+  if (!is_identity(nodes, node_count)) sub = sub_arch(*base, nodes);
   return std::make_shared<Target>(std::move(base), std::move(sub), nodes, nodes, max_distance);
 }
 
@@ -210,13 +215,7 @@ std::shared_ptr<const Target> topology_target(const Topology& topology,
     return remember(std::move(key), deco_target(*graph, nodes, hop_diameter_bound(topology)));
   }
   std::unique_ptr<Arch> sub;
-  if (!is_identity(nodes, topology.node_count())) {
-    std::vector<SCOTCH_Num> list(nodes.begin(), nodes.end());
-    sub = std::make_unique<Arch>();
-    check(SCOTCH_archSub(sub->get(), base->get(), static_cast<SCOTCH_Num>(list.size()),
-                         list.data()),
-          "SCOTCH_archSub");
-  }
+  if (!is_identity(nodes, topology.node_count())) sub = sub_arch(*base, nodes);
   return remember(std::move(key),
                   std::make_shared<Target>(std::move(base), std::move(sub), nodes, nodes,
                                            hop_diameter_bound(topology)));

@@ -11,7 +11,8 @@ std::vector<int> candidate_ids(const Topology& topology, const std::string& cand
   std::vector<int> ids;
   if (candidates.empty()) return ids;
   std::unordered_set<int> seen;
-  for (const std::string& name : expand_hostlist(candidates)) {
+  for (const std::string& name :
+       expand_hostlist(candidates, static_cast<std::size_t>(topology.node_count()))) {
     const int id = topology.node_by_name(name);
     if (id < 0) throw Error("candidate node " + name + " is not in the topology");
     if (seen.insert(id).second) ids.push_back(id);
@@ -27,7 +28,9 @@ ComputedPlacement compute_placement(const PlacementInput& input) {
   request.outage = input.outage;
   request.slots_per_node = input.slots_per_node;
   request.fault_cost = input.fault_cost;
-  const Placement placement = make_mapper(input.strategy)->map(request);
+  const std::unique_ptr<Mapper> mapper = make_mapper(input.strategy);  // unknown names fail here
+  const Placement placement =
+      input.worker ? map_in_worker(request, input.strategy, *input.worker) : mapper->map(request);
   check_placement(request, placement);
 
   ComputedPlacement result;

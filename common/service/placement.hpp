@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "service/map_worker.hpp"
 #include "tofa/faults.hpp"
 #include "tofa/graph.hpp"
 #include "tofa/metrics.hpp"
@@ -20,6 +21,9 @@ struct PlacementInput {
   /// Node names in preference order, hostlist ranges allowed; "" = all nodes.
   std::string candidates;
   int slots_per_node = 0;      ///< 0 = cores per node
+  /// Where the strategy runs: a worker process with these limits, or this
+  /// process when null (tools and tests only: never inside a daemon).
+  const MapWorkerLimits* worker = nullptr;
 };
 
 struct ComputedPlacement {

@@ -244,6 +244,7 @@ PlacementRecord ServiceState::place(const PlaceRequest& request) {
   input.strategy = strategy;
   input.candidates = request.candidates;
   input.slots_per_node = request.slots_per_node;
+  if (!settings_.map_worker.program.empty()) input.worker = &settings_.map_worker;
   ComputedPlacement computed = compute_placement(input);
 
   PlacementRecord record;

@@ -147,7 +147,8 @@ class ConfParser {
     ServiceSettings& s = settings_;
     auto number = [&](double low, bool low_inclusive, const char* expected) {
       double value = 0;
-      if (!parse_double(v, value) || value < low || (!low_inclusive && value == low))
+      if (!parse_double(v, value) || !std::isfinite(value) || value < low ||
+          (!low_inclusive && value == low))
         throw error(token.value_column, "bad " + key + " '" + v + "': expected " + expected);
       return value;
     };
@@ -197,6 +198,19 @@ class ConfParser {
       s.max_graphs_per_user = static_cast<int>(integer(1, 1 << 30, "a positive integer"));
     } else if (key == "PlacementRetention") {
       s.placement_retention = static_cast<int>(integer(1, 1 << 30, "a positive integer"));
+    } else if (key == "MapWorker") {
+      if (v.empty() || (v != "none" && v[0] != '/'))
+        throw error(token.value_column,
+                    "bad MapWorker '" + v + "': expected an absolute path or 'none'");
+      s.map_worker.program = v == "none" ? "" : v;
+    } else if (key == "MapMemoryLimit") {
+      s.map_worker.memory_mb = integer(64, 1LL << 30, "megabytes >= 64");
+    } else if (key == "MapTimeLimit") {
+      s.map_worker.seconds = number(0, false, "seconds > 0");
+    } else if (key == "MapFailure") {
+      if (v != "fallback" && v != "wait")
+        throw error(token.value_column, "bad MapFailure '" + v + "': expected fallback or wait");
+      s.map_failure_waits = v == "wait";
     }
   }
 
@@ -223,7 +237,8 @@ const std::vector<std::string>& service_keys() {
       "ServiceHost",      "ServicePort",         "ServiceBindAddress", "RequestTimeout",
       "HeartbeatInterval", "HeartbeatTimeout",   "HeartbeatPortOffset", "OutageModel",
       "DefaultStrategy",  "LinkCost",            "FaultPenalty",       "MaxGraphBytes",
-      "MaxGraphTasks",    "MaxGraphsPerUser",    "PlacementRetention"};
+      "MaxGraphTasks",    "MaxGraphsPerUser",    "PlacementRetention", "MapWorker",
+      "MapMemoryLimit",   "MapTimeLimit",        "MapFailure"};
   return keys;
 }
 
@@ -244,6 +259,10 @@ std::string setting_text(const ServiceSettings& s, const std::string& name) {
   if (key == "MaxGraphTasks") return std::to_string(s.max_graph_tasks);
   if (key == "MaxGraphsPerUser") return std::to_string(s.max_graphs_per_user);
   if (key == "PlacementRetention") return std::to_string(s.placement_retention);
+  if (key == "MapWorker") return s.map_worker.program.empty() ? "none" : s.map_worker.program;
+  if (key == "MapMemoryLimit") return std::to_string(s.map_worker.memory_mb);
+  if (key == "MapTimeLimit") return format_double(s.map_worker.seconds);
+  if (key == "MapFailure") return s.map_failure_waits ? "wait" : "fallback";
   std::string known;
   for (const std::string& k : service_keys()) known += (known.empty() ? "" : ", ") + k;
   throw Error("unknown service setting '" + name + "': expected one of " + known);

@@ -6,8 +6,13 @@
 #include <string>
 #include <vector>
 
+#include "service/map_worker.hpp"
 #include "tofa/faults.hpp"
 #include "tofa/topology.hpp"
+
+#ifndef TOFA_MAP_WORKER
+#define TOFA_MAP_WORKER "/usr/local/libexec/tofa/tofa-map-worker"
+#endif
 
 namespace tofa::service {
 
@@ -27,6 +32,11 @@ struct ServiceSettings {
   int max_graph_tasks = 65536;
   int max_graphs_per_user = 64;
   int placement_retention = 1000;
+  /// Mapping runs in this worker program; an empty program maps in-process.
+  MapWorkerLimits map_worker{TOFA_MAP_WORKER, 4096, 30};
+  /// When mapping fails (worker crash, limits): false = the job gets
+  /// Slurm's layout, true = it waits.
+  bool map_failure_waits = false;
 };
 
 /// The names of the service keys in their canonical spelling, in file order.

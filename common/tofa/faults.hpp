@@ -62,6 +62,9 @@ struct FaultCost {
   double penalty = 100.0;  ///< a link with a faulty endpoint costs c + penalty * c
 };
 
+/// Throws Error unless c is finite and > 0 and the penalty finite and >= 0.
+void check_fault_cost(const FaultCost& cost);
+
 /// Cost of one link: c, or c + penalty*c when either endpoint has p > 0.
 double link_cost(const Link& link, const std::vector<double>& outage, const FaultCost& cost);
 

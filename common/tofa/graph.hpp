@@ -19,12 +19,18 @@ struct CommEdge {
 /// Symmetric weighted graph of an application's tasks in CSR form.
 /// The weight of {u,v} is G(u,v) + G(v,u) of the directed input; self loops
 /// (the diagonal of a matrix) are dropped. Adjacency lists are sorted.
+/// Largest sum of all byte (or message) counts of a graph. Far above any real
+/// traffic, low enough that every metric derived from it (hop-bytes times
+/// hops, squared deviations) stays finite.
+constexpr double kMaxTotalAmount = 1e150;
+
 class CommGraph {
  public:
   CommGraph() = default;
 
   /// Builds the symmetrized graph from directed records (duplicates add up).
-  /// Throws tofa::Error when an endpoint is outside [0, task_count).
+  /// Throws tofa::Error when an endpoint is outside [0, task_count) or the
+  /// bytes or messages add up to more than kMaxTotalAmount.
   static CommGraph from_directed_edges(int task_count, const std::vector<CommEdge>& edges);
 
   int task_count() const { return task_count_; }

@@ -25,12 +25,18 @@ struct Route {
   int hops() const { return static_cast<int>(links.size()); }
 };
 
+/// Limits checked before anything is allocated (node names, routes, Scotch
+/// targets all grow with the node count).
+constexpr long long kMaxTopologyNodes = 1LL << 20;
+constexpr int kMaxTopologyDimensions = 16;
+
 /// Node ids are linear: id = c[0] + dims[0]*(c[1] + dims[1]*(c[2] + ...)),
 /// i.e. the first dimension varies fastest (Scotch's and SimGrid's numbering).
 class Topology {
  public:
   /// `wrap[d]` true makes dimension d a ring. Throws Error on empty dims,
-  /// a size < 1, mismatched wrap size or cores_per_node < 1.
+  /// a size < 1, mismatched wrap size, cores_per_node < 1, or more than
+  /// kMaxTopologyDimensions dimensions or kMaxTopologyNodes nodes.
   Topology(std::vector<int> dims, std::vector<bool> wrap, int cores_per_node = 1);
 
   /// "torus:8x8x8", "mesh:4x4", optional ":cores=N" suffix. Nodes are named
@@ -93,7 +99,11 @@ Topology load_topology(const std::string& spec_or_path);
 
 /// Slurm hostlist expansion: "n[1-3,7],gpu[01-02]x" -> n1 n2 n3 n7 gpu01x gpu02x.
 /// Zero padding follows the width of the range's first number. Throws Error.
-std::vector<std::string> expand_hostlist(const std::string& hostlist);
+/// Throws Error "bad hostlist ...: expands to more than MAX names" before
+/// allocating them when the expansion would exceed `max_names`.
+constexpr std::size_t kDefaultMaxHostlistNames = std::size_t{1} << 20;
+std::vector<std::string> expand_hostlist(const std::string& hostlist,
+                                         std::size_t max_names = kDefaultMaxHostlistNames);
 
 /// For each node, the (from, to) pairs whose routes pass through it as an
 /// intermediate hop, over routes between the given endpoints (all nodes when

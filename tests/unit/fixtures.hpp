@@ -14,6 +14,17 @@
 
 namespace tofa_test {
 
+/// The build tree's tofa-map-worker (make check exports top_builddir).
+inline std::string map_worker_program() {
+  const char* build = std::getenv("top_builddir");
+  std::string path = std::string(build ? build : ".") + "/tools/tofa-map-worker";
+  char resolved[4096];
+  return realpath(path.c_str(), resolved) ? std::string(resolved) : path;
+}
+
+/// A tofa.conf line that makes the service map in the build tree's worker.
+inline std::string map_worker_line() { return "MapWorker=" + map_worker_program() + "\n"; }
+
 /// A file with the given content that is removed when the object dies.
 class TempFile {
  public:

@@ -491,3 +491,23 @@ TEST(GraphErrors, UnreadableFileIsAnErrorButNotAParseError) {
 }
 
 }  // namespace
+
+// Issue 10: weights each finite but summing to infinity were accepted; the
+// placement then recorded total_bytes=inf and the state file failed to load.
+TEST(GraphLimits, TotalOfFiniteWeightsMustStayFinite) {
+  EXPECT_EQ(parse_failure("0 1 1e150\n1 2 1e150\n"),
+            "src:2:5: the numbers of this file add up to more than 1e+150 here, expected a "
+            "smaller total");
+  EXPECT_EQ(parse_failure("2\n0 1e150\n1e150 0\n"),
+            "src:3:1: the numbers of this file add up to more than 1e+150 here, expected a "
+            "smaller total");
+  EXPECT_NO_THROW(parse("0 1 1e140\n1 2 1e140\n"));
+  EXPECT_THROW(CommGraph::from_directed_edges(2, {{0, 1, 1e308, 1}, {1, 0, 1e308, 1}}),
+               tofa::Error);
+}
+
+TEST(GraphLimits, ControlCharactersInBadInputAreEscaped) {
+  const std::string message = parse_failure("2\n0 \x1b[31mred\x07\n1 0\n");
+  EXPECT_EQ(message.find('\x1b'), std::string::npos) << message;
+  EXPECT_NE(message.find("\\x1b[31mred\\x07"), std::string::npos) << message;
+}

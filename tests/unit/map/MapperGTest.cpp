@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <random>
 #include <set>
@@ -555,6 +556,56 @@ TEST(CapacityRepair, MovesTheLightestTasksToTheNearestFreeNodes) {
   Placement placement{0, 0, 0, 0, 0};
   tofa::repair_capacity(request, {16, 4, 3, 1, 0}, 2, placement);
   EXPECT_EQ(placement, (Placement{0, 0, 4, 3, 3}));
+}
+
+}  // namespace
+
+namespace {
+
+// Issue 10: Scotch 7.0.3 crashed (SIGSEGV in _SCOTCHarchSubArchBuild) for
+// any job that fits on one node other than node 0, e.g. a non-root user's
+// `srun -w t2 -n 4`, or any 4-task job once node 0 had p > 0.
+TEST(ScotchStrategies, JobOnOneNodeIsPlacedWithoutScotch) {
+  const Topology torus = Topology::from_spec("torus:8x8x8");
+  const CommGraph graph = tofa_test::ring_graph(4);
+  for (const char* name : {"tofa", "tofa-compact", "mims"}) {
+    MappingRequest request;
+    request.graph = &graph;
+    request.topology = &torus;
+    request.slots_per_node = 4;
+    request.candidate_nodes = {1};
+    EXPECT_EQ(tofa::make_mapper(name)->map(request), Placement(4, 1)) << name;
+    request.candidate_nodes = {};
+    request.outage.assign(torus.node_count(), 0.0);
+    request.outage[0] = 0.02;
+    const Placement placement = tofa::make_mapper(name)->map(request);
+    EXPECT_EQ(std::set<int>(placement.begin(), placement.end()).size(), 1u) << name;
+    EXPECT_NE(placement[0], 0) << name;
+  }
+}
+
+TEST(ScotchStrategies, ScotchTargetOfOneNodeIsRefused) {
+  const Topology torus = Topology::from_spec("torus:4x4");
+  auto held = tofa::scotch::lock();
+  EXPECT_THROW(tofa::scotch::topology_target(torus, {3}, held), tofa::Error);
+}
+
+TEST(MappingRequestChecks, FaultCostAndOutageAreValidated) {
+  const Topology torus = Topology::from_spec("torus:4x4");
+  const CommGraph graph = tofa_test::ring_graph(4);
+  MappingRequest request;
+  request.graph = &graph;
+  request.topology = &torus;
+  for (double bad : {std::nan(""), -1.0, HUGE_VAL}) {
+    request.fault_cost.penalty = bad;
+    EXPECT_THROW(tofa::make_mapper("greedy")->map(request), tofa::Error) << bad;
+  }
+  request.fault_cost = {};
+  request.outage.assign(16, 0.0);
+  request.outage[3] = std::nan("");
+  EXPECT_THROW(tofa::make_mapper("tofa")->map(request), tofa::Error);
+  request.outage[3] = 1.5;
+  EXPECT_THROW(tofa::make_mapper("tofa")->map(request), tofa::Error);
 }
 
 }  // namespace

@@ -112,7 +112,7 @@ class ServiceNetworkTest : public ::testing::Test {
     return std::make_unique<Responder>(options, log_.sink());
   }
 
-  tofa_test::TempFile conf_{kConf, ".conf"};
+  tofa_test::TempFile conf_{kConf + tofa_test::map_worker_line(), ".conf"};
   TempDir dir_;
   Log log_;
 };

@@ -60,7 +60,7 @@ std::vector<std::string> files_in(const std::string& dir) {
 class ServiceStateTest : public ::testing::Test {
  protected:
   std::unique_ptr<ServiceState> open_state(const std::string& conf = kConf) {
-    std::istringstream in(conf);
+    std::istringstream in(conf + tofa_test::map_worker_line());
     TofaConf parsed = parse_tofa_conf(in, "tofa.conf");
     return std::make_unique<ServiceState>(parsed.settings, std::move(parsed.topology), kAdmin,
                                           dir_.path(), [this](int level, const std::string& m) {

@@ -73,7 +73,8 @@ TEST(TofaConfTest, ErrorsNameFileLineAndColumn) {
             "Coord, ServiceHost, ServicePort, ServiceBindAddress, RequestTimeout, "
             "HeartbeatInterval, HeartbeatTimeout, HeartbeatPortOffset, OutageModel, "
             "DefaultStrategy, LinkCost, FaultPenalty, MaxGraphBytes, MaxGraphTasks, "
-            "MaxGraphsPerUser or PlacementRetention");
+            "MaxGraphsPerUser, PlacementRetention, MapWorker, MapMemoryLimit, MapTimeLimit "
+            "or MapFailure");
   EXPECT_EQ(parse_error("Dims=2x2 ServicePort=1\n"),
             "tofa.conf:1:10: 'ServicePort' belongs on its own line, not on a topology line");
   EXPECT_EQ(parse_error("ServicePort=1 Dims=2x2\n"),

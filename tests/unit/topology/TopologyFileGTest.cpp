@@ -76,7 +76,19 @@ TEST(HostlistTest, Errors) {
   EXPECT_EQ(hostlist_error("n1,,n2"), "bad hostlist 'n1,,n2': expected a host name at position 4");
   EXPECT_EQ(hostlist_error(""), "bad hostlist '': expected a host name at position 1");
   EXPECT_EQ(hostlist_error("n[0-99999999]"),
-            "bad hostlist 'n[0-99999999]': expands to more than 4194304 names");
+            "bad hostlist 'n[0-99999999]': expands to more than 1048576 names");
+  // Issue 10: many ranges each under the limit were all stored before the
+  // total was checked (16 x 4194304 names reached 2 GB).
+  std::string many = "n[0-4194303";
+  for (int i = 0; i < 15; ++i) many += ",0-4194303";
+  many += "]";
+  EXPECT_EQ(tofa::expand_hostlist("n[0-9,20-29]", 20).size(), 20u);
+  EXPECT_THROW(tofa::expand_hostlist("n[0-9,20-30]", 20), tofa::Error);
+  EXPECT_NE(hostlist_error(many).find("expands to more than 1048576 names"), std::string::npos);
+  EXPECT_NE(hostlist_error("a[0-999]b[0-999]c[0-999]").find("expands to more than"),
+            std::string::npos);
+  EXPECT_NE(hostlist_error(std::string(300, 'x') + "[1-2]").find("longer than 255"),
+            std::string::npos);
   EXPECT_EQ(hostlist_error("n[1234567890]"),
             "bad hostlist 'n[1234567890]': number 1234567890 has more than 9 digits");
 }
@@ -166,7 +178,11 @@ TEST(TopologyFileTest, ValueErrors) {
   expect_error("Dims=2x0\n", 1, 6, "bad Dims '2x0" + dims_hint);
   expect_error("Dims=\n", 1, 6, "bad Dims '" + dims_hint);
   expect_error("Dims=2x-2\n", 1, 6, "bad Dims '2x-2" + dims_hint);
-  expect_error("Dims=100000x100000\n", 1, 6, "topology 100000x100000 has too many nodes");
+  expect_error("Dims=100000x100000\n", 1, 6,
+               "topology 100000x100000 has more than 1048576 nodes");
+  // Issue 10: a 20-byte file used to build 410 MB of names before failing.
+  expect_error("Dims=7x9x4x47x9x4x9\n", 1, 6,
+               "topology 7x9x4x47x9x4x9 has more than 1048576 nodes");
   // "Dims=2x2x2 Wrap=" is 16 bytes.
   expect_error("Dims=2x2x2 Wrap=yes,no\n", 1, 17, "Wrap needs 1 or 3 values, found 2");
   expect_error("Dims=2 Wrap=yes,no\n", 1, 13, "Wrap needs 1 value, found 2");

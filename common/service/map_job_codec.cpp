@@ -1,0 +1,198 @@
+#include "service/map_job_codec.hpp"
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "tofa/error.hpp"
+
+namespace tofa::service {
+namespace {
+
+const char kJobMagic[8] = {'T', 'O', 'F', 'A', 'M', 'A', 'P', '1'};
+constexpr std::size_t kMaxText = 4096;     // strategy names, parameter keys and values
+constexpr std::size_t kMaxParameters = 64;
+constexpr std::int32_t kMaxTasks = 1 << 24;  // the graph parsers' limit
+
+class Writer {
+ public:
+  template <typename T>
+  void put(T value) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    out_.append(reinterpret_cast<const char*>(&value), sizeof value);
+  }
+  template <typename T>
+  void put_array(const std::vector<T>& values) {
+    put<std::uint64_t>(values.size());
+    if (!values.empty())
+      out_.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T));
+  }
+  void put_text(const std::string& text) {
+    put<std::uint64_t>(text.size());
+    out_ += text;
+  }
+  void put_raw(const char* data, std::size_t size) { out_.append(data, size); }
+  std::string take() { return std::move(out_); }
+
+ private:
+  std::string out_;
+};
+
+class Reader {
+ public:
+  explicit Reader(const std::string& in) : in_(in) {}
+
+  template <typename T>
+  T get(const char* what) {
+    T value;
+    take(reinterpret_cast<char*>(&value), sizeof value, what);
+    return value;
+  }
+  /// An array of at most `max` elements; the size is checked before allocating.
+  template <typename T>
+  std::vector<T> get_array(std::uint64_t max, const char* what) {
+    const auto count = get<std::uint64_t>(what);
+    if (count > max || count > (in_.size() - pos_) / sizeof(T))
+      fail(std::string(what) + ": " + std::to_string(count) + " entries is more than allowed");
+    std::vector<T> values(count);
+    if (count > 0) take(reinterpret_cast<char*>(values.data()), count * sizeof(T), what);
+    return values;
+  }
+  std::string get_text(const char* what) {
+    const auto size = get<std::uint64_t>(what);
+    if (size > kMaxText || size > in_.size() - pos_) fail(std::string(what) + ": bad length");
+    std::string text = in_.substr(pos_, size);
+    pos_ += size;
+    return text;
+  }
+  void expect_end() const {
+    if (pos_ != in_.size()) fail(std::to_string(in_.size() - pos_) + " bytes after the end");
+  }
+  [[noreturn]] void fail(const std::string& what) const { throw Error("mapping job: " + what); }
+
+ private:
+  void take(char* out, std::size_t size, const char* what) {
+    if (size > in_.size() - pos_) fail(std::string("truncated in ") + what);
+    std::memcpy(out, in_.data() + pos_, size);
+    pos_ += size;
+  }
+
+  const std::string& in_;
+  std::size_t pos_ = 0;
+};
+
+}  // namespace
+
+std::string encode_map_job(const MappingRequest& request, const std::string& strategy) {
+  Writer out;
+  out.put_raw(kJobMagic, sizeof kJobMagic);
+  const Topology& topology = *request.topology;
+  out.put_array(topology.dims());
+  out.put_array(std::vector<std::uint8_t>(topology.wrap().begin(), topology.wrap().end()));
+  out.put<std::int32_t>(topology.cores_per_node());
+
+  const CommGraph& graph = *request.graph;
+  out.put<std::int32_t>(graph.task_count());
+  std::vector<std::int32_t> from, to;
+  std::vector<double> bytes, messages;
+  for (const CommEdge& edge : graph.undirected_edges()) {
+    from.push_back(edge.from);
+    to.push_back(edge.to);
+    bytes.push_back(edge.bytes);
+    messages.push_back(edge.messages);
+  }
+  out.put_array(from);
+  out.put_array(to);
+  out.put_array(bytes);
+  out.put_array(messages);
+
+  out.put_array(request.candidate_nodes);
+  out.put_array(request.outage);
+  out.put<std::int32_t>(request.slots_per_node);
+  out.put<std::uint64_t>(request.seed);
+  out.put<double>(request.fault_cost.link_cost);
+  out.put<double>(request.fault_cost.penalty);
+  out.put_text(strategy);
+  out.put<std::uint64_t>(request.parameters.size());
+  for (const auto& [key, value] : request.parameters) {
+    out.put_text(key);
+    out.put_text(value);
+  }
+  return out.take();
+}
+
+std::unique_ptr<MapJob> decode_map_job(const std::string& bytes) {
+  Reader in(bytes);
+  char magic[sizeof kJobMagic];
+  for (char& c : magic) c = in.get<char>("magic");
+  if (std::memcmp(magic, kJobMagic, sizeof magic) != 0) in.fail("not a tofa mapping job");
+
+  const auto dims = in.get_array<int>(kMaxTopologyDimensions, "dims");
+  const auto wrap_bytes = in.get_array<std::uint8_t>(kMaxTopologyDimensions, "wrap");
+  const auto cores = in.get<std::int32_t>("cores");
+  Topology topology(dims, std::vector<bool>(wrap_bytes.begin(), wrap_bytes.end()), cores);
+
+  const auto tasks = in.get<std::int32_t>("task count");
+  if (tasks < 0 || tasks > kMaxTasks) in.fail("task count " + std::to_string(tasks));
+  const std::uint64_t max_edges = bytes.size();  // bounded by the input anyway
+  const auto from = in.get_array<std::int32_t>(max_edges, "edge sources");
+  const auto to = in.get_array<std::int32_t>(from.size(), "edge targets");
+  const auto weights = in.get_array<double>(from.size(), "edge bytes");
+  const auto messages = in.get_array<double>(from.size(), "edge messages");
+  if (to.size() != from.size() || weights.size() != from.size() ||
+      messages.size() != from.size())
+    in.fail("edge arrays differ in length");
+  std::vector<CommEdge> edges(from.size());
+  for (std::size_t i = 0; i < edges.size(); ++i)
+    edges[i] = {from[i], to[i], weights[i], messages[i]};
+  auto job = std::make_unique<MapJob>(std::move(topology),
+                                      CommGraph::from_directed_edges(tasks, edges));
+
+  MappingRequest& request = job->request;
+  request.topology = &job->topology;
+  request.graph = &job->graph;
+  const auto nodes = static_cast<std::uint64_t>(job->topology.node_count());
+  request.candidate_nodes = in.get_array<int>(nodes, "candidates");
+  request.outage = in.get_array<double>(nodes, "outage");
+  request.slots_per_node = in.get<std::int32_t>("slots");
+  request.seed = in.get<std::uint64_t>("seed");
+  request.fault_cost.link_cost = in.get<double>("link cost");
+  request.fault_cost.penalty = in.get<double>("fault penalty");
+  job->strategy = in.get_text("strategy");
+  const auto parameter_count = in.get<std::uint64_t>("parameter count");
+  if (parameter_count > kMaxParameters) in.fail("too many parameters");
+  for (std::uint64_t i = 0; i < parameter_count; ++i) {
+    std::string key = in.get_text("parameter key");
+    request.parameters[key] = in.get_text("parameter value");
+  }
+  in.expect_end();
+  return job;
+}
+
+std::string encode_map_result(const Placement& placement) {
+  Writer out;
+  out.put_raw("OK", 2);
+  out.put_array(placement);
+  return out.take();
+}
+
+std::string encode_map_error(const std::string& message) {
+  return "ER" + message.substr(0, kMaxText);
+}
+
+Placement decode_map_result(const std::string& bytes, int tasks) {
+  if (bytes.compare(0, 2, "ER") == 0)
+    throw Error(escape_control_characters(bytes.substr(2, kMaxText)));
+  if (bytes.compare(0, 2, "OK") != 0)
+    throw Error("mapping worker: " + std::string(bytes.empty() ? "no answer" : "garbled answer"));
+  const std::string body = bytes.substr(2);
+  Reader in(body);
+  Placement placement = in.get_array<int>(static_cast<std::uint64_t>(tasks), "placement");
+  in.expect_end();
+  if (placement.size() != static_cast<std::size_t>(tasks))
+    throw Error("mapping worker: placement of " + std::to_string(placement.size()) +
+                " tasks, expected " + std::to_string(tasks));
+  return placement;
+}
+
+}  // namespace tofa::service

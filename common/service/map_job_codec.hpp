@@ -1,0 +1,37 @@
+// The bytes a mapping worker reads (one mapping job) and writes (its
+// placement or its error): a versioned binary format, validated field by
+// field on decoding, since either side may be damaged or hostile.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "tofa/mapper.hpp"
+
+namespace tofa::service {
+
+/// A decoded job: the request points into the topology and graph it owns.
+struct MapJob {
+  Topology topology;
+  CommGraph graph;
+  std::string strategy;
+  MappingRequest request;
+
+  MapJob(Topology t, CommGraph g) : topology(std::move(t)), graph(std::move(g)) {}
+  MapJob(const MapJob&) = delete;
+  MapJob& operator=(const MapJob&) = delete;
+};
+
+/// The job as bytes (only the topology's shape travels: node ids, not names).
+std::string encode_map_job(const MappingRequest& request, const std::string& strategy);
+/// Throws Error "mapping job: ..." on anything malformed or over a limit.
+std::unique_ptr<MapJob> decode_map_job(const std::string& bytes);
+
+/// "OK" + the placement, or "ER" + a message.
+std::string encode_map_result(const Placement& placement);
+std::string encode_map_error(const std::string& message);
+/// The placement of `tasks` tasks; throws Error with the worker's message
+/// when it reported one, or "mapping worker: ..." when the bytes are wrong.
+Placement decode_map_result(const std::string& bytes, int tasks);
+
+}  // namespace tofa::service

@@ -1,0 +1,133 @@
+// Mapping in a supervised worker process: same placements as in-process,
+// and every way the worker can fail becomes an error, never a crash here.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "fixtures.hpp"
+#include "service/map_job_codec.hpp"
+#include "service/map_worker.hpp"
+#include "tofa/error.hpp"
+#include "tofa/mapper.hpp"
+
+namespace {
+
+using tofa::CommGraph;
+using tofa::MappingRequest;
+using tofa::Placement;
+using tofa::Topology;
+using tofa::service::MapWorkerLimits;
+using tofa::service::map_in_worker;
+using tofa_test::error_text;
+
+MapWorkerLimits real_worker(double seconds = 30, long long memory_mb = 1024) {
+  return MapWorkerLimits{tofa_test::map_worker_program(), memory_mb, seconds};
+}
+
+/// An executable shell script standing in for the worker.
+class FakeWorker {
+ public:
+  explicit FakeWorker(const std::string& body) : file_("#!/bin/sh\n" + body + "\n", ".sh") {
+    chmod(file_.path().c_str(), 0700);
+  }
+  MapWorkerLimits limits(double seconds = 30) const { return {file_.path(), 1024, seconds}; }
+
+ private:
+  tofa_test::TempFile file_;
+};
+
+struct Job {
+  Topology torus = Topology::from_spec("torus:4x4x4");
+  CommGraph graph = tofa_test::ring_graph(12, 10.0);
+  MappingRequest request;
+  Job() {
+    request.graph = &graph;
+    request.topology = &torus;
+    request.candidate_nodes = {5, 6, 7, 9, 10, 11, 40, 41};
+    request.outage.assign(torus.node_count(), 0.0);
+    request.outage[6] = 0.02;
+    request.slots_per_node = 2;
+    request.seed = 3;
+  }
+};
+
+TEST(MapWorker, SamePlacementAsInProcess) {
+  Job job;
+  for (const char* strategy : {"tofa", "tofa-compact", "greedy", "anneal", "default-slurm"}) {
+    const Placement here = tofa::make_mapper(strategy)->map(job.request);
+    EXPECT_EQ(map_in_worker(job.request, strategy, real_worker()), here) << strategy;
+  }
+}
+
+TEST(MapWorker, StrategyErrorsComeBackAsTheirText) {
+  Job job;
+  job.request.slots_per_node = 1;
+  job.request.candidate_nodes = {1, 2};
+  EXPECT_EQ(error_text([&] { map_in_worker(job.request, "greedy", real_worker()); }),
+            "12 tasks do not fit on 2 nodes with 1 slots each");
+}
+
+TEST(MapWorker, OutOfMemoryIsReportedWithTheLimit) {
+  const Topology torus = Topology::from_spec("torus:64x64x16");
+  std::vector<tofa::CommEdge> edges;
+  std::mt19937 engine(1);
+  for (int i = 0; i < 3000000; ++i)
+    edges.push_back({static_cast<int>(engine() % 65536), static_cast<int>(engine() % 65536), 1, 1});
+  const CommGraph graph = CommGraph::from_directed_edges(65536, edges);
+  MappingRequest request;
+  request.graph = &graph;
+  request.topology = &torus;
+  const std::string text =
+      error_text([&] { map_in_worker(request, "greedy", real_worker(30, 64)); });
+  EXPECT_NE(text.find("ran out of memory (limit 64 MB"), std::string::npos) << text;
+}
+
+TEST(MapWorker, CrashIsContained) {
+  Job job;
+  FakeWorker crashing("cat >/dev/null; kill -SEGV $$");
+  const std::string text = error_text([&] { map_in_worker(job.request, "tofa", crashing.limits()); });
+  EXPECT_NE(text.find("mapping worker crashed (signal 11"), std::string::npos) << text;
+}
+
+TEST(MapWorker, HangIsKilledAtTheTimeLimit) {
+  Job job;
+  FakeWorker hanging("cat >/dev/null; exec sleep 60");
+  const std::string text =
+      error_text([&] { map_in_worker(job.request, "tofa", hanging.limits(0.5)); });
+  EXPECT_NE(text.find("exceeded its time limit"), std::string::npos) << text;
+}
+
+TEST(MapWorker, GarbledOrMissingAnswersAreErrors) {
+  Job job;
+  FakeWorker garbled("cat >/dev/null; printf 'OK\\001\\002'");
+  EXPECT_NE(error_text([&] { map_in_worker(job.request, "tofa", garbled.limits()); })
+                .find("mapping job: truncated"),
+            std::string::npos);
+  FakeWorker silent("cat >/dev/null");
+  EXPECT_EQ(error_text([&] { map_in_worker(job.request, "tofa", silent.limits()); }),
+            "mapping worker: no answer");
+  EXPECT_NE(error_text([&] { map_in_worker(job.request, "tofa", {"/nonexistent/worker", 64, 1}); })
+                .find("cannot start the mapping worker /nonexistent/worker"),
+            std::string::npos);
+}
+
+TEST(MapJobCodec, RoundTripAndEveryTruncationIsRefused) {
+  Job job;
+  job.request.parameters["place"] = "tofa";
+  const std::string bytes = tofa::service::encode_map_job(job.request, "mims");
+  const auto decoded = tofa::service::decode_map_job(bytes);
+  EXPECT_EQ(decoded->strategy, "mims");
+  EXPECT_EQ(decoded->request.candidate_nodes, job.request.candidate_nodes);
+  EXPECT_EQ(decoded->request.outage, job.request.outage);
+  EXPECT_EQ(decoded->request.parameters, job.request.parameters);
+  EXPECT_EQ(decoded->graph.undirected_edges().size(), job.graph.undirected_edges().size());
+  EXPECT_EQ(decoded->topology.dims(), job.torus.dims());
+  for (std::size_t size = 0; size < bytes.size(); size += 7)
+    EXPECT_THROW(tofa::service::decode_map_job(bytes.substr(0, size)), tofa::Error) << size;
+  EXPECT_THROW(tofa::service::decode_map_job(bytes + "x"), tofa::Error);
+}
+
+}  // namespace

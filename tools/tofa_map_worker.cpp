@@ -1,0 +1,68 @@
+// tofa-map-worker: computes one placement for the tofa service in a process
+// of its own (see common/service/map_worker.hpp). It limits itself before it
+// reads anything: address space (--memory-mb), CPU time (--cpu-seconds), no
+// core files, no inherited descriptors beyond the job socket.
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "service/map_worker.hpp"
+
+namespace {
+
+bool limit(int resource, rlim_t soft, rlim_t hard) {
+  const rlimit value{soft, hard};
+  return ::setrlimit(resource, &value) == 0;
+}
+
+long long number_after(int& i, int argc, char** argv) {
+  if (i + 1 >= argc) return -1;
+  char* end = nullptr;
+  const long long value = std::strtoll(argv[++i], &end, 10);
+  return end && *end == '\0' && value > 0 ? value : -1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  long long memory_mb = -1;
+  long long cpu_seconds = -1;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--memory-mb") == 0) {
+      memory_mb = number_after(i, argc, argv);
+    } else if (std::strcmp(argv[i], "--cpu-seconds") == 0) {
+      cpu_seconds = number_after(i, argc, argv);
+    } else {
+      memory_mb = cpu_seconds = -1;
+      break;
+    }
+  }
+  if (memory_mb <= 0 || cpu_seconds <= 0) {
+    std::fprintf(stderr,
+                 "usage: tofa-map-worker --memory-mb N --cpu-seconds S\n"
+                 "  reads one mapping job on standard input, writes its placement on standard\n"
+                 "  output; started by the tofa service (slurmctld/tofa), not by hand\n");
+    return 64;
+  }
+  ::close_range(3, ~0U, 0);
+  const rlim_t bytes = static_cast<rlim_t>(memory_mb) << 20;
+  const auto cpu = static_cast<rlim_t>(cpu_seconds);
+  if (!limit(RLIMIT_AS, bytes, bytes) || !limit(RLIMIT_CPU, cpu, cpu + 2) ||
+      !limit(RLIMIT_CORE, 0, 0)) {
+    std::perror("tofa-map-worker: setrlimit");
+    return 1;
+  }
+  // Strategies may print progress; only the answer goes to the job socket.
+  const int answer_fd = ::dup(STDOUT_FILENO);
+  const int null_fd = ::open("/dev/null", O_WRONLY);
+  if (answer_fd < 0 || null_fd < 0 || ::dup2(null_fd, STDOUT_FILENO) < 0) {
+    std::perror("tofa-map-worker");
+    return 1;
+  }
+  return tofa::service::serve_map_job(STDIN_FILENO, answer_fd);
+}
