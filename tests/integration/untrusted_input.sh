@@ -1,0 +1,173 @@
+#!/bin/bash
+# Issue 10 on the real mini-cluster (munged, slurmctld, 8 slurmd with every
+# tofa plugin): what any user, or anyone on the network, could do to
+# slurmctld and the heartbeats at 5516619, each a check that failed there.
+#   (1) a 1-task TOFA job (one-node Scotch target) killed slurmctld, as a
+#       non-root user, with -w, and after a node got p > 0;
+#   (2) a 188-byte PLACE request with candidates=t[0-4194303,...x16] made
+#       the service allocate 2 GB;
+#   (3) a graph whose finite weights sum to infinity was accepted; its
+#       placement made placements.state unreadable at the next restart, and
+#       every user's recorded placements were lost;
+#   (4) 100 idle TCP connections stalled the service (srun failed after 30 s);
+#   (5) 20 idle connections to a node's heartbeat responder made the node
+#       look failed (p = 1.0 within 5 s).
+# Needs root. Environment as lib_tofa_cluster.sh.
+set -uo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TOFA_LIB_DEFAULT_DIR=/tmp/tofa-untrusted-cluster
+TOFA_LIB_DEFAULT_PORT_BASE=17800
+. "$HERE/lib_tofa_cluster.sh"
+trap 'stop_idle; finish' EXIT
+tofa_lib_require_root_and_plugins
+tofa_lib_write_config
+printf '1\n0\n' > "$DATA/one.mat"
+printf '0 1 1e150\n1 2 1e150\n2 3 5\n' > "$DATA/infinite.edges"
+chmod 0644 "$DATA"/*
+
+ctld_alive() { scontrol ping 2>/dev/null | grep -q 'is UP'; }
+ctld_pid() { cat "$DIR/run/slurmctld.pid" 2>/dev/null; }
+as_nobody() {
+    (cd /tmp && timeout $TMO runuser -u nobody -- env SLURM_CONF="$SLURM_CONF" \
+        LD_LIBRARY_PATH="${LD_LIBRARY_PATH:-}" "$@")
+}
+# Peak resident memory of slurmctld in MB.
+ctld_peak_mb() { awk '/^VmHWM:/ { print int($2 / 1024) }' "/proc/$(ctld_pid)/status"; }
+
+# Holds COUNT idle TCP connections to PORT open for SECONDS in the background.
+idle_pids=()
+hold_idle() {   # hold_idle PORT COUNT SECONDS
+    python3 - "$@" <<'PY' &
+import socket, sys, time
+port, count, seconds = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
+held = []
+end = time.time() + seconds
+for _ in range(count):
+    try:
+        held.append(socket.create_connection(("127.0.0.1", port), timeout=2))
+    except OSError:
+        pass  # a server that refuses or sheds connections is fine
+time.sleep(max(0.0, end - time.time()))
+PY
+    idle_pids+=($!)
+}
+stop_idle() { for p in "${idle_pids[@]}"; do kill "$p" 2>/dev/null; done; idle_pids=(); }
+
+if ! cluster_up; then
+    fail "minicluster up with the tofa plugins"
+    tail -n 20 "$DIR/log/slurmctld.log" 2>/dev/null
+    exit 1
+fi
+started=yes
+export SLURM_CONF=$DIR/etc/slurm.conf
+cd "$DATA" || exit 1
+wait_until 30 all_answered && wait_until 30 all_fault_free ||
+    note "warning: not every responder answered yet: $(query NODES 2>&1 | head -n 3)"
+
+# ---- (1) one-node jobs ----------------------------------------------------------
+out=$(as_nobody srun -w t2 --tofa-matrix="$DATA/one.mat" -n 1 printenv SLURMD_NODENAME 2>&1)
+if [ "$out" = t2 ] && ctld_alive; then
+    pass "(1) user nobody's 1-task TOFA job with -w t2 runs on t2; slurmctld alive"
+else
+    fail "(1) srun -w t2 -n 1 as nobody: '$out'; slurmctld $(ctld_alive && echo alive || echo DEAD)"
+fi
+query "SET_OUTAGE node=t1 p=0.02" >/dev/null
+out=$(timeout $TMO srun --tofa-matrix=one.mat -n 1 printenv SLURMD_NODENAME 2>&1)
+if [[ "$out" =~ ^t[2-8]$ ]] && ctld_alive; then
+    pass "(1) after set-outage t1 0.02 a 1-task TOFA job runs on $out; slurmctld alive"
+else
+    fail "(1) 1-task TOFA job after set-outage t1: '$out'; slurmctld $(ctld_alive && echo alive || echo DEAD)"
+fi
+query "CLEAR_OUTAGE node=t1" >/dev/null
+jobs=()
+for i in $(seq 1 6); do
+    jobs+=("$(sbatch --parsable --tofa-matrix=one.mat -n 1 --wrap 'srun printenv SLURMD_NODENAME' 2>/dev/null)")
+    jobs+=("$(sbatch --parsable -n 1 --wrap 'true' 2>/dev/null)")
+done
+all_done() { [ -z "$(squeue -h -j "$(IFS=,; echo "${jobs[*]}")" 2>/dev/null)" ]; }
+wait_until $TMO all_done
+completed=0
+for j in "${jobs[@]}"; do
+    [ "$(scontrol show job "$j" 2>/dev/null | sed -n 's/.*JobState=\([A-Z]*\).*/\1/p')" = COMPLETED ] &&
+        completed=$((completed + 1))
+done
+if ctld_alive && [ "$completed" -eq ${#jobs[@]} ]; then
+    pass "(1) 6 one-task TOFA + 6 plain sbatch jobs at once: all ${#jobs[@]} COMPLETED, slurmctld alive"
+else
+    fail "(1) concurrent one-task jobs: $completed of ${#jobs[@]} COMPLETED; slurmctld $(ctld_alive && echo alive || echo DEAD)"
+fi
+
+# ---- (2) hostlist bomb ---------------------------------------------------------------
+graph=$(query "UPLOAD_GRAPH name=pairs4.mat
+$(cat pairs4.mat)" | sed -n 's/^OK id=\([^ ]*\).*/\1/p')
+bomb="t[0-4194303$(for _ in $(seq 1 15); do printf ',0-4194303'; done)]"
+before=$(ctld_peak_mb)
+reply=$(query "PLACE graph=$graph candidates=$bomb" 2>&1)
+after=$(ctld_peak_mb)
+if grep -q "expands to more than 8 names" <<<"$reply" && [ "$after" -lt $((before + 64)) ] && ctld_alive; then
+    pass "(2) PLACE with a ${#bomb}-byte hostlist of 67M names refused ('$(grep -o 'expands[^$]*' <<<"$reply")'); slurmctld peak RSS $before -> $after MB"
+else
+    fail "(2) hostlist bomb: reply '$reply'; peak RSS $before -> $after MB"
+fi
+
+# ---- (3) weights summing to infinity ------------------------------------------------------
+out=$(as_nobody srun --tofa-matrix="$DATA/infinite.edges" -n 4 true 2>&1)
+rc=$?
+if [ $rc -ne 0 ] && grep -q "infinite.edges:2:5: the numbers of this file add up to more than" <<<"$out"; then
+    pass "(3) graph whose weights sum past 1e150 refused before submission: $(grep -o 'infinite.edges:2:5[^$]*' <<<"$out" | head -n 1)"
+else
+    fail "(3) infinite-sum graph: rc $rc, output: $out"
+fi
+reply=$(query "UPLOAD_GRAPH name=infinite.edges
+$(cat infinite.edges)" 2>&1)
+grep -q "infinite.edges:2:5: the numbers" <<<"$reply" &&
+    pass "(3) the service refuses the same upload: $reply" ||
+    fail "(3) the service accepted or misreported the upload: $reply"
+jid=$(sbatch --parsable --tofa-matrix=pairs4.mat -n 4 --wrap 'srun true' 2>/dev/null)
+wait_until $TMO bash -c "[ -z \"\$(squeue -h -j $jid 2>/dev/null)\" ]"
+recorded=$(query "PLACEMENT job=$jid" 2>/dev/null | grep -o 'nodes=[^ ]*')
+pid=$(ctld_pid)
+kill -9 "$pid"
+dead() { ! kill -0 "$pid" 2>/dev/null; }
+wait_until 10 dead
+slurmctld >/dev/null 2>&1
+up() { ctld_alive && query PING >/dev/null 2>&1; }
+wait_until 40 up
+wait_until 60 all_idle || note "warning: not all nodes idle after the restart: $(sinfo -h -N -o '%N %T' | tr '\n' ' ')"
+again=$(query "PLACEMENT job=$jid" 2>/dev/null | grep -o 'nodes=[^ ]*')
+corrupt=$(ls "$DIR/state/tofa/" 2>/dev/null | grep -c corrupt)
+if [ -n "$recorded" ] && [ "$again" = "$recorded" ] && [ "$corrupt" -eq 0 ]; then
+    pass "(3) after kill -9 and restart job $jid's placement is still $again, no state file moved aside"
+else
+    fail "(3) restart: placement '$recorded' -> '$again', $corrupt corrupt state file(s)"
+fi
+
+# ---- (4) idle connections to the service -----------------------------------------------------
+hold_idle "$SERVICE_PORT" 100 40
+sleep 1
+start=$(date +%s)
+out=$(timeout $TMO srun --tofa-matrix=pairs8.mat -n 8 -l printenv SLURMD_NODENAME 2>&1)
+rc=$?
+took=$(( $(date +%s) - start ))
+nodes_reply=$(query NODES 2>&1 | head -n 1)
+if [ $rc -eq 0 ] && [ "$(layout <<<"$out" | wc -l)" -eq 8 ] && grep -q '^OK count=8' <<<"$nodes_reply"; then
+    pass "(4) with 100 idle connections open, srun --tofa-matrix ran 8 tasks (${took} s) and NODES answers"
+else
+    fail "(4) with 100 idle connections: srun rc $rc after ${took} s ($out); NODES: $nodes_reply"
+fi
+stop_idle
+
+# ---- (5) idle connections to a heartbeat responder --------------------------------------------
+responder_port=$((PORT_BASE + 3 + 100))   # t3's slurmd port + HeartbeatPortOffset
+hold_idle "$responder_port" 20 12
+sleep 10
+nodes_reply=$(query NODES 2>/dev/null)
+p=$(awk '$2 == "name=t3" { for (i = 3; i <= NF; i++) if ($i ~ /^p=/) { sub(/^p=/, "", $i); print $i } }' <<<"$nodes_reply")
+stop_idle
+if [ "$p" = 0 ]; then
+    pass "(5) 20 idle connections to t3's responder for 10 s: t3's outage probability stays 0"
+else
+    fail "(5) 20 idle connections to t3's responder: p = '$p' ($(grep 'name=t3 ' <<<"$nodes_reply"))"
+fi
+ctld_alive && pass "slurmctld alive at the end" || fail "slurmctld died"
