@@ -6,6 +6,7 @@
 #include <exception>
 #include <new>
 
+#include "service/map_worker.hpp"
 #include "tofa.h"
 #include "tofa/error.hpp"
 
@@ -24,6 +25,9 @@ int guarded(char* err, size_t err_size, Body&& body) noexcept {
   try {
     body();
     return TOFA_OK;
+  } catch (const service::MapWorkerFailure& e) {
+    write_error(err, err_size, e.what());
+    return TOFA_MAPPING_FAILED;
   } catch (const std::bad_alloc&) {
     write_error(err, err_size, "out of memory");
   } catch (const std::exception& e) {

@@ -133,6 +133,11 @@ int tofa_service_running(void) {
   return g_service ? 1 : 0;
 }
 
+int tofa_service_map_failure_waits(void) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  return g_service && g_service->state().settings().map_failure_waits ? 1 : 0;
+}
+
 int tofa_service_port(void) {
   std::lock_guard<std::mutex> lock(g_mutex);
   return g_service ? g_service->port() : -1;

@@ -18,6 +18,9 @@ extern "C" {
 
 #define TOFA_OK 0
 #define TOFA_ERROR (-1)
+/* The mapping worker crashed, hit MapMemoryLimit or MapTimeLimit, or could
+ * not be started: the request may have been fine (tofa_service.h). */
+#define TOFA_MAPPING_FAILED (-2)
 
 typedef struct tofa_topology tofa_topology_t;
 typedef struct tofa_graph tofa_graph_t;

@@ -116,11 +116,16 @@ int tofa_service_graph_info(const char *graph_id, unsigned uid, int *task_count,
  * names in preference order (Slurm hostlist ranges accepted); NULL or "" = all
  * topology nodes. slots_per_node 0 = CoresPerNode. *placement receives a
  * comma list of node names, one per task (task i = i-th name). metrics may be
- * NULL. Re-placing a job replaces its record. */
+ * NULL. Re-placing a job replaces its record. Returns TOFA_MAPPING_FAILED
+ * when the mapping worker failed (see tofa.h). */
 int tofa_service_place_job(unsigned job_id, unsigned uid, const char *graph_id,
                            const char *strategy, const char *candidates, int slots_per_node,
                            char **placement, tofa_metrics_t *metrics, char *err,
                            size_t err_size);
+
+/* 1 when MapFailure=wait: a job whose mapping fails with
+ * TOFA_MAPPING_FAILED waits instead of getting Slurm's layout; else 0. */
+int tofa_service_map_failure_waits(void);
 
 /* The recorded placement of a job, or TOFA_ERROR "no placement recorded for
  * job N". */

@@ -222,22 +222,27 @@ static bool _same_bits(bitstr_t *a, bitstr_t *b)
 }
 
 /* Computes and records the job's placement on the candidate nodes; returns
- * the placement's node set, or NULL with err set. */
+ * the placement's node set, or NULL with err set (and *worker_failed true
+ * when the mapping worker itself failed, if worker_failed is not NULL). */
 static bitstr_t *_place(job_record_t *job_ptr, const char *graph_id,
 			const char *strategy, bitstr_t *candidates, char *err,
-			size_t err_size)
+			size_t err_size, bool *worker_failed)
 {
 	char *names = _names_in_rank_order(candidates);
 	char *placement = NULL;
 	bitstr_t *nodes = NULL;
+	int rc;
 
 	if (!names) {
 		snprintf(err, err_size, "no candidate nodes");
 		return NULL;
 	}
-	if (tofa_service_place_job(job_ptr->job_id, job_ptr->user_id,
-				   graph_id, strategy, names, 0, &placement,
-				   NULL, err, err_size) != TOFA_OK) {
+	rc = tofa_service_place_job(job_ptr->job_id, job_ptr->user_id,
+				    graph_id, strategy, names, 0, &placement,
+				    NULL, err, err_size);
+	if (worker_failed)
+		*worker_failed = rc == TOFA_MAPPING_FAILED;
+	if (rc != TOFA_OK) {
 		xfree(names);
 		return NULL;
 	}
@@ -259,7 +264,7 @@ static void _replace_on_allocation(job_record_t *job_ptr, const char *graph_id,
 {
 	char err[1024];
 	bitstr_t *nodes = _place(job_ptr, graph_id, strategy, allocated, err,
-				 sizeof(err));
+				 sizeof(err), NULL);
 
 	if (!nodes)
 		error("%s: %s: job %u: no TOFA mapping on its allocation: %s; srun uses Slurm's layout",
@@ -279,6 +284,7 @@ static int _tofa_job_test(slurm_select_ops_t *ops, job_record_t *job_ptr,
 						  TOFA_ENV_STRATEGY);
 	char err[1024] = "";
 	bitstr_t *wanted = NULL, *restricted = NULL;
+	bool worker_failed = false;
 	uint32_t count;
 	int rc;
 
@@ -287,8 +293,14 @@ static int _tofa_job_test(slurm_select_ops_t *ops, job_record_t *job_ptr,
 		goto fallback;
 	}
 	if (!(wanted = _place(job_ptr, graph_id, strategy, bitmap, err,
-			      sizeof(err))))
+			      sizeof(err), &worker_failed))) {
+		if (worker_failed && tofa_service_map_failure_waits()) {
+			info("%s: %s: job %u waits: %s (MapFailure=wait)",
+			     plugin_type, __func__, job_ptr->job_id, err);
+			return SLURM_ERROR;
+		}
 		goto fallback;
+	}
 	count = bit_set_count(wanted);
 	if (count < min_nodes || (max_nodes && count > max_nodes)) {
 		snprintf(err, sizeof(err),
@@ -332,7 +344,8 @@ fallback:
 	if (rc == SLURM_SUCCESS) {
 		info("%s: %s: job %u: %s; cons_tres chose its nodes",
 		     plugin_type, __func__, job_ptr->job_id, err);
-		if (tofa_service_running())
+		/* A worker that just crashed or ran out of time would again. */
+		if (tofa_service_running() && !worker_failed)
 			_replace_on_allocation(job_ptr, graph_id, strategy,
 					       bitmap);
 	} else {

@@ -26,7 +26,7 @@ HeartbeatInterval=1
 HeartbeatTimeout=1
 HeartbeatPortOffset=100
 OutageModel=window:5
-MapWorker=$build/tools/tofa-map-worker
+MapWorker=$build/tools/.libs/tofa-map-worker
 CONF
 cat >"$dir/data/conf-extra" <<CONF
 TopologyPlugin=topology/tofa

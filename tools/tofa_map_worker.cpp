@@ -1,7 +1,8 @@
-// tofa-map-worker: computes one placement for the tofa service in a process
-// of its own (see common/service/map_worker.hpp). It limits itself before it
-// reads anything: address space (--memory-mb), CPU time (--cpu-seconds), no
-// core files, no inherited descriptors beyond the job socket.
+// tofa-map-worker: computes placements for the tofa service in a process of
+// its own (see common/service/map_worker.hpp). It limits itself before it
+// reads anything: address space (--memory-mb), no core files, no inherited
+// descriptors beyond the job socket; and its CPU time before each job
+// (--cpu-seconds more than it has used).
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -45,15 +46,13 @@ int main(int argc, char** argv) {
   if (memory_mb <= 0 || cpu_seconds <= 0) {
     std::fprintf(stderr,
                  "usage: tofa-map-worker --memory-mb N --cpu-seconds S\n"
-                 "  reads one mapping job on standard input, writes its placement on standard\n"
-                 "  output; started by the tofa service (slurmctld/tofa), not by hand\n");
+                 "  reads mapping jobs on standard input (a socket), writes their placements\n"
+                 "  back; started by the tofa service (slurmctld/tofa), not by hand\n");
     return 64;
   }
   ::close_range(3, ~0U, 0);
   const rlim_t bytes = static_cast<rlim_t>(memory_mb) << 20;
-  const auto cpu = static_cast<rlim_t>(cpu_seconds);
-  if (!limit(RLIMIT_AS, bytes, bytes) || !limit(RLIMIT_CPU, cpu, cpu + 2) ||
-      !limit(RLIMIT_CORE, 0, 0)) {
+  if (!limit(RLIMIT_AS, bytes, bytes) || !limit(RLIMIT_CORE, 0, 0)) {
     std::perror("tofa-map-worker: setrlimit");
     return 1;
   }
@@ -64,5 +63,5 @@ int main(int argc, char** argv) {
     std::perror("tofa-map-worker");
     return 1;
   }
-  return tofa::service::serve_map_job(STDIN_FILENO, answer_fd);
+  return tofa::service::serve_map_jobs(STDIN_FILENO, answer_fd, static_cast<double>(cpu_seconds));
 }

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "service/map_worker.hpp"
 #include "tofa/error.hpp"
 
 namespace tofa::service {
@@ -180,19 +181,28 @@ std::string encode_map_error(const std::string& message) {
   return "ER" + message.substr(0, kMaxText);
 }
 
+std::string encode_map_out_of_memory() { return "OM"; }
+
+bool is_out_of_memory(const std::string& answer) { return answer == "OM"; }
+
 Placement decode_map_result(const std::string& bytes, int tasks) {
   if (bytes.compare(0, 2, "ER") == 0)
     throw Error(escape_control_characters(bytes.substr(2, kMaxText)));
   if (bytes.compare(0, 2, "OK") != 0)
-    throw Error("mapping worker: " + std::string(bytes.empty() ? "no answer" : "garbled answer"));
+    throw MapWorkerFailure("mapping worker: " +
+                           std::string(bytes.empty() ? "no answer" : "garbled answer"));
   const std::string body = bytes.substr(2);
-  Reader in(body);
-  Placement placement = in.get_array<int>(static_cast<std::uint64_t>(tasks), "placement");
-  in.expect_end();
-  if (placement.size() != static_cast<std::size_t>(tasks))
-    throw Error("mapping worker: placement of " + std::to_string(placement.size()) +
-                " tasks, expected " + std::to_string(tasks));
-  return placement;
+  try {
+    Reader in(body);
+    Placement placement = in.get_array<int>(static_cast<std::uint64_t>(tasks), "placement");
+    in.expect_end();
+    if (placement.size() != static_cast<std::size_t>(tasks))
+      throw Error("placement of " + std::to_string(placement.size()) + " tasks, expected " +
+                  std::to_string(tasks));
+    return placement;
+  } catch (const Error& e) {
+    throw MapWorkerFailure(std::string("mapping worker: ") + e.what());
+  }
 }
 
 }  // namespace tofa::service

@@ -30,6 +30,9 @@ std::unique_ptr<MapJob> decode_map_job(const std::string& bytes);
 /// "OK" + the placement, or "ER" + a message.
 std::string encode_map_result(const Placement& placement);
 std::string encode_map_error(const std::string& message);
+/// "OM": the worker ran out of memory and exits.
+std::string encode_map_out_of_memory();
+bool is_out_of_memory(const std::string& answer);
 /// The placement of `tasks` tasks; throws Error with the worker's message
 /// when it reported one, or "mapping worker: ..." when the bytes are wrong.
 Placement decode_map_result(const std::string& bytes, int tasks);

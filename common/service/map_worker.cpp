@@ -4,38 +4,48 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <mutex>
 #include <new>
+#include <vector>
 
 #include "net/socket_io.hpp"
 #include "service/map_job_codec.hpp"
-#include "tofa/error.hpp"
 
 namespace tofa::service {
 namespace {
 
-// Exit codes of the worker besides 0; its message travels on the socket.
-constexpr int kExitError = 2;
+constexpr std::size_t kMaxIdleWorkers = 2;
+constexpr int kExitUnexpected = 2;
 constexpr int kExitOutOfMemory = 3;
 
-/// Reads until end of file or `max` bytes; throws Error on timeout or error.
-std::string read_to_end(int fd, std::size_t max, const net::Deadline* deadline) {
-  std::string data;
-  char buffer[65536];
-  for (;;) {
-    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+/// Thrown by the frame helpers when the peer closed the stream cleanly
+/// before a new frame.
+struct EndOfInput {};
+
+/// Reads exactly `size` bytes; with a deadline the descriptor is non-blocking.
+void read_bytes(int fd, char* out, std::size_t size, const net::Deadline* deadline,
+                bool at_frame_start) {
+  std::size_t done = 0;
+  while (done < size) {
+    const ssize_t n = ::read(fd, out + done, size - done);
     if (n > 0) {
-      data.append(buffer, static_cast<std::size_t>(n));
-      if (data.size() > max) throw Error("answer longer than " + std::to_string(max) + " bytes");
+      done += static_cast<std::size_t>(n);
     } else if (n == 0) {
-      return data;
+      if (done == 0 && at_frame_start) throw EndOfInput{};
+      throw Error("connection closed");
     } else if (errno == EAGAIN && deadline) {
       pollfd p{fd, POLLIN, 0};
       if (::poll(&p, 1, deadline->remaining_ms()) == 0) throw Error("timed out");
@@ -45,15 +55,95 @@ std::string read_to_end(int fd, std::size_t max, const net::Deadline* deadline) 
   }
 }
 
-class Spawned {
- public:
-  Spawned(const MapWorkerLimits& limits, int child_fd) {
-    const std::string memory = std::to_string(limits.memory_mb);
-    const std::string cpu = std::to_string(static_cast<long long>(std::ceil(limits.seconds)));
-    const char* argv[] = {limits.program.c_str(), "--memory-mb", memory.c_str(),
-                          "--cpu-seconds", cpu.c_str(), nullptr};
-    const char* envp[] = {"PATH=/usr/bin:/bin", nullptr};
+/// One frame: its length as 8 bytes, then its bytes.
+std::string read_frame(int fd, std::size_t max, const net::Deadline* deadline) {
+  std::uint64_t size = 0;
+  read_bytes(fd, reinterpret_cast<char*>(&size), sizeof size, deadline, true);
+  if (size > max) throw Error("frame of " + std::to_string(size) + " bytes is too long");
+  std::string payload(size, '\0');
+  if (size > 0) read_bytes(fd, &payload[0], size, deadline, false);
+  return payload;
+}
 
+void write_frame(int fd, const std::string& payload, const net::Deadline& deadline) {
+  const std::uint64_t size = payload.size();
+  net::write_all(fd, std::string(reinterpret_cast<const char*>(&size), sizeof size) + payload,
+                 deadline, -1, "mapping worker");
+}
+
+std::string whole_seconds(double seconds) {
+  return std::to_string(static_cast<long long>(std::ceil(seconds)));
+}
+
+std::string out_of_memory(const MapWorkerLimits& limits) {
+  return "mapping worker ran out of memory (limit " + std::to_string(limits.memory_mb) +
+         " MB, MapMemoryLimit in tofa.conf)";
+}
+
+std::string describe_exit(int status) {
+  if (WIFSIGNALED(status))
+    return "mapping worker crashed (signal " + std::to_string(WTERMSIG(status)) + ", " +
+           strsignal(WTERMSIG(status)) + ")";
+  return "mapping worker exited with status " + std::to_string(WEXITSTATUS(status)) +
+         " before answering";
+}
+
+/// One tofa-map-worker process and the socket to it.
+class WorkerProcess {
+ public:
+  explicit WorkerProcess(const MapWorkerLimits& limits) : limits_(limits) {
+    int ends[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) < 0)
+      throw MapWorkerFailure(std::string("socketpair: ") + std::strerror(errno));
+    socket_ = net::Fd(ends[0]);
+    net::Fd child(ends[1]);
+    ::fcntl(socket_.get(), F_SETFL, ::fcntl(socket_.get(), F_GETFL) | O_NONBLOCK);
+    spawn(child.get());
+  }
+  ~WorkerProcess() {
+    socket_.reset();  // an idle worker exits at end of input
+    if (pid_ > 0) {
+      ::kill(pid_, SIGKILL);
+      reap();
+    }
+  }
+  WorkerProcess(const WorkerProcess&) = delete;
+  WorkerProcess& operator=(const WorkerProcess&) = delete;
+
+  bool serves(const MapWorkerLimits& limits) const {
+    return limits.program == limits_.program && limits.memory_mb == limits_.memory_mb &&
+           limits.seconds == limits_.seconds;
+  }
+
+  /// Sends a job and returns the answer; throws MapWorkerFailure after
+  /// killing the worker when anything goes wrong.
+  std::string exchange(const std::string& job, std::size_t max_answer) {
+    // A little more than the CPU limit: the kernel's SIGXCPU comes first when
+    // the worker computes, this deadline when it is stuck without computing.
+    const net::Deadline deadline(
+        std::chrono::milliseconds(static_cast<long long>(limits_.seconds * 1000) + 2000));
+    try {
+      write_frame(socket_.get(), job, deadline);
+      return read_frame(socket_.get(), max_answer, &deadline);
+    } catch (const EndOfInput&) {
+      throw MapWorkerFailure(failure("no answer", false));
+    } catch (const Error& e) {
+      throw MapWorkerFailure(failure(e.what(), deadline.remaining_ms() == 0));
+    }
+  }
+
+ private:
+  void spawn(int child_fd) {
+    const std::string memory = std::to_string(limits_.memory_mb);
+    const std::string cpu = whole_seconds(limits_.seconds);
+    const char* argv[] = {limits_.program.c_str(), "--memory-mb", memory.c_str(),
+                          "--cpu-seconds", cpu.c_str(), nullptr};
+    // The worker needs the libraries its parent found, nothing else.
+    const char* library_path = std::getenv("LD_LIBRARY_PATH");
+    const std::string library_setting =
+        "LD_LIBRARY_PATH=" + std::string(library_path ? library_path : "");
+    const char* envp[] = {"PATH=/usr/bin:/bin", library_path ? library_setting.c_str() : nullptr,
+                          nullptr};
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, child_fd, 0);
@@ -69,26 +159,19 @@ class Spawned {
     posix_spawnattr_setsigmask(&attr, &none);
     posix_spawnattr_setsigdefault(&attr, &all);
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-    const int rc = ::posix_spawn(&pid_, limits.program.c_str(), &actions, &attr,
+    const int rc = ::posix_spawn(&pid_, limits_.program.c_str(), &actions, &attr,
                                  const_cast<char* const*>(argv), const_cast<char* const*>(envp));
     posix_spawnattr_destroy(&attr);
     posix_spawn_file_actions_destroy(&actions);
-    if (rc != 0)
-      throw Error("cannot start the mapping worker " + limits.program + ": " + std::strerror(rc));
-  }
-  ~Spawned() {
-    if (pid_ > 0) {
-      ::kill(pid_, SIGKILL);
-      wait();
+    if (rc != 0) {
+      pid_ = -1;
+      throw MapWorkerFailure("cannot start the mapping worker " + limits_.program + ": " +
+                             std::strerror(rc));
     }
   }
-  Spawned(const Spawned&) = delete;
-  Spawned& operator=(const Spawned&) = delete;
-
-  void kill() { ::kill(pid_, SIGKILL); }
 
   /// The wait status; -1 when unknown (SIGCHLD ignored: the kernel reaped it).
-  int wait() {
+  int reap() {
     int status = 0;
     pid_t done;
     do done = ::waitpid(pid_, &status, 0); while (done < 0 && errno == EINTR);
@@ -96,21 +179,66 @@ class Spawned {
     return done < 0 ? -1 : status;
   }
 
- private:
+  std::string failure(const std::string& io_error, bool timed_out) {
+    ::kill(pid_, SIGKILL);  // harmless when it is already gone
+    const int status = reap();
+    if (timed_out || (status != -1 && WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU))
+      return "mapping worker exceeded its time limit of " + whole_seconds(limits_.seconds) +
+             " s (MapTimeLimit in tofa.conf)";
+    if (status == -1 || (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL))
+      return "mapping worker: " + io_error;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == kExitOutOfMemory) return out_of_memory(limits_);
+    return describe_exit(status);
+  }
+
+  MapWorkerLimits limits_;
+  net::Fd socket_;
   pid_t pid_ = -1;
 };
 
-std::string describe_failure(int status, bool timed_out, const MapWorkerLimits& limits) {
-  if (timed_out || (WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU))
-    return "mapping worker exceeded its time limit of " + std::to_string(limits.seconds) +
-           " s (MapTimeLimit in tofa.conf)";
-  if (WIFEXITED(status) && WEXITSTATUS(status) == kExitOutOfMemory)
-    return "mapping worker ran out of memory (limit " + std::to_string(limits.memory_mb) +
-           " MB, MapMemoryLimit in tofa.conf)";
-  if (WIFSIGNALED(status))
-    return "mapping worker crashed (signal " + std::to_string(WTERMSIG(status)) + ", " +
-           strsignal(WTERMSIG(status)) + ")";
-  return "mapping worker failed (exit status " + std::to_string(WEXITSTATUS(status)) + ")";
+std::mutex& idle_mutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+std::vector<std::unique_ptr<WorkerProcess>>& idle_workers() {
+  static std::vector<std::unique_ptr<WorkerProcess>> workers;
+  return workers;
+}
+
+std::unique_ptr<WorkerProcess> take_worker(const MapWorkerLimits& limits) {
+  {
+    std::lock_guard<std::mutex> lock(idle_mutex());
+    auto& idle = idle_workers();
+    for (auto it = idle.begin(); it != idle.end(); ++it) {
+      if ((*it)->serves(limits)) {
+        std::unique_ptr<WorkerProcess> worker = std::move(*it);
+        idle.erase(it);
+        return worker;
+      }
+    }
+  }
+  return std::make_unique<WorkerProcess>(limits);
+}
+
+void give_back(std::unique_ptr<WorkerProcess> worker) {
+  std::lock_guard<std::mutex> lock(idle_mutex());
+  auto& idle = idle_workers();
+  if (idle.size() >= kMaxIdleWorkers) idle.erase(idle.begin());  // the oldest ends
+  idle.push_back(std::move(worker));
+}
+
+/// Lets the worker compute for `seconds` more CPU time from now.
+void allow_cpu_seconds(double seconds) {
+  rusage used{};
+  ::getrusage(RUSAGE_SELF, &used);
+  const double spent = used.ru_utime.tv_sec + used.ru_stime.tv_sec +
+                       (used.ru_utime.tv_usec + used.ru_stime.tv_usec) / 1e6;
+  rlimit limit{};
+  ::getrlimit(RLIMIT_CPU, &limit);
+  limit.rlim_cur = static_cast<rlim_t>(std::ceil(spent + seconds));
+  if (limit.rlim_max != RLIM_INFINITY) limit.rlim_cur = std::min(limit.rlim_cur, limit.rlim_max);
+  ::setrlimit(RLIMIT_CPU, &limit);
 }
 
 }  // namespace
@@ -118,64 +246,68 @@ std::string describe_failure(int status, bool timed_out, const MapWorkerLimits& 
 Placement map_in_worker(const MappingRequest& request, const std::string& strategy,
                         const MapWorkerLimits& limits) {
   const std::string job = encode_map_job(request, strategy);
-  int ends[2];
-  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) < 0)
-    throw Error(std::string("socketpair: ") + std::strerror(errno));
-  net::Fd parent(ends[0]);
-  net::Fd child(ends[1]);
-  ::fcntl(parent.get(), F_SETFL, ::fcntl(parent.get(), F_GETFL) | O_NONBLOCK);
-
-  Spawned worker(limits, child.get());
-  child.reset();
-  // A little more than the CPU limit: the kernel's SIGXCPU comes first when
-  // the worker computes, this deadline when it is stuck without computing.
-  const net::Deadline deadline(
-      std::chrono::milliseconds(static_cast<long long>(limits.seconds * 1000) + 2000));
-  std::string answer;
-  bool timed_out = false;
-  std::string io_error;
+  const std::size_t max_answer = 4096 + 4 * static_cast<std::size_t>(request.graph->task_count());
+  std::unique_ptr<WorkerProcess> worker = take_worker(limits);
+  const std::string answer = worker->exchange(job, max_answer);
+  if (is_out_of_memory(answer)) throw MapWorkerFailure(out_of_memory(limits));
+  Placement placement;
   try {
-    net::write_all(parent.get(), job, deadline, -1, "sending the mapping job");
-    ::shutdown(parent.get(), SHUT_WR);
-    const std::size_t max_answer = 64 + 4 * static_cast<std::size_t>(request.graph->task_count()) + 4096;
-    answer = read_to_end(parent.get(), max_answer, &deadline);
-  } catch (const Error& e) {
-    io_error = e.what();
-    timed_out = deadline.remaining_ms() == 0;
-    worker.kill();
+    placement = decode_map_result(answer, request.graph->task_count());
+  } catch (const MapWorkerFailure&) {
+    throw;
+  } catch (const Error&) {
+    give_back(std::move(worker));  // the strategy's own error: the worker is fine
+    throw;
   }
-  const int status = worker.wait();
-  if (!io_error.empty()) {
-    if (status == -1) throw Error("mapping worker: " + io_error);
-    throw Error(describe_failure(status, timed_out, limits));
-  }
-  const bool answered = status == -1 || (WIFEXITED(status) && (WEXITSTATUS(status) == 0 ||
-                                                               WEXITSTATUS(status) == kExitError));
-  if (!answered) throw Error(describe_failure(status, false, limits));
-  return decode_map_result(answer, request.graph->task_count());
+  give_back(std::move(worker));
+  return placement;
 }
 
-int serve_map_job(int in_fd, int out_fd) {
-  std::string result;
-  int code = 0;
-  try {
-    const std::unique_ptr<MapJob> job = decode_map_job(read_to_end(in_fd, ~std::size_t{0}, nullptr));
-    const Placement placement = make_mapper(job->strategy)->map(job->request);
-    check_placement(job->request, placement);
-    result = encode_map_result(placement);
-  } catch (const std::bad_alloc&) {
-    result = encode_map_error("out of memory");
-    code = kExitOutOfMemory;
-  } catch (const std::exception& e) {
-    result = encode_map_error(e.what());
-    code = kExitError;
+void stop_idle_map_workers() {
+  std::vector<std::unique_ptr<WorkerProcess>> ending;
+  {
+    std::lock_guard<std::mutex> lock(idle_mutex());
+    ending.swap(idle_workers());
   }
-  try {
-    net::write_all(out_fd, result, net::Deadline(std::chrono::seconds(10)), -1, "answer");
-  } catch (const std::exception&) {
-    return kExitError;
+}
+
+int serve_map_jobs(int in_fd, int out_fd, double cpu_seconds) {
+  for (;;) {
+    std::string job;
+    try {
+      job = read_frame(in_fd, ~std::size_t{0} >> 1, nullptr);
+    } catch (const EndOfInput&) {
+      return 0;
+    } catch (const std::bad_alloc&) {
+      return kExitOutOfMemory;
+    } catch (const std::exception&) {
+      return kExitUnexpected;
+    }
+    allow_cpu_seconds(cpu_seconds);
+    std::string answer;
+    int exit_code = 0;
+    try {
+      const std::unique_ptr<MapJob> decoded = decode_map_job(job);
+      job.clear();
+      job.shrink_to_fit();
+      const Placement placement = make_mapper(decoded->strategy)->map(decoded->request);
+      check_placement(decoded->request, placement);
+      answer = encode_map_result(placement);
+    } catch (const std::bad_alloc&) {
+      answer = encode_map_out_of_memory();
+      exit_code = kExitOutOfMemory;  // the heap may be in any state: start afresh
+    } catch (const Error& e) {
+      answer = encode_map_error(e.what());
+    } catch (const std::exception& e) {
+      answer = encode_map_error(e.what());
+    }
+    try {
+      write_frame(out_fd, answer, net::Deadline(std::chrono::seconds(10)));
+    } catch (const std::exception&) {
+      return kExitUnexpected;
+    }
+    if (exit_code != 0) return exit_code;
   }
-  return code;
 }
 
 }  // namespace tofa::service

@@ -1,32 +1,45 @@
-// Mapping in a supervised child process. Strategies run on users' graphs and
+// Mapping in supervised child processes. Strategies run on users' graphs and
 // call third-party code (Scotch); inside slurmctld a crash, a runaway loop or
-// a huge allocation there would take the controller down. The worker process
-// (tools/tofa-map-worker) limits its own address space and CPU time before it
-// reads the job; the parent also enforces a wall-clock deadline and kills it.
+// a huge allocation there would take the controller down. A worker process
+// (tools/tofa-map-worker) limits its own address space before it reads a job
+// and its CPU time before each job; the parent also enforces a wall-clock
+// deadline and kills it. Workers are kept between jobs (Scotch's targets stay
+// cached in them); one that fails is replaced by a new one.
 #pragma once
 
 #include <string>
 
+#include "tofa/error.hpp"
 #include "tofa/mapper.hpp"
 
 namespace tofa::service {
 
-struct MapWorkerLimits {
-  std::string program;        ///< path of tofa-map-worker
-  long long memory_mb = 4096; ///< RLIMIT_AS of the worker
-  double seconds = 30;        ///< CPU time (RLIMIT_CPU) and wall-clock deadline
+/// The worker itself failed (crash, limit, spawn, garbled answer), as opposed
+/// to the strategy reporting that the request cannot be placed.
+class MapWorkerFailure : public Error {
+ public:
+  using Error::Error;
 };
 
-/// The placement `strategy` computes for `request`, computed in a new worker
-/// process. Throws Error naming what went wrong: the strategy's own error,
-/// "mapping worker crashed (signal 11, Segmentation fault)", "... exceeded
-/// its time limit of S s", "... ran out of memory (limit N MB)", or a spawn
-/// failure. Never lets the child outlive the call.
+struct MapWorkerLimits {
+  std::string program;         ///< path of tofa-map-worker
+  long long memory_mb = 4096;  ///< RLIMIT_AS of the worker
+  double seconds = 10;         ///< CPU time (RLIMIT_CPU) and wall clock per job
+};
+
+/// The placement `strategy` computes for `request`, computed in a worker
+/// process. Throws Error with the strategy's own message, or MapWorkerFailure:
+/// "mapping worker crashed (signal 11, Segmentation fault)", "... exceeded its
+/// time limit of S s", "... ran out of memory (limit N MB)", a spawn failure.
+/// Thread-safe; at most kMaxIdleWorkers stay alive between calls.
 Placement map_in_worker(const MappingRequest& request, const std::string& strategy,
                         const MapWorkerLimits& limits);
 
-/// The worker's side: reads one job from `in_fd`, writes the result to
-/// `out_fd`. Returns the process exit code.
-int serve_map_job(int in_fd, int out_fd);
+/// Ends the idle workers (the service calls it when it stops).
+void stop_idle_map_workers();
+
+/// The worker's side: answers jobs from `in_fd` on `out_fd` until end of
+/// input; `cpu_seconds` per job. Returns the process exit code.
+int serve_map_jobs(int in_fd, int out_fd, double cpu_seconds);
 
 }  // namespace tofa::service

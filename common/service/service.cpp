@@ -1,5 +1,6 @@
 #include "service/service.hpp"
 
+#include "service/map_worker.hpp"
 #include "service/protocol.hpp"
 #include "service/request_handler.hpp"
 
@@ -54,6 +55,7 @@ void Service::stop() {
   server_->stop();
   heartbeats_->stop();
   state_->save_all();
+  stop_idle_map_workers();
 }
 
 }  // namespace tofa::service

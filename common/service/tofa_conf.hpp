@@ -33,7 +33,7 @@ struct ServiceSettings {
   int max_graphs_per_user = 64;
   int placement_retention = 1000;
   /// Mapping runs in this worker program; an empty program maps in-process.
-  MapWorkerLimits map_worker{TOFA_MAP_WORKER, 4096, 30};
+  MapWorkerLimits map_worker{TOFA_MAP_WORKER, 4096, 10};
   /// When mapping fails (worker crash, limits): false = the job gets
   /// Slurm's layout, true = it waits.
   bool map_failure_waits = false;

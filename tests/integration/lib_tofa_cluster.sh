@@ -109,7 +109,7 @@ HeartbeatTimeout=1
 HeartbeatPortOffset=100
 OutageModel=window:5
 MaxGraphTasks=64
-MapWorker=$BUILDDIR/tools/tofa-map-worker
+MapWorker=$BUILDDIR/tools/.libs/tofa-map-worker
 CONF
     tofa_select_conf select/tofa_cons_tres
     cat > "$DATA/plugstack.conf" <<CONF

@@ -14,10 +14,11 @@
 
 namespace tofa_test {
 
-/// The build tree's tofa-map-worker (make check exports top_builddir).
+/// The build tree's tofa-map-worker binary, not libtool's wrapper script
+/// (make check exports top_builddir; the test's LD_LIBRARY_PATH finds libtofa).
 inline std::string map_worker_program() {
   const char* build = std::getenv("top_builddir");
-  std::string path = std::string(build ? build : ".") + "/tools/tofa-map-worker";
+  std::string path = std::string(build ? build : ".") + "/tools/.libs/tofa-map-worker";
   char resolved[4096];
   return realpath(path.c_str(), resolved) ? std::string(resolved) : path;
 }
