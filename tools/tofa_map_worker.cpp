@@ -4,6 +4,9 @@
 // descriptors beyond the job socket; and its CPU time before each job
 // (--cpu-seconds more than it has used).
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -15,6 +18,16 @@
 #include "service/map_worker.hpp"
 
 namespace {
+
+/// A worker started by root (slurmctld as root) computes as nobody: it needs
+/// no file and no privilege, only its socket.
+bool drop_privileges() {
+  if (::geteuid() != 0) return true;
+  const passwd* nobody = ::getpwnam("nobody");
+  const uid_t uid = nobody ? nobody->pw_uid : 65534;
+  const gid_t gid = nobody ? nobody->pw_gid : 65534;
+  return ::setgroups(0, nullptr) == 0 && ::setgid(gid) == 0 && ::setuid(uid) == 0;
+}
 
 bool limit(int resource, rlim_t soft, rlim_t hard) {
   const rlimit value{soft, hard};
@@ -52,8 +65,9 @@ int main(int argc, char** argv) {
   }
   ::close_range(3, ~0U, 0);
   const rlim_t bytes = static_cast<rlim_t>(memory_mb) << 20;
-  if (!limit(RLIMIT_AS, bytes, bytes) || !limit(RLIMIT_CORE, 0, 0)) {
-    std::perror("tofa-map-worker: setrlimit");
+  if (!limit(RLIMIT_AS, bytes, bytes) || !limit(RLIMIT_CORE, 0, 0) || !drop_privileges() ||
+      ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
+    std::perror("tofa-map-worker: limits");
     return 1;
   }
   // Strategies may print progress; only the answer goes to the job socket.
