@@ -28,6 +28,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -120,7 +121,14 @@ pid_t start_service(const Options& o, const std::string& dir, int* port, int* st
       options.state_dir = dir;
       options.admin_uid = geteuid();
       options.munge_socket = o.munge_socket;
-      options.log = [](int, const std::string&) {};  // evictions and timeouts are expected here
+      // Evictions and timeouts are expected here; TOFA_LOAD_LOG=FILE keeps them.
+      static std::mutex log_mutex;
+      static std::ofstream log_file;
+      if (const char* path = std::getenv("TOFA_LOAD_LOG")) log_file.open(path);
+      options.log = [](int, const std::string& line) {
+        std::lock_guard<std::mutex> lock(log_mutex);
+        if (log_file) log_file << line << "\n";
+      };
       tofa::service::Service service(options);
       const int bound = service.port();
       if (write(port_pipe[1], &bound, sizeof bound) != sizeof bound) status = 1;

@@ -2,7 +2,10 @@
 
 #include <munge.h>
 
+#include <algorithm>
+#include <chrono>
 #include <climits>
+#include <thread>
 #include <cstdlib>
 #include <memory>
 #include <utility>
@@ -58,6 +61,16 @@ MungeError error_of(const char* call, munge_err_t err, munge_ctx_t ctx) {
                     refuses_credential(err));
 }
 
+// munged's listen queue overflows under a burst (hundreds of processes
+// sealing at once) and libmunge's own few retries give up: wait a little
+// longer, up to about 1.5 s in all, before calling munged unreachable.
+bool retry_after_socket_error(munge_err_t err, int attempt) {
+  constexpr int kAttempts = 12;
+  if (err != EMUNGE_SOCKET || attempt >= kAttempts) return false;
+  std::this_thread::sleep_for(std::chrono::milliseconds(std::min(200, 5 << attempt)));
+  return true;
+}
+
 }  // namespace
 
 MungeCodec::MungeCodec(std::string socket_path, int ttl_seconds)
@@ -65,26 +78,33 @@ MungeCodec::MungeCodec(std::string socket_path, int ttl_seconds)
 
 std::string MungeCodec::encode(const std::string& payload) const {
   if (payload.size() > INT_MAX) throw MungeError("munge_encode: payload too large", false);
-  Context ctx = make_context(socket_path_, ttl_seconds_);
-  char* cred = nullptr;
-  munge_err_t err = munge_encode(&cred, ctx.get(), payload.data(), static_cast<int>(payload.size()));
-  std::unique_ptr<char, decltype(&std::free)> owned(cred, &std::free);
-  if (err != EMUNGE_SUCCESS) throw error_of("munge_encode", err, ctx.get());
-  return std::string(cred);
+  for (int attempt = 1;; ++attempt) {
+    Context ctx = make_context(socket_path_, ttl_seconds_);
+    char* cred = nullptr;
+    munge_err_t err =
+        munge_encode(&cred, ctx.get(), payload.data(), static_cast<int>(payload.size()));
+    std::unique_ptr<char, decltype(&std::free)> owned(cred, &std::free);
+    if (err == EMUNGE_SUCCESS) return std::string(cred);
+    if (!retry_after_socket_error(err, attempt)) throw error_of("munge_encode", err, ctx.get());
+  }
 }
 
 MungeDecoded MungeCodec::decode(const std::string& credential) const {
-  Context ctx = make_context(socket_path_, 0);
-  void* buf = nullptr;
-  int len = 0;
-  MungeDecoded out;
-  munge_err_t err = munge_decode(credential.c_str(), ctx.get(), &buf, &len, &out.uid, &out.gid);
-  // libmunge allocates the payload even for some errors (expired, rewound,
-  // replayed); every error, EMUNGE_CRED_REPLAYED included, refuses the message.
-  std::unique_ptr<void, decltype(&std::free)> owned(buf, &std::free);
-  if (err != EMUNGE_SUCCESS) throw error_of("munge_decode", err, ctx.get());
-  if (buf) out.payload.assign(static_cast<const char*>(buf), static_cast<std::size_t>(len));
-  return out;
+  for (int attempt = 1;; ++attempt) {
+    Context ctx = make_context(socket_path_, 0);
+    void* buf = nullptr;
+    int len = 0;
+    MungeDecoded out;
+    munge_err_t err = munge_decode(credential.c_str(), ctx.get(), &buf, &len, &out.uid, &out.gid);
+    // libmunge allocates the payload even for some errors (expired, rewound,
+    // replayed); every error, EMUNGE_CRED_REPLAYED included, refuses the message.
+    std::unique_ptr<void, decltype(&std::free)> owned(buf, &std::free);
+    if (err == EMUNGE_SUCCESS) {
+      if (buf) out.payload.assign(static_cast<const char*>(buf), static_cast<std::size_t>(len));
+      return out;
+    }
+    if (!retry_after_socket_error(err, attempt)) throw error_of("munge_decode", err, ctx.get());
+  }
 }
 
 }  // namespace tofa::net
