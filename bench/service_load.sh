@@ -54,9 +54,9 @@ dirty=$(git diff --quiet HEAD -- common bench || echo " (with uncommitted change
   echo
   echo "\`unexpected_errors\` must be 0: idle and slow peers delay nobody."
   echo
-  echo '\`\`\`json'
+  echo '```json'
   echo "$raised"
-  echo '\`\`\`'
+  echo '```'
   echo
   echo "## tofa.conf defaults (MaxConnections=512, MaxConnectionsPerPeer=256)"
   echo
@@ -66,8 +66,8 @@ dirty=$(git diff --quiet HEAD -- common bench || echo " (with uncommitted change
   echo "These refusals are the limit working, not failures of the service; clients"
   echo "spread over many hosts do not meet them."
   echo
-  echo '\`\`\`json'
+  echo '```json'
   echo "$defaults"
-  echo '\`\`\`'
+  echo '```'
 } > docs/service-load.md
 exit "${status:-0}"
