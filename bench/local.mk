@@ -10,6 +10,11 @@ bench_bench_anneal_SOURCES = bench/bench_anneal.cpp
 bench_bench_anneal_LDADD = common/libtofa.la
 bench_bench_service_SOURCES = bench/bench_service.cpp
 bench_bench_service_LDADD = common/libtofa.la
+# The service under load and attack (bench/service_load.sh); not part of make bench.
+noinst_PROGRAMS += bench/service_load
+bench_service_load_SOURCES = bench/service_load.cpp
+bench_service_load_LDADD = common/libtofa.la $(MUNGE_LIBS)
+EXTRA_DIST += bench/service_load.sh
 
 bench: bench/bench_mappers bench/bench_stencil bench/bench_mims bench/bench_anneal bench/bench_service
 	$(top_builddir)/bench/bench_mappers --examples $(top_srcdir)/examples

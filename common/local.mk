@@ -48,7 +48,12 @@ common_libtofa_la_SOURCES = \
 	common/net/munge_codec.hpp common/net/munge_codec.cpp \
 	common/net/socket_io.hpp common/net/socket_io.cpp \
 	common/net/frame.hpp common/net/frame.cpp \
-	common/net/server.hpp common/net/server.cpp \
+	common/net/request_reader.hpp common/net/request_reader.cpp \
+	common/net/reply_writer.hpp common/net/reply_writer.cpp \
+	common/net/admission.hpp common/net/admission.cpp \
+	common/net/worker_pool.hpp common/net/worker_pool.cpp \
+	common/net/server.hpp common/net/server.cpp common/net/server_loop.cpp \
+	common/net/server_connection.hpp \
 	common/net/client.hpp common/net/client.cpp \
 	common/service/tofa_conf.hpp common/service/tofa_conf.cpp \
 	common/service/deferred_writer.hpp common/service/deferred_writer.cpp \

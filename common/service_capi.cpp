@@ -192,9 +192,9 @@ int tofa_service_node_outage(const char* node_name, double* probability, char* e
   });
 }
 
-int tofa_responder_start(const char* node_name, const char* bind_address, int port,
-                         const char* munge_socket, unsigned service_uid, tofa_log_fn log,
-                         char* err, size_t err_size) {
+int tofa_responder_start(const char* conf_path, const char* node_name, const char* bind_address,
+                         int port, const char* munge_socket, unsigned service_uid,
+                         tofa_log_fn log, char* err, size_t err_size) {
   return guarded(err, err_size, [&] {
     require(node_name != nullptr && *node_name != '\0', "tofa_responder_start: no node name");
     require(port >= 0 && port <= 65535, "tofa_responder_start: bad port");
@@ -206,6 +206,12 @@ int tofa_responder_start(const char* node_name, const char* bind_address, int po
     options.port = port;
     options.munge_socket = text_or_empty(munge_socket);
     options.service_uid = service_uid;
+    if (conf_path && *conf_path) {
+      const ServiceSettings settings = read_service_settings(conf_path);
+      options.max_connections = settings.max_connections;
+      options.max_connections_per_peer = settings.max_connections_per_peer;
+      options.header_timeout = settings.header_timeout;
+    }
     g_responder = std::make_shared<Responder>(options, logger_of(log));
   });
 }

@@ -142,11 +142,13 @@ int tofa_service_node_outage(const char *node_name, double *probability, char *e
 /* Starts a thread answering heartbeats "HEARTBEAT node=NAME" with
  * "ALIVE NAME" on bind_address:port (NULL or "" = 0.0.0.0). Heartbeats whose
  * munge credential is not from service_uid are answered with an ERROR and
- * logged. Never blocks the caller beyond binding the socket.
- * TOFA_ERROR if already running or the port cannot be bound. */
-int tofa_responder_start(const char *node_name, const char *bind_address, int port,
-                         const char *munge_socket, unsigned service_uid, tofa_log_fn log,
-                         char *err, size_t err_size);
+ * logged. conf_path (NULL or "" = the defaults) gives MaxConnections,
+ * MaxConnectionsPerPeer and HeaderTimeout. Never blocks the caller beyond
+ * reading conf_path and binding the socket.
+ * TOFA_ERROR if already running, conf_path is bad or the port cannot be bound. */
+int tofa_responder_start(const char *conf_path, const char *node_name, const char *bind_address,
+                         int port, const char *munge_socket, unsigned service_uid,
+                         tofa_log_fn log, char *err, size_t err_size);
 
 /* Stops and joins the responder. Safe to call twice or when never started. */
 void tofa_responder_stop(void);

@@ -7,7 +7,8 @@
  * In slurmd (S_CTX_SLURMD) slurm_spank_init finds the node's name (-N NAME on
  * slurmd's command line, else the short host name) and its slurmd port (port=
  * or slurm.conf), and the responder listens on bind:(port +
- * HeartbeatPortOffset of tofa.conf). It answers only heartbeats sealed by
+ * HeartbeatPortOffset of tofa.conf), within tofa.conf's MaxConnections,
+ * MaxConnectionsPerPeer and HeaderTimeout. It answers only heartbeats sealed by
  * SlurmUser. slurm_spank_slurmd_exit stops it.
  *
  * slurm_spank_init runs before slurmd daemonizes (two fork()s, threads do not
@@ -40,6 +41,7 @@ extern uint16_t slurm_conf_get_port(const char *node_name);
 
 /* What the responder needs, computed in slurm_spank_init. */
 static char node_name[256];
+static char conf_file[4096]; /* tofa.conf: the responder's connection limits */
 static char bind_address[256];
 static char munge_socket[1024];
 static int listen_port = -1;
@@ -122,7 +124,7 @@ static void _start_responder(void)
 	char err[1024];
 
 	pending_start = false;
-	if (tofa_responder_start(node_name, bind_address, listen_port,
+	if (tofa_responder_start(conf_file, node_name, bind_address, listen_port,
 				 munge_socket, service_uid, _log, err,
 				 sizeof(err)) != TOFA_OK) {
 		slurm_error("%s: %s: node %s: %s (heartbeats will go unanswered)",
@@ -224,6 +226,7 @@ int slurm_spank_init(spank_t sp, int ac, char **av)
 		free(conf_path);
 		return 0;
 	}
+	snprintf(conf_file, sizeof(conf_file), "%s", conf_path);
 	free(conf_path);
 	offset = strtol(offset_text, NULL, 10);
 	listen_port = slurmd_port + (int) offset;

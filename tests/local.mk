@@ -10,7 +10,7 @@ tests_unit_tests_SOURCES = \
 	tests/unit/metrics/MetricsGTest.cpp \
 	tests/unit/map/MapperGTest.cpp \
 	tests/unit/capi/CApiGTest.cpp \
-	tests/unit/net/NetGTest.cpp \
+	tests/unit/net/NetGTest.cpp tests/unit/net/ServerLimitsGTest.cpp tests/unit/net/raw_peers.hpp \
 	tests/unit/anneal/AnnealGTest.cpp \
 	tests/unit/anneal/AnnealPartsGTest.cpp \
 	tests/unit/anneal/EnergyGTest.cpp \
@@ -32,7 +32,8 @@ tests_unit_tests_SOURCES = \
 	tests/unit/service/DeferredWriterGTest.cpp tests/unit/service/NodeHealthGTest.cpp \
 	tests/unit/service/MapWorkerGTest.cpp \
 	tools/tofactl_format.cpp tools/tofactl_slurm_conf.cpp
-tests_unit_tests_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit -I$(top_srcdir)/tools
+tests_unit_tests_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit -I$(top_srcdir)/tests/unit/net \
+	-I$(top_srcdir)/tools
 tests_unit_tests_LDADD = common/libtofa.la $(MUNGE_LIBS) $(GTEST_LIBS)
 TESTS_ENVIRONMENT = top_srcdir=$(top_srcdir) top_builddir=$(top_builddir); export top_srcdir top_builddir;
 EXTRA_DIST += tests/cli/test_tofa_map.sh tests/docs/test_man_pages.sh

@@ -15,17 +15,26 @@ Reply request(const std::string& host, int port, const std::string& body,
                 std::to_string(options.max_body) + " bytes");
 
   Deadline deadline(options.timeout);
-  Fd fd = connect_tcp(host, port, deadline);
   MungeCodec codec(options.munge_socket);
   try {
-    std::string credential =
-        send_frame(fd.get(), codec, FrameKind::request, body, no_binding(), deadline, -1);
-    Frame frame = receive_frame(fd.get(), codec, FrameKind::reply, binding_for(credential),
+    // Sealed before connecting: the credential follows the connect at once,
+    // so a server under a flood of idle connections sees it authenticate fast.
+    const EncodedFrame sent = encode_frame(codec, FrameKind::request, body, no_binding());
+    Fd fd = connect_tcp(host, port, deadline);
+    write_all(fd.get(), sent.header, deadline, -1, "sending credential");
+    write_all(fd.get(), body, deadline, -1, "sending body");
+    Frame frame = receive_frame(fd.get(), codec, FrameKind::reply, binding_for(sent.credential),
                                 options.max_body, deadline, -1);
     if (options.expected_uid && frame.uid != *options.expected_uid)
-      throw Error("reply came from uid " + std::to_string(frame.uid) + ", expected uid " +
-                  std::to_string(*options.expected_uid));
+      throw AuthenticationError("reply came from uid " + std::to_string(frame.uid) +
+                                ", expected uid " + std::to_string(*options.expected_uid));
     return Reply{std::move(frame.body), frame.uid, frame.gid};
+  } catch (const ConnectError&) {
+    throw;  // already names host and port
+  } catch (const AuthenticationError& e) {
+    throw AuthenticationError(where + e.what());
+  } catch (const MungeError& e) {
+    throw MungeError(where + e.what(), e.credential_refused());
   } catch (const Error& e) {
     throw Error(where + e.what());
   }

@@ -26,11 +26,13 @@ struct ClientOptions {
 };
 
 /// Sends `body` to host:port and returns the verified reply.
-/// Throws tofa::Error: "connect to HOST:PORT: TEXT" when no connection is
+/// Throws ConnectError "connect to HOST:PORT: TEXT" when no connection is
 /// made; otherwise "request to HOST:PORT: REASON", REASON being e.g.
 /// "body of N bytes exceeds the limit of M bytes" (checked before
 /// connecting), "reading credential length: timed out", "munge_decode:
-/// Invalid credential", or "reply came from uid U, expected uid E".
+/// Invalid credential", or "reply came from uid U, expected uid E". A reply
+/// that fails verification throws AuthenticationError (frame.hpp); a local
+/// munged failure throws MungeError (munge_codec.hpp).
 Reply request(const std::string& host, int port, const std::string& body,
               const ClientOptions& options = {});
 

@@ -37,15 +37,65 @@ std::string make_seal(FrameKind kind, const std::string& body, const std::string
   return seal;
 }
 
+std::size_t credential_length(const char prefix[4]) {
+  const std::uint64_t length = get_be(prefix, 4);
+  if (length == 0 || length > kMaxCredentialBytes)
+    throw Error("credential length " + std::to_string(length) + " is outside 1.." +
+                std::to_string(kMaxCredentialBytes));
+  return static_cast<std::size_t>(length);
+}
+
+MungeDecoded decode_credential(const MungeCodec& codec, const std::string& credential) {
+  if (credential.find('\0') != std::string::npos)
+    throw AuthenticationError("credential contains a NUL byte");
+  try {
+    return codec.decode(credential);
+  } catch (const MungeError& e) {
+    if (e.credential_refused()) throw AuthenticationError(e.what());
+    throw;
+  }
+}
+
+SealedBody open_seal(const std::string& seal, FrameKind kind, const std::string& binding,
+                     std::size_t max_body) {
+  if (seal.size() != kSealBytes || seal.compare(0, kMagic.size(), kMagic) != 0)
+    throw AuthenticationError("credential payload is not a tofa frame seal");
+  if (seal[8] != static_cast<char>(kind))
+    throw AuthenticationError(std::string("expected a ") +
+                              (kind == FrameKind::request ? "request" : "reply") +
+                              " frame, got kind '" + seal[8] + "'");
+  if (seal.compare(49, 32, binding) != 0)
+    throw AuthenticationError(kind == FrameKind::reply ? "reply does not answer this request"
+                                                       : "request seal carries a binding");
+  SealedBody sealed;
+  sealed.length = get_be(&seal[9], 8);
+  if (sealed.length > max_body)
+    throw Error("body of " + std::to_string(sealed.length) + " bytes exceeds the limit of " +
+                std::to_string(max_body) + " bytes");
+  sealed.digest = seal.substr(17, 32);
+  return sealed;
+}
+
+void check_body(const std::string& body, const SealedBody& sealed) {
+  if (body.size() != sealed.length || sha256(body) != sealed.digest)
+    throw AuthenticationError("body does not match its credential (SHA-256 differs)");
+}
+
+EncodedFrame encode_frame(const MungeCodec& codec, FrameKind kind, const std::string& body,
+                          const std::string& binding) {
+  EncodedFrame frame;
+  frame.credential = codec.encode(make_seal(kind, body, binding));
+  put_be(frame.header, frame.credential.size(), 4);
+  frame.header += frame.credential;
+  return frame;
+}
+
 std::string send_frame(int fd, const MungeCodec& codec, FrameKind kind, const std::string& body,
                        const std::string& binding, const Deadline& deadline, int cancel_fd) {
-  std::string credential = codec.encode(make_seal(kind, body, binding));
-  std::string header;
-  put_be(header, credential.size(), 4);
-  header += credential;
-  write_all(fd, header, deadline, cancel_fd, "sending credential");
+  EncodedFrame frame = encode_frame(codec, kind, body, binding);
+  write_all(fd, frame.header, deadline, cancel_fd, "sending credential");
   write_all(fd, body, deadline, cancel_fd, "sending body");
-  return credential;
+  return frame.credential;
 }
 
 Frame receive_frame(int fd, const MungeCodec& codec, FrameKind kind, const std::string& binding,
@@ -53,38 +103,19 @@ Frame receive_frame(int fd, const MungeCodec& codec, FrameKind kind, const std::
                     std::string* credential_out) {
   char prefix[4];
   read_exact(fd, prefix, 4, deadline, cancel_fd, "reading credential length");
-  std::uint64_t cred_len = get_be(prefix, 4);
-  if (cred_len == 0 || cred_len > kMaxCredentialBytes)
-    throw Error("credential length " + std::to_string(cred_len) + " is outside 1.." +
-                std::to_string(kMaxCredentialBytes));
-
-  std::string credential(cred_len, '\0');
+  std::string credential(credential_length(prefix), '\0');
   read_exact(fd, &credential[0], credential.size(), deadline, cancel_fd, "reading credential");
   if (credential_out) *credential_out = credential;
-  if (credential.find('\0') != std::string::npos) throw Error("credential contains a NUL byte");
 
-  MungeDecoded decoded = codec.decode(credential);
-  const std::string& seal = decoded.payload;
-  if (seal.size() != kSealBytes || seal.compare(0, kMagic.size(), kMagic) != 0)
-    throw Error("credential payload is not a tofa frame seal");
-  if (seal[8] != static_cast<char>(kind))
-    throw Error(std::string("expected a ") + (kind == FrameKind::request ? "request" : "reply") +
-                " frame, got kind '" + seal[8] + "'");
-  std::uint64_t body_len = get_be(&seal[9], 8);
-  if (body_len > max_body)
-    throw Error("body of " + std::to_string(body_len) + " bytes exceeds the limit of " +
-                std::to_string(max_body) + " bytes");
-  if (seal.compare(49, 32, binding) != 0)
-    throw Error(kind == FrameKind::reply ? "reply does not answer this request"
-                                         : "request seal carries a binding");
-
+  MungeDecoded decoded = decode_credential(codec, credential);
+  const SealedBody sealed = open_seal(decoded.payload, kind, binding, max_body);
   Frame frame;
   frame.uid = decoded.uid;
   frame.gid = decoded.gid;
-  frame.body.resize(body_len);
-  if (body_len > 0) read_exact(fd, &frame.body[0], body_len, deadline, cancel_fd, "reading body");
-  if (seal.compare(17, 32, sha256(frame.body)) != 0)
-    throw Error("body does not match its credential (SHA-256 differs)");
+  frame.body.resize(sealed.length);
+  if (sealed.length > 0)
+    read_exact(fd, &frame.body[0], frame.body.size(), deadline, cancel_fd, "reading body");
+  check_body(frame.body, sealed);
   return frame;
 }
 

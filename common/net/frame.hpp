@@ -21,6 +21,7 @@
 #include <sys/types.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "net/munge_codec.hpp"
@@ -32,6 +33,15 @@ enum class FrameKind : char { request = 'Q', reply = 'R' };
 
 constexpr std::size_t kMaxCredentialBytes = 4096;  // a seal credential is ~200 bytes
 constexpr std::size_t kSealBytes = 81;
+
+/// A frame that fails authentication: munged refuses its credential, or the
+/// seal is not a tofa seal of the expected kind and binding, or the body does
+/// not match the seal (also: a client's reply from an unexpected uid). A
+/// receiver treats it as a forgery or a replay, not as a lost message.
+class AuthenticationError : public Error {
+ public:
+  using Error::Error;
+};
 
 /// A verified frame.
 struct Frame {
@@ -47,6 +57,39 @@ std::string binding_for(const std::string& request_credential);
 
 /// The seal bytes described above.
 std::string make_seal(FrameKind kind, const std::string& body, const std::string& binding);
+
+/// The credential length a 4-byte prefix announces. Throws Error "credential
+/// length N is outside 1..4096".
+std::size_t credential_length(const char prefix[4]);
+
+/// Decodes `credential` (throws MungeError for a local munge failure and
+/// AuthenticationError when the credential is refused, e.g. "munge_decode:
+/// Replayed credential").
+MungeDecoded decode_credential(const MungeCodec& codec, const std::string& credential);
+
+/// What a verified seal says about the body that follows it.
+struct SealedBody {
+  std::uint64_t length = 0;
+  std::string digest;  ///< SHA-256 the body must have
+};
+
+/// Checks a decoded seal's magic, kind, body limit and binding. Throws
+/// AuthenticationError, or Error "body of N bytes exceeds the limit of M bytes".
+SealedBody open_seal(const std::string& seal, FrameKind kind, const std::string& binding,
+                     std::size_t max_body);
+
+/// Throws AuthenticationError unless `body` is what the seal announced.
+void check_body(const std::string& body, const SealedBody& sealed);
+
+/// A frame ready to send: its credential and the bytes that precede the body.
+struct EncodedFrame {
+  std::string credential;
+  std::string header;  ///< CRED_LEN + CRED
+};
+
+/// Seals `body` in a fresh credential. Throws MungeError.
+EncodedFrame encode_frame(const MungeCodec& codec, FrameKind kind, const std::string& body,
+                          const std::string& binding);
 
 /// Sends one frame; returns the credential used (a client needs it to check
 /// the reply's binding). Throws tofa::Error from munge or the socket.

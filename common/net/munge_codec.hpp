@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include "tofa/error.hpp"
+
 namespace tofa::net {
 
 /// What a valid credential carried.
@@ -14,6 +16,19 @@ struct MungeDecoded {
   gid_t gid = 0;
 };
 
+/// A failed munge call. Either the credential itself was refused (invalid,
+/// expired, replayed, ... : the peer is not who it claims to be) or munged
+/// could not do the work (unreachable, out of memory: a local problem).
+class MungeError : public Error {
+ public:
+  MungeError(const std::string& what, bool credential_refused)
+      : Error(what), credential_refused_(credential_refused) {}
+  bool credential_refused() const { return credential_refused_; }
+
+ private:
+  bool credential_refused_;
+};
+
 /// Encodes and decodes munge credentials through one munged socket.
 /// Thread-safe: every call uses its own munge context.
 /// munged refuses requests over about 1 MiB, so payloads must stay small
@@ -21,21 +36,25 @@ struct MungeDecoded {
 class MungeCodec {
  public:
   /// `socket_path` empty means libmunge's default (/run/munge/munge.socket.2).
-  explicit MungeCodec(std::string socket_path = "");
+  /// `ttl_seconds` 0 means munged's default time-to-live (300 s).
+  explicit MungeCodec(std::string socket_path = "", int ttl_seconds = 0);
 
   /// A NUL-free base64 credential ("MUNGE:...:") carrying `payload`.
-  /// Throws tofa::Error "munge_encode: TEXT" (TEXT from libmunge) on failure.
+  /// Throws MungeError "munge_encode: TEXT" (TEXT from libmunge) on failure.
   std::string encode(const std::string& payload) const;
 
   /// Validates `credential` and returns its payload and the encoder's uid/gid.
-  /// Throws tofa::Error "munge_decode: TEXT", e.g. "munge_decode: Invalid
-  /// credential", "... Expired credential", "... Replayed credential".
+  /// Throws MungeError "munge_decode: TEXT", e.g. "munge_decode: Invalid
+  /// credential", "... Expired credential", "... Replayed credential" (munged
+  /// remembers every credential it decoded until it expires, so a captured
+  /// credential is good for exactly one decode).
   MungeDecoded decode(const std::string& credential) const;
 
   const std::string& socket_path() const { return socket_path_; }
 
  private:
   std::string socket_path_;
+  int ttl_seconds_;
 };
 
 }  // namespace tofa::net

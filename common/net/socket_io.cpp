@@ -96,7 +96,7 @@ Fd connect_tcp(const std::string& host, int port, const Deadline& deadline) {
   hints.ai_socktype = SOCK_STREAM;
   addrinfo* found = nullptr;
   int rc = ::getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &found);
-  if (rc != 0) throw Error(where + ": " + ::gai_strerror(rc));
+  if (rc != 0) throw ConnectError(where + ": " + ::gai_strerror(rc));
 
   std::string last_error = "no address";
   for (addrinfo* ai = found; ai; ai = ai->ai_next) {
@@ -126,7 +126,7 @@ Fd connect_tcp(const std::string& host, int port, const Deadline& deadline) {
     last_error = std::strerror(err);
   }
   ::freeaddrinfo(found);
-  throw Error(where + ": " + last_error);
+  throw ConnectError(where + ": " + last_error);
 }
 
 std::string peer_name(int fd) {

@@ -6,7 +6,15 @@
 #include <cstddef>
 #include <string>
 
+#include "tofa/error.hpp"
+
 namespace tofa::net {
+
+/// No connection could be made ("connect to HOST:PORT: TEXT").
+class ConnectError : public Error {
+ public:
+  using Error::Error;
+};
 
 /// Owns a file descriptor; closes it on destruction.
 class Fd {
@@ -49,7 +57,7 @@ void write_all(int fd, const std::string& data, const Deadline& deadline, int ca
                const std::string& what);
 
 /// A connected non-blocking TCP socket to host:port (IPv4 or IPv6).
-/// Throws tofa::Error "connect to HOST:PORT: TEXT".
+/// Throws ConnectError "connect to HOST:PORT: TEXT".
 Fd connect_tcp(const std::string& host, int port, const Deadline& deadline);
 
 /// "ADDRESS:PORT" of the socket's peer, or "?" when unknown.

@@ -4,39 +4,50 @@
 #include <chrono>
 
 #include "net/client.hpp"
+#include "net/frame.hpp"
+#include "net/munge_codec.hpp"
 #include "service/protocol.hpp"
 #include "service/state_files.hpp"
 
 namespace tofa::service {
 
-bool send_heartbeat(const HeartbeatTarget& target, const HeartbeatOptions& options,
-                    std::string* why) {
+namespace {
+
+HeartbeatOutcome outcome(HeartbeatOutcome result, std::string* why, const std::string& reason) {
+  if (why) *why = reason;
+  return result;
+}
+
+}  // namespace
+
+HeartbeatOutcome send_heartbeat(const HeartbeatTarget& target, const HeartbeatOptions& options,
+                                std::string* why) {
+  using Outcome = HeartbeatOutcome;
+  net::Reply reply;
   try {
     net::ClientOptions client;
     client.munge_socket = options.munge_socket;
     client.timeout = std::chrono::milliseconds(
         std::max<long long>(1, static_cast<long long>(options.timeout * 1000)));
     client.max_body = 4096;
-    const net::Reply reply = net::request(
-        target.host, target.port, format_message("HEARTBEAT", {{"node", target.name}}), client);
-    if (std::find(options.responder_uids.begin(), options.responder_uids.end(), reply.uid) ==
-        options.responder_uids.end()) {
-      if (why) *why = "answer encoded by uid " + std::to_string(reply.uid);
-      return false;
-    }
-    if (reply.body.compare(0, 6, "ERROR ") == 0) {
-      if (why) *why = reply.body.substr(6, 300);
-      return false;
-    }
-    if (reply.body != "ALIVE " + target.name) {
-      if (why) *why = "unexpected answer '" + reply.body.substr(0, 200) + "'";
-      return false;
-    }
-    return true;
+    reply = net::request(target.host, target.port,
+                         format_message("HEARTBEAT", {{"node", target.name}}), client);
+  } catch (const net::AuthenticationError& e) {
+    return outcome(Outcome::rejected, why, e.what());
+  } catch (const net::MungeError& e) {
+    // A refused credential here is the reply's: the request is sealed locally.
+    return outcome(e.credential_refused() ? Outcome::rejected : Outcome::not_sent, why, e.what());
   } catch (const std::exception& e) {
-    if (why) *why = e.what();
-    return false;
+    return outcome(Outcome::missed, why, e.what());
   }
+  if (std::find(options.responder_uids.begin(), options.responder_uids.end(), reply.uid) ==
+      options.responder_uids.end())
+    return outcome(Outcome::rejected, why, "answer encoded by uid " + std::to_string(reply.uid));
+  if (reply.body.compare(0, 6, "ERROR ") == 0)
+    return outcome(Outcome::missed, why, reply.body.substr(6, 300));
+  if (reply.body != "ALIVE " + target.name)
+    return outcome(Outcome::missed, why, "unexpected answer '" + reply.body.substr(0, 200) + "'");
+  return Outcome::answered;
 }
 
 HeartbeatLoop::HeartbeatLoop(HeartbeatOptions options, Targets targets, Results results,
@@ -62,16 +73,23 @@ void HeartbeatLoop::stop() {
 std::vector<std::pair<std::string, bool>> HeartbeatLoop::round(
     const std::vector<HeartbeatTarget>& targets) {
   std::vector<std::pair<std::string, bool>> outcomes(targets.size());
-  std::vector<char> done(targets.size(), 0);
+  std::vector<char> counted(targets.size(), 0);
   std::atomic<std::size_t> next{0};
   auto worker = [&] {
     for (std::size_t i; !stopping_ && (i = next++) < targets.size();) {
       std::string why;
-      const bool answered = send_heartbeat(targets[i], options_, &why);
-      if (!answered && log_) log_(2, "heartbeat to " + targets[i].name + " (" + targets[i].host +
-                                         ":" + std::to_string(targets[i].port) + "): " + why);
-      outcomes[i] = {targets[i].name, answered};
-      done[i] = 1;
+      const HeartbeatOutcome result = send_heartbeat(targets[i], options_, &why);
+      const std::string where = "heartbeat to " + targets[i].name + " (" + targets[i].host + ":" +
+                                std::to_string(targets[i].port) + "): ";
+      if (result == HeartbeatOutcome::rejected && log_)
+        log_(0, "security: " + where + "reply failed authentication (" + why +
+                    "); counted neither as an answer nor as a miss");
+      else if (result == HeartbeatOutcome::not_sent && log_)
+        log_(0, where + "not sent: " + why);
+      else if (result == HeartbeatOutcome::missed && log_)
+        log_(2, where + why);
+      outcomes[i] = {targets[i].name, result == HeartbeatOutcome::answered};
+      counted[i] = result == HeartbeatOutcome::answered || result == HeartbeatOutcome::missed;
     }
   };
   const std::size_t workers =
@@ -84,10 +102,11 @@ std::vector<std::pair<std::string, bool>> HeartbeatLoop::round(
   }
   worker();
   for (std::thread& t : pool) t.join();
-  // A round cut short by stop() reports only the heartbeats that were sent.
+  // Only answers and misses count; a round cut short by stop() reports only
+  // the heartbeats that were sent.
   std::vector<std::pair<std::string, bool>> finished;
   for (std::size_t i = 0; i < targets.size(); ++i)
-    if (done[i]) finished.push_back(std::move(outcomes[i]));
+    if (counted[i]) finished.push_back(std::move(outcomes[i]));
   return finished;
 }
 

@@ -25,15 +25,27 @@ struct HeartbeatOptions {
   int max_in_flight = 16;
 };
 
-/// One heartbeat: true when `target` answered "ALIVE <name>" from an
-/// accepted uid within the timeout; else false with the reason in *why.
-bool send_heartbeat(const HeartbeatTarget& target, const HeartbeatOptions& options,
-                    std::string* why);
+enum class HeartbeatOutcome {
+  answered,  ///< "ALIVE <name>" sealed by an accepted uid, within the timeout
+  /// The node failed to answer: connect refused or timed out, no reply within
+  /// the timeout, or a verified reply other than "ALIVE <name>".
+  missed,
+  /// A reply that fails authentication or binding (forged, replayed, another
+  /// munge key, an unaccepted uid): a security event, neither answer nor miss.
+  rejected,
+  /// A local failure (our munged unreachable): says nothing about the node.
+  not_sent,
+};
+
+/// One heartbeat; every outcome but `answered` puts the reason in *why.
+HeartbeatOutcome send_heartbeat(const HeartbeatTarget& target, const HeartbeatOptions& options,
+                                std::string* why);
 
 class HeartbeatLoop {
  public:
   using Targets = std::function<std::vector<HeartbeatTarget>()>;
-  /// Receives one round's outcomes (node, answered), the time and the round number.
+  /// Receives one round's outcomes (node, answered), the time and the round
+  /// number; heartbeats rejected or not sent are logged and left out.
   using Results =
       std::function<void(const std::vector<std::pair<std::string, bool>>&, double now, long round)>;
 

@@ -25,6 +25,9 @@ Responder::Responder(ResponderOptions options, Logger log)
   server.port = options_.port;
   server.munge_socket = options_.munge_socket;
   server.io_timeout = std::chrono::milliseconds(2000);
+  server.header_timeout = seconds_to_ms(options_.header_timeout);
+  server.max_connections = static_cast<std::size_t>(options_.max_connections);
+  server.max_connections_per_peer = static_cast<std::size_t>(options_.max_connections_per_peer);
   server.max_body = 4096;
   server.workers = 2;
   server.log_error = [this](const std::string& line) {

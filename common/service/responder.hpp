@@ -8,6 +8,7 @@
 
 #include "net/server.hpp"
 #include "service/service_state.hpp"
+#include "service/tofa_conf.hpp"
 
 namespace tofa::service {
 
@@ -17,6 +18,9 @@ struct ResponderOptions {
   int port = 0;               ///< 0 = ephemeral (tests)
   std::string munge_socket;   ///< "" = default
   uid_t service_uid = 0;      ///< only heartbeats sealed by this uid are answered
+  int max_connections = ServiceSettings().max_connections;                    ///< MaxConnections
+  int max_connections_per_peer = ServiceSettings().max_connections_per_peer;  ///< MaxConnectionsPerPeer
+  double header_timeout = ServiceSettings().header_timeout;                   ///< HeaderTimeout, seconds
 };
 
 /// The reply to one request: "ALIVE <node>" to "HEARTBEAT node=<node>" from

@@ -18,6 +18,9 @@ Service::Service(ServiceOptions options) : options_(std::move(options)) {
   server.munge_socket = options_.munge_socket;
   server.max_body = static_cast<std::size_t>(settings.max_graph_bytes) + kMaxHeaderBytes;
   server.workers = 4;
+  server.header_timeout = seconds_to_ms(settings.header_timeout);
+  server.max_connections = static_cast<std::size_t>(settings.max_connections);
+  server.max_connections_per_peer = static_cast<std::size_t>(settings.max_connections_per_peer);
   const Logger log = options_.log;
   server.log_error = [log](const std::string& line) {
     if (log) log(0, "tofa service: " + line);

@@ -3,6 +3,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <charconv>
@@ -198,6 +199,12 @@ class ConfParser {
       s.max_graphs_per_user = static_cast<int>(integer(1, 1 << 30, "a positive integer"));
     } else if (key == "PlacementRetention") {
       s.placement_retention = static_cast<int>(integer(1, 1 << 30, "a positive integer"));
+    } else if (key == "MaxConnections") {
+      s.max_connections = static_cast<int>(integer(1, 1 << 20, "an integer 1..1048576"));
+    } else if (key == "MaxConnectionsPerPeer") {
+      s.max_connections_per_peer = static_cast<int>(integer(1, 1 << 20, "an integer 1..1048576"));
+    } else if (key == "HeaderTimeout") {
+      s.header_timeout = number(0, false, "seconds > 0");
     } else if (key == "MapWorker") {
       if (v.empty() || (v != "none" && v[0] != '/'))
         throw error(token.value_column,
@@ -232,13 +239,19 @@ std::ifstream open_conf(const std::string& path) {
 
 }  // namespace
 
+std::chrono::milliseconds seconds_to_ms(double seconds) {
+  const double ms = std::min(seconds * 1000, 1e12);  // ~30 years: beyond any real timeout
+  return std::chrono::milliseconds(std::max<long long>(1, std::llround(ms)));
+}
+
 const std::vector<std::string>& service_keys() {
   static const std::vector<std::string> keys = {
       "ServiceHost",      "ServicePort",         "ServiceBindAddress", "RequestTimeout",
       "HeartbeatInterval", "HeartbeatTimeout",   "HeartbeatPortOffset", "OutageModel",
       "DefaultStrategy",  "LinkCost",            "FaultPenalty",       "MaxGraphBytes",
-      "MaxGraphTasks",    "MaxGraphsPerUser",    "PlacementRetention", "MapWorker",
-      "MapMemoryLimit",   "MapTimeLimit",        "MapFailure"};
+      "MaxGraphTasks",    "MaxGraphsPerUser",    "PlacementRetention", "MaxConnections",
+      "MaxConnectionsPerPeer", "HeaderTimeout",   "MapWorker",          "MapMemoryLimit",
+      "MapTimeLimit",     "MapFailure"};
   return keys;
 }
 
@@ -259,6 +272,9 @@ std::string setting_text(const ServiceSettings& s, const std::string& name) {
   if (key == "MaxGraphTasks") return std::to_string(s.max_graph_tasks);
   if (key == "MaxGraphsPerUser") return std::to_string(s.max_graphs_per_user);
   if (key == "PlacementRetention") return std::to_string(s.placement_retention);
+  if (key == "MaxConnections") return std::to_string(s.max_connections);
+  if (key == "MaxConnectionsPerPeer") return std::to_string(s.max_connections_per_peer);
+  if (key == "HeaderTimeout") return format_double(s.header_timeout);
   if (key == "MapWorker") return s.map_worker.program.empty() ? "none" : s.map_worker.program;
   if (key == "MapMemoryLimit") return std::to_string(s.map_worker.memory_mb);
   if (key == "MapTimeLimit") return format_double(s.map_worker.seconds);

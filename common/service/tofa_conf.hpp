@@ -2,6 +2,7 @@
 // settings of slurmctld/tofa, its responders and its clients.
 #pragma once
 
+#include <chrono>
 #include <istream>
 #include <string>
 #include <vector>
@@ -32,12 +33,18 @@ struct ServiceSettings {
   int max_graph_tasks = 65536;
   int max_graphs_per_user = 64;
   int placement_retention = 1000;
+  int max_connections = 512;                 ///< open connections to the service or a responder
+  int max_connections_per_peer = 256;        ///< of them from one address
+  double header_timeout = 2;                 ///< seconds from connect to the whole credential
   /// Mapping runs in this worker program; an empty program maps in-process.
   MapWorkerLimits map_worker{TOFA_MAP_WORKER, 4096, 10};
   /// When mapping fails (worker crash, limits): false = the job gets
   /// Slurm's layout, true = it waits.
   bool map_failure_waits = false;
 };
+
+/// Seconds from tofa.conf as a timeout (at least 1 ms).
+std::chrono::milliseconds seconds_to_ms(double seconds);
 
 /// The names of the service keys in their canonical spelling, in file order.
 const std::vector<std::string>& service_keys();

@@ -431,7 +431,7 @@ TEST(NetTest, SilentClientIsDroppedAfterTimeout) {
   REQUIRE_MUNGED();
   LogLines log;
   ServerOptions options = local_options(log);
-  options.io_timeout = 200ms;
+  options.header_timeout = 200ms;
   Server server(options, echo);
   Fd fd = raw_connect(server.port());
   EXPECT_EQ(read_to_eof(fd.get()), "");

@@ -3,7 +3,11 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <poll.h>
+#include <sys/socket.h>
+
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -17,6 +21,10 @@
 
 #include "fixtures.hpp"
 #include "munged_fixture.hpp"
+#include "net/frame.hpp"
+#include "net/munge_codec.hpp"
+#include "net/socket_io.hpp"
+#include "raw_peers.hpp"
 #include "service/client.hpp"
 #include "service/heartbeat_loop.hpp"
 #include "service/responder.hpp"
@@ -228,14 +236,112 @@ TEST_F(ServiceNetworkTest, ResponderAnswersOnlyTheServiceUid) {
   options.munge_socket = tofa_test::cluster_munged().socket();
   options.responder_uids = {geteuid()};
   std::string why;
-  EXPECT_FALSE(send_heartbeat({"r1", "127.0.0.1", strict->port()}, options, &why));
+  EXPECT_EQ(send_heartbeat({"r1", "127.0.0.1", strict->port()}, options, &why),
+            HeartbeatOutcome::missed);
   EXPECT_EQ(why, "heartbeat from uid " + std::to_string(geteuid()) +
                      " refused: only uid " + std::to_string(geteuid() + 4242) +
                      " (the TOFA service) is answered");
   auto good = responder("r1", geteuid());
-  EXPECT_TRUE(send_heartbeat({"r1", "127.0.0.1", good->port()}, options, &why)) << why;
-  EXPECT_FALSE(send_heartbeat({"r2", "127.0.0.1", good->port()}, options, &why));
+  EXPECT_EQ(send_heartbeat({"r1", "127.0.0.1", good->port()}, options, &why),
+            HeartbeatOutcome::answered)
+      << why;
+  EXPECT_EQ(send_heartbeat({"r2", "127.0.0.1", good->port()}, options, &why),
+            HeartbeatOutcome::missed);
   EXPECT_EQ(why, "heartbeat for r2 reached node r1");
+}
+
+TEST_F(ServiceNetworkTest, IdleAndSlowConnectionsDoNotSilenceAResponder) {
+  REQUIRE_MUNGED();
+  auto node = responder("r1", geteuid());
+  std::vector<tofa::net::Fd> idle = tofa_test::idle_connections(node->port(), 50);
+  tofa_test::SlowDrip slow(node->port(), 5, 100ms);
+  HeartbeatOptions options;
+  options.timeout = 2;  // HeartbeatTimeout's default
+  options.munge_socket = tofa_test::cluster_munged().socket();
+  options.responder_uids = {geteuid()};
+  std::string why;
+  for (int round = 0; round < 5; ++round)
+    EXPECT_EQ(send_heartbeat({"r1", "127.0.0.1", node->port()}, options, &why),
+              HeartbeatOutcome::answered)
+        << why;
+}
+
+/// A fake responder that answers every heartbeat with a reply sealed by
+/// another munge key (a forgery), until destroyed.
+class ForgingResponder {
+ public:
+  ForgingResponder() : listener_(tofa_test::listen_loopback(&port_)) {
+    thread_ = std::thread([this] {
+      const tofa::net::MungeCodec ours(tofa_test::cluster_munged().socket());
+      const tofa::net::MungeCodec foreign(tofa_test::foreign_munged().socket());
+      while (!stop_) {
+        pollfd p{listener_.get(), POLLIN, 0};
+        if (::poll(&p, 1, 50) <= 0) continue;
+        tofa::net::Fd conn(::accept4(listener_.get(), nullptr, nullptr, SOCK_NONBLOCK));
+        try {
+          std::string credential;
+          tofa::net::receive_frame(conn.get(), ours, tofa::net::FrameKind::request,
+                                   tofa::net::no_binding(), 4096, tofa::net::Deadline(5s), -1,
+                                   &credential);
+          tofa::net::send_frame(conn.get(), foreign, tofa::net::FrameKind::reply, "ALIVE r2",
+                                tofa::net::binding_for(credential), tofa::net::Deadline(5s), -1);
+        } catch (const std::exception&) {
+        }
+      }
+    });
+  }
+  ~ForgingResponder() {
+    stop_ = true;
+    thread_.join();
+  }
+  int port() const { return port_; }
+
+ private:
+  int port_ = 0;
+  tofa::net::Fd listener_;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+TEST_F(ServiceNetworkTest, ForgedReplyIsASecurityEventNotAMissNorAnAnswer) {
+  REQUIRE_MUNGED();
+  ForgingResponder forger;
+  HeartbeatOptions options;
+  options.timeout = 5;
+  options.munge_socket = tofa_test::cluster_munged().socket();
+  options.responder_uids = {geteuid()};
+  std::string why;
+  EXPECT_EQ(send_heartbeat({"r2", "127.0.0.1", forger.port()}, options, &why),
+            HeartbeatOutcome::rejected);
+  EXPECT_NE(why.find("munge_decode: Invalid credential"), std::string::npos) << why;
+
+  auto node = responder("r1", geteuid());
+  options.interval = 0.05;
+  std::mutex mutex;
+  std::vector<std::pair<std::string, bool>> seen;
+  long rounds = 0;
+  HeartbeatLoop loop(
+      options,
+      [&] {
+        return std::vector<HeartbeatTarget>{{"r1", "127.0.0.1", node->port()},
+                                            {"r2", "127.0.0.1", forger.port()}};
+      },
+      [&](const std::vector<std::pair<std::string, bool>>& outcomes, double, long) {
+        std::lock_guard<std::mutex> lock(mutex);
+        seen.insert(seen.end(), outcomes.begin(), outcomes.end());
+        ++rounds;
+      },
+      log_.sink());
+  ASSERT_TRUE(eventually([&] {
+    std::lock_guard<std::mutex> lock(mutex);
+    return rounds >= 3;
+  }));
+  loop.stop();
+  for (const auto& [name, answered] : seen) {
+    EXPECT_EQ(name, "r1");  // r2 is counted neither way
+    EXPECT_TRUE(answered);
+  }
+  EXPECT_TRUE(log_.contains("security: heartbeat to r2"));
 }
 
 TEST_F(ServiceNetworkTest, CApiServiceResponderAndClients) {
@@ -253,7 +359,7 @@ TEST_F(ServiceNetworkTest, CApiServiceResponderAndClients) {
   EXPECT_EQ(tofa_service_running(), 1);
   const std::string host = "127.0.0.1:" + std::to_string(tofa_service_port());
 
-  ASSERT_EQ(tofa_responder_start("r1", "127.0.0.1", 0, munge.c_str(), geteuid(), nullptr, err,
+  ASSERT_EQ(tofa_responder_start(conf_.path().c_str(), "r1", "127.0.0.1", 0, munge.c_str(), geteuid(), nullptr, err,
                                  sizeof err),
             TOFA_OK)
       << err;

@@ -42,6 +42,27 @@ TEST(TofaConfTest, DefaultsWithoutServiceLines) {
   EXPECT_EQ(s.max_graph_tasks, 65536);
   EXPECT_EQ(s.max_graphs_per_user, 64);
   EXPECT_EQ(s.placement_retention, 1000);
+  EXPECT_EQ(s.max_connections, 512);
+  EXPECT_EQ(s.max_connections_per_peer, 256);
+  EXPECT_EQ(s.header_timeout, 2);
+}
+
+TEST(TofaConfTest, ConnectionLimitsAndHeaderTimeout) {
+  std::istringstream in(
+      "Dims=2x2\nNodeName=a[1-4]\n"
+      "MaxConnections=64 maxconnectionsperpeer=8 HeaderTimeout=0.5\n");
+  const ServiceSettings s = parse_tofa_conf(in, "tofa.conf").settings;
+  EXPECT_EQ(s.max_connections, 64);
+  EXPECT_EQ(s.max_connections_per_peer, 8);
+  EXPECT_EQ(s.header_timeout, 0.5);
+  EXPECT_EQ(setting_text(s, "MaxConnectionsPerPeer"), "8");
+  EXPECT_EQ(setting_text(s, "headertimeout"), "0.5");
+  EXPECT_EQ(parse_error("Dims=2x2\nMaxConnections=0\n"),
+            "tofa.conf:2:16: bad MaxConnections '0': expected an integer 1..1048576");
+  EXPECT_EQ(parse_error("MaxConnectionsPerPeer=many\n"),
+            "tofa.conf:1:23: bad MaxConnectionsPerPeer 'many': expected an integer 1..1048576");
+  EXPECT_EQ(parse_error("Dims=2x2\nNodeName=a[1-4]\n\nHeaderTimeout=-1\n"),
+            "tofa.conf:4:15: bad HeaderTimeout '-1': expected seconds > 0");
 }
 
 TEST(TofaConfTest, ServiceKeysAnywhereCaseInsensitive) {
@@ -73,8 +94,8 @@ TEST(TofaConfTest, ErrorsNameFileLineAndColumn) {
             "Coord, ServiceHost, ServicePort, ServiceBindAddress, RequestTimeout, "
             "HeartbeatInterval, HeartbeatTimeout, HeartbeatPortOffset, OutageModel, "
             "DefaultStrategy, LinkCost, FaultPenalty, MaxGraphBytes, MaxGraphTasks, "
-            "MaxGraphsPerUser, PlacementRetention, MapWorker, MapMemoryLimit, MapTimeLimit "
-            "or MapFailure");
+            "MaxGraphsPerUser, PlacementRetention, MaxConnections, MaxConnectionsPerPeer, "
+            "HeaderTimeout, MapWorker, MapMemoryLimit, MapTimeLimit or MapFailure");
   EXPECT_EQ(parse_error("Dims=2x2 ServicePort=1\n"),
             "tofa.conf:1:10: 'ServicePort' belongs on its own line, not on a topology line");
   EXPECT_EQ(parse_error("ServicePort=1 Dims=2x2\n"),
