@@ -11,7 +11,8 @@
 //   service_load --munge-socket PATH [--port P [--service-pid PID]]
 //                [--requests 1000] [--processes 20] [--idle 100] [--slow 10]
 //                [--time-limit 120] [--max-connections 512]
-//                [--max-connections-per-peer 256]
+//                [--max-connections-per-peer 256] [--map-worker PATH]
+//                [--candidates HOSTLIST]
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -57,6 +58,8 @@ struct Options {
   int time_limit = 120;  // seconds for the whole load
   int max_connections = 512;           // tofa.conf MaxConnections of the started service
   int max_connections_per_peer = 256;  // and MaxConnectionsPerPeer
+  std::string map_worker;              // its MapWorker (absolute)
+  std::string candidates = "n[1-16]";  // nodes of PLACE requests (4 tasks, 1 slot each)
 };
 
 Options parse(int argc, char** argv) {
@@ -73,6 +76,8 @@ Options parse(int argc, char** argv) {
     else if (key == "--time-limit") o.time_limit = std::stoi(value);
     else if (key == "--max-connections") o.max_connections = std::stoi(value);
     else if (key == "--max-connections-per-peer") o.max_connections_per_peer = std::stoi(value);
+    else if (key == "--map-worker") o.map_worker = value;
+    else if (key == "--candidates") o.candidates = value;
     else throw std::runtime_error("unknown option " + key);
   }
   o.processes = std::max(1, std::min(o.processes, o.requests));
@@ -106,7 +111,8 @@ pid_t start_service(const Options& o, const std::string& dir, int* port, int* st
                          "ServicePort=0 ServiceBindAddress=127.0.0.1\n"
                          "HeartbeatInterval=3600 MaxGraphsPerUser=100000\n"
                       << "MaxConnections=" << o.max_connections
-                      << " MaxConnectionsPerPeer=" << o.max_connections_per_peer << "\n";
+                      << " MaxConnectionsPerPeer=" << o.max_connections_per_peer << "\n"
+                      << "MapWorker=" << (o.map_worker.empty() ? "none" : o.map_worker) << "\n";
   int port_pipe[2], stop_pipe[2];
   if (pipe(port_pipe) < 0 || pipe(stop_pipe) < 0) throw std::runtime_error("pipe");
   const pid_t pid = fork();
@@ -176,7 +182,7 @@ pid_t start_service(const Options& o, const std::string& dir, int* port, int* st
                                                ".mat\n0 1 " + std::to_string(n + 1) +
                                                "\n1 2 7\n");
             } else {
-              tofa::service::request_placement(context, graph, 0, 4, "", "n[1-16]", 1);
+              tofa::service::request_placement(context, graph, 0, 4, "", o.candidates, 1);
             }
             break;
           } catch (const tofa::net::MungeError& e) {

@@ -64,13 +64,31 @@ void read_exact(int fd, char* out, std::size_t size, const Deadline& deadline, i
     if (n > 0) {
       done += static_cast<std::size_t>(n);
     } else if (n == 0) {
-      throw Error(what + ": connection closed after " + std::to_string(done) + " of " +
-                  std::to_string(size) + " bytes");
+      throw PeerClosed(what + ": connection closed after " + std::to_string(done) + " of " +
+                           std::to_string(size) + " bytes",
+                       done == 0);
     } else if (errno == EAGAIN || errno == EWOULDBLOCK) {
       wait_ready(fd, POLLIN, deadline, cancel_fd, what);
+    } else if (errno == ECONNRESET) {
+      throw PeerClosed(what + ": " + std::strerror(errno), done == 0);
     } else if (errno != EINTR) {
       throw Error(what + ": " + std::strerror(errno));
     }
+  }
+}
+
+void await_first_byte(int fd, const Deadline& deadline, const std::string& what) {
+  for (;;) {
+    char byte;
+    const ssize_t n = ::recv(fd, &byte, 1, MSG_PEEK);
+    if (n > 0) return;
+    if (n == 0) throw PeerClosed(what + ": connection closed before any byte", true);
+    if (errno == EAGAIN || errno == EWOULDBLOCK)
+      wait_ready(fd, POLLIN, deadline, -1, what);
+    else if (errno == ECONNRESET)
+      throw PeerClosed(what + ": " + std::strerror(errno), true);
+    else if (errno != EINTR)
+      throw Error(what + ": " + std::strerror(errno));
   }
 }
 
@@ -83,6 +101,8 @@ void write_all(int fd, const std::string& data, const Deadline& deadline, int ca
       done += static_cast<std::size_t>(n);
     } else if (errno == EAGAIN || errno == EWOULDBLOCK) {
       wait_ready(fd, POLLOUT, deadline, cancel_fd, what);
+    } else if (errno == EPIPE || errno == ECONNRESET) {
+      throw PeerClosed(what + ": " + std::strerror(errno), true);
     } else if (errno != EINTR) {
       throw Error(what + ": " + std::strerror(errno));
     }

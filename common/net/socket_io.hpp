@@ -17,6 +17,18 @@ class ConnectError : public Error {
 };
 
 /// Owns a file descriptor; closes it on destruction.
+/// The peer closed or reset the connection. `before_any_byte` is true when
+/// nothing of the current read had arrived, or a write failed.
+class PeerClosed : public Error {
+ public:
+  PeerClosed(const std::string& what, bool before_any_byte)
+      : Error(what), before_any_byte_(before_any_byte) {}
+  bool before_any_byte() const { return before_any_byte_; }
+
+ private:
+  bool before_any_byte_;
+};
+
 class Fd {
  public:
   Fd() = default;
@@ -51,6 +63,10 @@ class Deadline {
 /// "WHAT: <strerror>". `cancel_fd` < 0 means not cancellable.
 void read_exact(int fd, char* out, std::size_t size, const Deadline& deadline, int cancel_fd,
                 const std::string& what);
+
+/// Waits until at least one byte can be read, leaving it unread. Throws
+/// PeerClosed (before_any_byte) when the peer closes first, else as read_exact.
+void await_first_byte(int fd, const Deadline& deadline, const std::string& what);
 
 /// Writes all of `data` (never raises SIGPIPE). Same errors as read_exact.
 void write_all(int fd, const std::string& data, const Deadline& deadline, int cancel_fd,

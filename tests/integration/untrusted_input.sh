@@ -11,7 +11,9 @@
 #       every user's recorded placements were lost;
 #   (4) 100 idle TCP connections stalled the service (srun failed after 30 s);
 #   (5) 20 idle connections to a node's heartbeat responder made the node
-#       look failed (p = 1.0 within 5 s).
+#       look failed (p = 1.0 within 5 s);
+#   (6) under 300 simultaneous uploads and placements plus 100 idle and 10
+#       slow connections (bench/service_load), no request fails.
 # Needs root. Environment as lib_tofa_cluster.sh.
 set -uo pipefail
 
@@ -52,7 +54,7 @@ time.sleep(max(0.0, end - time.time()))
 PY
     idle_pids+=($!)
 }
-stop_idle() { for p in "${idle_pids[@]}"; do kill "$p" 2>/dev/null; done; idle_pids=(); }
+stop_idle() { local pid; for pid in "${idle_pids[@]}"; do kill "$pid" 2>/dev/null; done; idle_pids=(); }
 
 if ! cluster_up; then
     fail "minicluster up with the tofa plugins"
@@ -169,5 +171,15 @@ if [ "$p" = 0 ]; then
     pass "(5) 20 idle connections to t3's responder for 10 s: t3's outage probability stays 0"
 else
     fail "(5) 20 idle connections to t3's responder: p = '$p' ($(grep 'name=t3 ' <<<"$nodes_reply"))"
+fi
+# ---- (6) load and attack together ------------------------------------------------------------
+load=$("$BUILDDIR/bench/service_load" --munge-socket "$MUNGE_SOCKET" --port "$SERVICE_PORT" \
+    --service-pid "$(ctld_pid)" --candidates "t[1-$NODES]" --requests 300 --idle 100 --slow 10 2>&1)
+rc=$?
+summary=$(tr -d ' \n' <<<"$load" | grep -o '"p99":[0-9.]*\|"unexpected_errors":[0-9]*' | tr '\n' ' ')
+if [ $rc -eq 0 ] && grep -q '"unexpected_errors": 0' <<<"$load"; then
+    pass "(6) 300 simultaneous requests with 100 idle and 10 slow connections: $summary"
+else
+    fail "(6) load: rc $rc, $summary $(grep -A3 '"errors"' <<<"$load" | tr '\n' ' ')"
 fi
 ctld_alive && pass "slurmctld alive at the end" || fail "slurmctld died"
