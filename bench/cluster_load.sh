@@ -11,7 +11,7 @@ make -s -j2 bench/service_load tests/integration/tofa_query >/dev/null || exit 1
 
 export top_srcdir=$top top_builddir=$top
 TOFA_LIB_DEFAULT_DIR=/tmp/tofa-load-cluster
-TOFA_LIB_DEFAULT_PORT_BASE=18200
+TOFA_LIB_DEFAULT_PORT_BASE=18300
 . tests/integration/lib_tofa_cluster.sh
 trap finish EXIT
 tofa_lib_require_root_and_plugins
