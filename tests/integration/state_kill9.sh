@@ -51,8 +51,22 @@ acked=0
 field() { tr ' ' '\n' <<<"$2" | sed -n "s/^$1=//p" | head -n 1; }
 graph_text() { local w=$((${1#u} + 10)); printf '0 1 %d\n1 2 %d\n2 3 %d\n' $w $((w + 1)) $w; }
 
-# send REQUEST: the reply in $reply; status 0 on OK, 1 on an ERROR reply or no answer.
-send() { reply=$(timeout 10 "$QUERY" "$TOFA_CONF" 127.0.0.1 "$MUNGE_SOCKET" "$1" 2>&1); }
+# send REQUEST: the reply in $reply; status 0 on OK, 1 on an ERROR reply or no
+# answer. With kill_on_reply set, that pid is killed the moment the reply is in.
+kill_on_reply=""
+sent=0
+send_seconds=0
+send() {
+    local rc start=$EPOCHREALTIME
+    reply=$(timeout 10 "$QUERY" "$TOFA_CONF" 127.0.0.1 "$MUNGE_SOCKET" "$1" 2>&1)
+    rc=$?
+    if [ $rc -eq 0 ]; then
+        sent=$((sent + 1))
+        send_seconds=$(awk -v s="$send_seconds" -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { print s + b - a }')
+    fi
+    [ -z "$kill_on_reply" ] || kill -9 "$kill_on_reply"
+    return $rc
+}
 
 # One request of the stream ($1: upload NAME, place JOB ID, delete ID); records
 # what was acknowledged. Status 1 when the service did not acknowledge it.
@@ -143,9 +157,11 @@ check_round() {   # check_round LABEL LOG-OFFSET
     local bad
     bad=$(find "$STATE" \( -name '*.corrupt.*' -o -name '*.tmp' \) | tr '\n' ' ')
     [ -z "$bad" ] || { ok=no; why+=" left: $bad;"; }
-    bad=$(tail -c +"$since" "$CTLD_LOG" | grep -E 'tofa: (state file|moved corrupt|graph .* dropped|cannot save state)' | head -n 3)
+    local new_log
+    new_log=$(tail -c +"$since" "$CTLD_LOG")
+    bad=$(grep -E 'tofa: (state file|moved corrupt|graph .* dropped|cannot save state)' <<<"$new_log" | head -n 3)
     [ -z "$bad" ] || { ok=no; why+=" log: $bad;"; }
-    tail -c +"$since" "$CTLD_LOG" | grep -q 'tofa: restored [0-9]* graph(s), [0-9]* placement(s)' \
+    grep -q 'tofa: restored [0-9]* graph(s), [0-9]* placement(s)' <<<"$new_log" \
         || { ok=no; why+=" no 'restored' line;"; }
     for f in "$STATE"/*.state "$STATE"/graphs/*.graph; do
         [ -f "$f" ] || continue
@@ -183,23 +199,22 @@ for ((round = 1; round <= ROUNDS; round++)); do
         kill_after=0
     else                                 # right after the n-th acknowledgement
         timer=""
-        kill_after=$((1 + RANDOM % 40))
+        kill_after=$((1 + RANDOM % 25))
     fi
     recent_jobs=()
     done_in_round=0
     refusals=0
     while :; do
         if [ -n "$pending" ]; then req=$pending; else next_request; fi
+        [ $((done_in_round + 1)) -eq "$kill_after" ] && kill_on_reply=$pid
         # shellcheck disable=SC2086
         if request $req; then
             pending=""
             done_in_round=$((done_in_round + 1))
-            if [ "$kill_after" -gt 0 ] && [ $done_in_round -ge "$kill_after" ]; then
-                kill -9 "$pid"
-                break
-            fi
+            [ -z "$kill_on_reply" ] || { kill_on_reply=""; break; }
             continue
         fi
+        kill_on_reply=""
         pending=$req
         sleep 0.1   # a refusal by a dying slurmctld shows as one once it is gone
         dead "$pid" && break
@@ -230,6 +245,7 @@ if [ $passes -eq $((round - 1)) ] && [ $passes -eq "$ROUNDS" ]; then
 else
     note "$passes of $ROUNDS rounds checked out"
 fi
+note "$sent requests acknowledged, $(awk -v s="$send_seconds" -v n="$sent" 'BEGIN { printf "%.1f", n ? 1000 * s / n : 0 }') ms each on average (tofa_query: munge, connect, reply after the fsyncs)"
 
 # ---- every acknowledged placement, once more ---------------------------------------------
 bad=0
