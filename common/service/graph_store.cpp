@@ -83,7 +83,7 @@ std::string GraphStore::index_text() const {
 
 std::vector<GraphRecord> GraphStore::parse_index(const std::string& text,
                                                  const std::string& source, long long& next,
-                                                 LoadNotes& notes) {
+                                                 LoadNotes* notes) {
   std::vector<GraphRecord> records;
   std::map<std::string, int> seen;
   next = 1;

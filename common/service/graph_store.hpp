@@ -55,10 +55,10 @@ class GraphStore {
   std::string index_text() const;
   /// Parses an index of index_text's format or the previous one
   /// ("tofa-graphs 1"); records come back without `graph`. A bad record is
-  /// skipped and noted; `next` stays above every id read. Throws ParseError
+  /// skipped and noted in `notes` when given; `next` stays above every id read. Throws ParseError
   /// for a bad first line, NewerStateFile for a newer version.
   static std::vector<GraphRecord> parse_index(const std::string& text, const std::string& source,
-                                              long long& next, LoadNotes& notes);
+                                              long long& next, LoadNotes* notes = nullptr);
   void set_next(long long next) { next_ = next; }
 
  private:

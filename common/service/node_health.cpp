@@ -67,7 +67,7 @@ std::string NodeHealth::to_text() const {
 }
 
 NodeHealth NodeHealth::parse(const std::string& text, const std::string& source,
-                             LoadNotes& notes) {
+                             LoadNotes* notes) {
   NodeHealth health;
   parse_state_records(text, source, "nodes", "tofa-nodes 1", notes, [&](const StateLine& fields) {
     if (fields.kind() != "node") fields.fail("expected 'node', found '" + fields.kind() + "'");

@@ -46,9 +46,10 @@ class NodeHealth {
   /// Versioned text ("# tofa-state nodes 2", one "node ..." line per node).
   std::string to_text() const;
   /// Reads to_text's format or the previous one ("tofa-nodes 1"); a bad
-  /// record is skipped and noted. Throws ParseError for a bad first line,
+  /// record is skipped and noted in `notes` when given. Throws ParseError for a bad first line,
   /// NewerStateFile for a newer version.
-  static NodeHealth parse(const std::string& text, const std::string& source, LoadNotes& notes);
+  static NodeHealth parse(const std::string& text, const std::string& source,
+                          LoadNotes* notes = nullptr);
 
  private:
   std::map<std::string, NodeRecord> records_;

@@ -93,7 +93,7 @@ std::string PlacementStore::to_text() const {
 }
 
 PlacementStore PlacementStore::parse(const std::string& text, const std::string& source,
-                                     int retention, LoadNotes& notes) {
+                                     int retention, LoadNotes* notes) {
   PlacementStore store(retention);
   parse_state_records(text, source, "placements", "tofa-placements 1", notes,
                       [&](const StateLine& f) {
@@ -132,7 +132,7 @@ PlacementStore PlacementStore::parse(const std::string& text, const std::string&
     m.abort_probability = f.clamped_number("abort_probability", clamped);
     if (store.find(r.job)) f.fail("job " + std::to_string(r.job) + " is listed twice");
     store.put(std::move(r));
-    notes.insert(notes.end(), clamped.begin(), clamped.end());
+    if (notes) notes->insert(notes->end(), clamped.begin(), clamped.end());
   });
   return store;
 }

@@ -40,11 +40,12 @@ class PlacementStore {
   /// per job).
   std::string to_text() const;
   /// Reads to_text's format or the previous one ("tofa-placements 1"). A bad
-  /// record is skipped and noted; non-finite metrics are clamped and noted.
+  /// record is skipped, non-finite metrics are clamped, both noted in
+  /// `notes` when given.
   /// Throws ParseError for a bad first line, NewerStateFile for a newer
   /// version.
   static PlacementStore parse(const std::string& text, const std::string& source, int retention,
-                              LoadNotes& notes);
+                              LoadNotes* notes = nullptr);
 
  private:
   void evict();

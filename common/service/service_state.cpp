@@ -68,12 +68,12 @@ void ServiceState::load() {
     for (const std::string& name : remove_temporaries(directory))
       log(1, "removed " + directory + "/" + name + ", left by a write a crash interrupted");
   load_file(kNodesFile, [&](const std::string& text, const std::string& name, LoadNotes& notes) {
-    health_ = NodeHealth::parse(text, name, notes);
+    health_ = NodeHealth::parse(text, name, &notes);
   });
   load_file(kPlacementsFile,
             [&](const std::string& text, const std::string& name, LoadNotes& notes) {
               placements_ =
-                  PlacementStore::parse(text, name, settings_.placement_retention, notes);
+                  PlacementStore::parse(text, name, settings_.placement_retention, &notes);
             });
   load_graphs();
   log(1, "restored " + std::to_string(graphs_.size()) + " graph(s), " +
@@ -98,7 +98,7 @@ void ServiceState::load_graphs() {
   long long next = 1;
   load_file(kGraphIndexFile,
             [&](const std::string& text, const std::string& name, LoadNotes& notes) {
-              records = GraphStore::parse_index(text, name, next, notes);
+              records = GraphStore::parse_index(text, name, next, &notes);
             });
   graphs_.set_next(next);
   bool dropped = false;

@@ -107,7 +107,7 @@ long long StateLine::integer(const std::string& key, long long low, long long hi
 
 void parse_state_records(const std::string& text, const std::string& source,
                          const std::string& kind, const std::string& legacy_magic,
-                         LoadNotes& notes, const std::function<void(const StateLine&)>& parse) {
+                         LoadNotes* notes, const std::function<void(const StateLine&)>& parse) {
   std::size_t start = 0;
   int number = 0;
   while (start < text.size() || number == 0) {
@@ -131,11 +131,13 @@ void parse_state_records(const std::string& text, const std::string& source,
     try {
       parse(StateLine(source, number, line));
     } catch (const ParseError& e) {
-      notes.push_back(e.file() + ":" + std::to_string(e.line()) + ": " + e.message() +
-                      "; record skipped");
+      if (notes)
+        notes->push_back(e.file() + ":" + std::to_string(e.line()) + ": " + e.message() +
+                         "; record skipped");
     } catch (const Error& e) {
-      notes.push_back(source + ":" + std::to_string(number) + ": " + e.what() +
-                      "; record skipped");
+      if (notes)
+        notes->push_back(source + ":" + std::to_string(number) + ": " + e.what() +
+                         "; record skipped");
     }
   }
 }

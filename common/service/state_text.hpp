@@ -72,11 +72,12 @@ class StateLine {
 /// Checks the first line of a state file ("# tofa-state KIND VERSION", or
 /// LEGACY_MAGIC of the format before versioned headers, e.g.
 /// "tofa-placements 1") and calls `parse` for every following non-empty line.
-/// A line whose parse throws Error is skipped and noted. Throws ParseError
+/// A line whose parse throws Error is skipped (noted in `notes` when given).
+/// Throws ParseError
 /// when the first line is neither header, NewerStateFile when VERSION is
 /// above kStateVersion.
 void parse_state_records(const std::string& text, const std::string& source,
                          const std::string& kind, const std::string& legacy_magic,
-                         LoadNotes& notes, const std::function<void(const StateLine&)>& parse);
+                         LoadNotes* notes, const std::function<void(const StateLine&)>& parse);
 
 }  // namespace tofa::service

@@ -29,7 +29,7 @@ TEST(NodeHealth, AfterARestartTheHistoryStaysButWaitsForAnAnswerAgain) {
   health.record("n1", true, 1, model);
   health.record("n1", false, 2, model);
   tofa::service::LoadNotes notes;
-  NodeHealth restarted = NodeHealth::parse(health.to_text(), "nodes.state", notes);
+  NodeHealth restarted = NodeHealth::parse(health.to_text(), "nodes.state", &notes);
   EXPECT_TRUE(notes.empty());
   EXPECT_EQ(restarted.probability("n1", model), 0.5);
   restarted.record("n1", false, 3, model);  // not counted until n1 answers again

@@ -65,7 +65,7 @@ TEST(StateFormat, ACorruptPlacementAmidGoodOnesIsSkippedAndNamed) {
                            replaced(with_job(kPlacement, 10), "nodes=n5,n6,n7,n8", "nodes=n5") +
                            "\n";
   LoadNotes notes;
-  const PlacementStore store = PlacementStore::parse(text, "placements.state", 1000, notes);
+  const PlacementStore store = PlacementStore::parse(text, "placements.state", 1000, &notes);
   EXPECT_EQ(store.size(), 2u);
   ASSERT_NE(store.find(7), nullptr);
   ASSERT_NE(store.find(9), nullptr);
@@ -85,7 +85,7 @@ TEST(StateFormat, ATwiceListedJobKeepsItsFirstRecord) {
   const std::string text = "# tofa-state placements 2\n" + kPlacement + "\n" +
                            replaced(kPlacement, "graph=g1", "graph=g2") + "\n";
   LoadNotes notes;
-  const PlacementStore store = PlacementStore::parse(text, "p", 1000, notes);
+  const PlacementStore store = PlacementStore::parse(text, "p", 1000, &notes);
   ASSERT_NE(store.find(7), nullptr);
   EXPECT_EQ(store.find(7)->graph_id, "g1");
   EXPECT_EQ(all(notes), "p:3: job 7 is listed twice; record skipped\n");
@@ -99,7 +99,7 @@ TEST(StateFormat, InfiniteOrNanMetricsAreClampedWhenRead) {
                                     "hop_bytes=600", "hop_bytes=nan") +
                            "\n" + with_job(kPlacement, 8) + "\n";
   LoadNotes notes;
-  const PlacementStore store = PlacementStore::parse(text, "placements.state", 1000, notes);
+  const PlacementStore store = PlacementStore::parse(text, "placements.state", 1000, &notes);
   EXPECT_EQ(store.size(), 2u);
   ASSERT_NE(store.find(7), nullptr);
   EXPECT_EQ(store.find(7)->metrics.total_bytes, std::numeric_limits<double>::max());
@@ -115,7 +115,7 @@ TEST(StateFormat, InfiniteOrNanMetricsAreClampedWhenRead) {
   const PlacementStore timed = PlacementStore::parse(
       "tofa-placements 1\n" + replaced(kPlacement, "time=1700000000.5", "time=inf") + "\n" +
           with_job(kPlacement, 8) + "\n",
-      "p", 1000, more);
+      "p", 1000, &more);
   EXPECT_EQ(timed.size(), 1u);
   EXPECT_EQ(all(more), "p:2: bad time 'inf': expected a number; record skipped\n");
 }
@@ -143,7 +143,7 @@ TEST(StateFormat, NonFiniteMetricsAreNeverStoredNorWritten) {
   EXPECT_EQ(text.find("inf"), std::string::npos) << text;
   EXPECT_EQ(text.find("nan"), std::string::npos) << text;
   LoadNotes notes;
-  const PlacementStore again = PlacementStore::parse(text, "p", 1000, notes);
+  const PlacementStore again = PlacementStore::parse(text, "p", 1000, &notes);
   EXPECT_TRUE(notes.empty()) << all(notes);
   ASSERT_NE(again.find(3), nullptr);
   EXPECT_EQ(again.find(3)->metrics.total_bytes, std::numeric_limits<double>::max());
@@ -155,13 +155,13 @@ TEST(StateFormat, ANewerVersionIsRefusedWholeForEveryKind) {
   LoadNotes notes;
   long long next = 0;
   EXPECT_THROW(PlacementStore::parse("# tofa-state placements 3\n" + kPlacement + "\n", "p", 10,
-                                     notes),
+                                     &notes),
                NewerStateFile);
-  EXPECT_THROW(NodeHealth::parse("# tofa-state nodes 3\n", "n", notes), NewerStateFile);
-  EXPECT_THROW(GraphStore::parse_index("# tofa-state graphs 17\n", "g", next, notes),
+  EXPECT_THROW(NodeHealth::parse("# tofa-state nodes 3\n", "n", &notes), NewerStateFile);
+  EXPECT_THROW(GraphStore::parse_index("# tofa-state graphs 17\n", "g", next, &notes),
                NewerStateFile);
   try {
-    PlacementStore::parse("# tofa-state placements 3\n", "placements.state", 10, notes);
+    PlacementStore::parse("# tofa-state placements 3\n", "placements.state", 10, &notes);
   } catch (const NewerStateFile& e) {
     EXPECT_STREQ(e.what(), "placements.state: format version 3, this tofa reads versions up to 2");
   }
@@ -174,7 +174,7 @@ TEST(StateFormat, AnUnreadableFirstLineRefusesTheWholeFile) {
                                   std::string("# tofa-state nodes 2\n"),
                                   std::string("# tofa-state placements two\n")}) {
     try {
-      PlacementStore::parse(text, "placements.state", 10, notes);
+      PlacementStore::parse(text, "placements.state", 10, &notes);
       ADD_FAILURE() << "parsed: " << text;
     } catch (const NewerStateFile&) {
       ADD_FAILURE() << "newer: " << text;
@@ -188,14 +188,14 @@ TEST(StateFormat, AnUnreadableFirstLineRefusesTheWholeFile) {
 TEST(StateFormat, ThePreviousFormatOfEveryFileLoads) {
   LoadNotes notes;
   const PlacementStore placements =
-      PlacementStore::parse("tofa-placements 1\n" + kPlacement + "\n", "p", 10, notes);
+      PlacementStore::parse("tofa-placements 1\n" + kPlacement + "\n", "p", 10, &notes);
   ASSERT_NE(placements.find(7), nullptr);
   EXPECT_EQ(placements.find(7)->time, 1700000000.5);
 
   const NodeHealth health = NodeHealth::parse(
       "tofa-nodes 1\nnode name=n2 heartbeat=1010 answer=1000 answered_last=0 override=0.25 "
       "answered=1 missed=1 ewma=0.1 recent=10\n",
-      "n", notes);
+      "n", &notes);
   ASSERT_NE(health.find("n2"), nullptr);
   EXPECT_EQ(health.find("n2")->history.missed_total(), 1u);
   EXPECT_EQ(*health.find("n2")->override_probability, 0.25);
@@ -203,7 +203,7 @@ TEST(StateFormat, ThePreviousFormatOfEveryFileLoads) {
   long long next = 0;
   const std::vector<GraphRecord> graphs =
       GraphStore::parse_index("tofa-graphs 1\nnext n=3\n" + graph_line("g1") + "\n", "g", next,
-                              notes);
+                              &notes);
   ASSERT_EQ(graphs.size(), 1u);
   EXPECT_EQ(graphs[0].id, "g1");
   EXPECT_EQ(next, 3);
@@ -221,7 +221,7 @@ TEST(StateFormat, BadNodeAndGraphRecordsAreSkipped) {
       "node name=n3 heartbeat=5 answer=5 answered_last=1 override=none\n"
       "node name=n4 heartbeat=5 answer=5 answered_last=1 override=none answered=1 missed=0 "
       "ewma=0 recent=1\n",
-      "nodes.state", notes);
+      "nodes.state", &notes);
   EXPECT_EQ(health.records().size(), 2u);
   EXPECT_NE(health.find("n4"), nullptr);
   EXPECT_EQ(all(notes),
@@ -234,7 +234,7 @@ TEST(StateFormat, BadNodeAndGraphRecordsAreSkipped) {
       "# tofa-state graphs 2\nnext n=2\n" + graph_line("g1") + "\n" +
           replaced(graph_line("g7"), "tasks=4", "tasks=-1") + "\n" + graph_line("g1") + "\n" +
           replaced(graph_line("g2"), kDigestOfA, "xyz") + "\n",
-      "graphs.state", next, notes);
+      "graphs.state", next, &notes);
   ASSERT_EQ(graphs.size(), 1u);
   EXPECT_EQ(graphs[0].id, "g1");
   EXPECT_EQ(next, 8);  // the skipped g7's id is not handed out again
