@@ -155,8 +155,17 @@ void ServiceState::persist_or_throw(const char* file,
 }
 
 bool ServiceState::save_graph_index(std::string* why) {
-  const bool saved = persist(kGraphIndexFile, [&] { return graphs_.index_text(); }, why);
-  graph_index_saved_ = saved;
+  std::uint64_t covered = 0;
+  const bool saved = persist(kGraphIndexFile,
+                             [&] {
+                               covered = graph_changes_;
+                               return graphs_.index_text();
+                             },
+                             why);
+  if (saved) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    graph_changes_saved_ = std::max(graph_changes_saved_, covered);
+  }
   return saved;
 }
 
@@ -174,15 +183,17 @@ void ServiceState::save_all() {
 
 std::optional<GraphUpload> ServiceState::existing_upload(uid_t uid, const std::string& digest) {
   GraphUpload upload;
+  bool index_behind = false;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     const GraphRecord* same = graphs_.find_by_digest(uid, digest);
     if (same == nullptr) return std::nullopt;
     graphs_.touch(same->id, now_seconds());
     upload = GraphUpload{same->id, same->task_count, true};
+    index_behind = graph_changes_saved_ < graph_changes_;
   }
   std::string why;
-  if (!graph_index_saved_ && !save_graph_index(&why))
+  if (index_behind && !save_graph_index(&why))
     throw Error("graph " + upload.id + " not saved: " + why);
   return upload;
 }
@@ -228,6 +239,7 @@ GraphUpload ServiceState::upload_graph(uid_t uid, const std::string& name,
         evicted.push_back(victim);
       }
       graphs_.insert(record);
+      ++graph_changes_;
       stored = true;
     }
   }
@@ -274,6 +286,7 @@ void ServiceState::delete_graph(const std::string& id, uid_t uid) {
     std::lock_guard<std::mutex> lock(mutex_);
     graphs_.usable(id, uid, is_admin(uid));
     graphs_.erase(id);
+    ++graph_changes_;
   }
   std::string why;
   if (!save_graph_index(&why)) throw Error("deletion of graph " + id + " not saved: " + why);

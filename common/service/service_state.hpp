@@ -6,7 +6,6 @@
 
 #include <sys/types.h>
 
-#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <mutex>
@@ -171,10 +170,14 @@ class ServiceState {
   PlacementStore placements_;
   std::vector<NodeAddress> polled_;
 
+  /// Inserts and erases of graphs, and how many of them the index on disk
+  /// holds: an upload answered from the deduplication (perhaps of a graph
+  /// whose own upload is still saving, or failed to) writes the index first
+  /// unless it is up to date.
+  std::uint64_t graph_changes_ = 0;
+  std::uint64_t graph_changes_saved_ = 0;
+
   std::mutex save_mutex_;  // orders writes of state files
-  /// False after a failed write of the index: an upload answered from the
-  /// deduplication must then write it again before it acknowledges.
-  std::atomic<bool> graph_index_saved_{true};
 
   // Last member: destroyed (and so flushed and joined) before the others.
   DeferredWriter placements_writer_{[this] {
