@@ -1,6 +1,7 @@
 #include "service/graph_store.hpp"
 
 #include <algorithm>
+#include <set>
 
 #include "service/protocol.hpp"
 #include "service/state_text.hpp"
@@ -85,7 +86,7 @@ std::vector<GraphRecord> GraphStore::parse_index(const std::string& text,
                                                  const std::string& source, long long& next,
                                                  LoadNotes* notes) {
   std::vector<GraphRecord> records;
-  std::map<std::string, int> seen;
+  std::set<std::string> seen;
   next = 1;
   parse_state_records(text, source, "graphs", "tofa-graphs 1", notes, [&](const StateLine& fields) {
     if (fields.kind() == "next") {
@@ -112,7 +113,7 @@ std::vector<GraphRecord> GraphStore::parse_index(const std::string& text,
       fields.fail("bad sha256 '" + record.sha256 + "': expected 64 hex digits");
     record.uploaded = fields.number("uploaded");
     record.last_used = fields.number("used");
-    seen[record.id] = 1;
+    seen.insert(record.id);
     records.push_back(std::move(record));
   });
   return records;
