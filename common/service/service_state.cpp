@@ -52,7 +52,7 @@ void ServiceState::load_file(const char* file, Parse parse) {
     throw Error(std::string(e.what()) +
                 "; not starting, so that the file is not overwritten: run the tofa that wrote "
                 "it, or move it away");
-  } catch (const std::exception& e) {
+  } catch (const Error& e) {  // out of memory goes on up: the file stays
     log(0, std::string("state file ") + e.what());
     try {
       log(0, "moved corrupt state file " + name + " to " + move_aside(name));
@@ -111,7 +111,7 @@ void ServiceState::load_graphs() {
       throw Error(std::string(e.what()) +
                   "; not starting, so that the file is not overwritten: run the tofa that "
                   "wrote it, or move it away");
-    } catch (const std::exception& e) {
+    } catch (const Error& e) {
       dropped = true;
       log(0, "graph " + record.id + " dropped: " + e.what());
       try {
