@@ -60,6 +60,7 @@ common_libtofa_la_SOURCES = \
 	common/service/protocol.hpp common/service/protocol.cpp \
 	common/service/state_files.hpp common/service/state_files.cpp \
 	common/service/state_text.hpp common/service/state_text.cpp \
+	common/service/graph_file.hpp common/service/graph_file.cpp \
 	common/service/graph_store.hpp common/service/graph_store.cpp \
 	common/service/node_health.hpp common/service/node_health.cpp \
 	common/service/placement_store.hpp common/service/placement_store.cpp \

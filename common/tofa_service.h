@@ -116,8 +116,10 @@ int tofa_service_graph_info(const char *graph_id, unsigned uid, int *task_count,
  * names in preference order (Slurm hostlist ranges accepted); NULL or "" = all
  * topology nodes. slots_per_node 0 = CoresPerNode. *placement receives a
  * comma list of node names, one per task (task i = i-th name). metrics may be
- * NULL. Re-placing a job replaces its record. Returns TOFA_MAPPING_FAILED
- * when the mapping worker failed (see tofa.h). */
+ * NULL. Re-placing a job replaces its record. Returns without waiting for
+ * the disk (the caller holds slurmctld's locks): a background thread writes
+ * the record right after, see tofa_slurm(8), FILES. Returns
+ * TOFA_MAPPING_FAILED when the mapping worker failed (see tofa.h). */
 int tofa_service_place_job(unsigned job_id, unsigned uid, const char *graph_id,
                            const char *strategy, const char *candidates, int slots_per_node,
                            char **placement, tofa_metrics_t *metrics, char *err,
@@ -187,7 +189,8 @@ int tofa_client_job_placement(const char *conf_path, const char *host, const cha
 /* Asks the service for a placement, e.g. for a direct srun before
  * submission (job_id 0: nothing is recorded) or for a job (job_id > 0: the
  * placement is recorded for the job with the caller as owner; a job already
- * recorded for another uid is refused). task_count 0 = the graph's;
+ * recorded for another uid is refused; TOFA_OK means the record is on
+ * disk). task_count 0 = the graph's;
  * otherwise it must equal the graph's task count. strategy, candidates and
  * slots_per_node as in tofa_service_place_job. */
 int tofa_client_place(const char *conf_path, const char *host, const char *munge_socket,

@@ -31,6 +31,7 @@ tests_unit_tests_SOURCES = \
 	tests/unit/service/ServiceNetworkGTest.cpp tests/unit/service/TofactlGTest.cpp \
 	tests/unit/service/DeferredWriterGTest.cpp tests/unit/service/NodeHealthGTest.cpp \
 	tests/unit/service/MapWorkerGTest.cpp \
+	tests/unit/service/StateFormatGTest.cpp tests/unit/service/StateRecoveryGTest.cpp \
 	tools/tofactl_format.cpp tools/tofactl_slurm_conf.cpp
 tests_unit_tests_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit -I$(top_srcdir)/tests/unit/net \
 	-I$(top_srcdir)/tools

@@ -2,7 +2,7 @@
 
 namespace tofa::service {
 
-DeferredWriter::DeferredWriter(std::function<void()> save)
+DeferredWriter::DeferredWriter(std::function<bool()> save)
     : save_(std::move(save)), thread_([this] { run(); }) {}
 
 DeferredWriter::~DeferredWriter() {
@@ -14,23 +14,36 @@ DeferredWriter::~DeferredWriter() {
   thread_.join();
 }
 
-void DeferredWriter::request() {
+std::uint64_t DeferredWriter::request() {
+  std::uint64_t ticket;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    pending_ = true;
+    ticket = ++requested_;
   }
   wake_.notify_one();
+  return ticket;
+}
+
+bool DeferredWriter::wait(std::uint64_t ticket) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  saved_.wait(lock, [&] { return finished_ >= ticket; });
+  return succeeded_ >= ticket;
 }
 
 void DeferredWriter::run() {
   std::unique_lock<std::mutex> lock(mutex_);
   while (true) {
-    wake_.wait(lock, [this] { return pending_ || stopping_; });
-    if (pending_) {
-      pending_ = false;
+    wake_.wait(lock, [this] { return requested_ > started_ || stopping_; });
+    if (requested_ > started_) {
+      // The callback snapshots the state after this point, so it covers
+      // every ticket handed out so far.
+      started_ = requested_;
       lock.unlock();
-      save_();  // the callback reports its own failures
+      const bool ok = save_();  // the callback reports its own failures
       lock.lock();
+      finished_ = started_;
+      if (ok) succeeded_ = started_;
+      saved_.notify_all();
     } else if (stopping_) {
       return;
     }

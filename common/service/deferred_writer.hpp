@@ -2,9 +2,12 @@
 // requests that arrive while it works. Placements are recorded from inside
 // slurmctld's scheduler (select/tofa holds Slurm's locks), where waiting for
 // an fsync would stall scheduling; the callback writes and fsyncs instead.
+// A caller that must not answer before its change is on disk (a network
+// PLACE) waits for its ticket: concurrent waiters share one write.
 #pragma once
 
 #include <condition_variable>
+#include <cstdint>
 #include <functional>
 #include <mutex>
 #include <thread>
@@ -13,22 +16,31 @@ namespace tofa::service {
 
 class DeferredWriter {
  public:
-  explicit DeferredWriter(std::function<void()> save);
+  /// `save` returns false when it failed (and has reported why).
+  explicit DeferredWriter(std::function<bool()> save);
   /// Runs a pending save, then joins.
   ~DeferredWriter();
   DeferredWriter(const DeferredWriter&) = delete;
   DeferredWriter& operator=(const DeferredWriter&) = delete;
 
-  /// Asks for one more run of the callback; returns at once.
-  void request();
+  /// Asks for one more run of the callback; returns at once with a ticket
+  /// for wait().
+  std::uint64_t request();
+  /// Blocks until a run that started after request() returned `ticket` has
+  /// finished; true when that run (or a later one) succeeded.
+  bool wait(std::uint64_t ticket);
 
  private:
   void run();
 
-  std::function<void()> save_;
+  std::function<bool()> save_;
   std::mutex mutex_;
   std::condition_variable wake_;
-  bool pending_ = false;
+  std::condition_variable saved_;
+  std::uint64_t requested_ = 0;  ///< tickets handed out
+  std::uint64_t started_ = 0;    ///< tickets the running or last run covers
+  std::uint64_t finished_ = 0;   ///< tickets covered by a finished run
+  std::uint64_t succeeded_ = 0;  ///< tickets covered by a successful run
   bool stopping_ = false;
   std::thread thread_;
 };

@@ -1,6 +1,7 @@
 #include "service/graph_store.hpp"
 
 #include <algorithm>
+#include <set>
 
 #include "service/protocol.hpp"
 #include "service/state_text.hpp"
@@ -67,7 +68,7 @@ std::vector<const GraphRecord*> GraphStore::visible(uid_t uid, bool admin) const
 }
 
 std::string GraphStore::index_text() const {
-  std::string text = "tofa-graphs 1\nnext n=" + std::to_string(next_) + "\n";
+  std::string text = state_header("graphs") + "next n=" + std::to_string(next_) + "\n";
   for (const GraphRecord* r : visible(0, true))
     text += format_message("graph", {{"id", r->id},
                                      {"uid", std::to_string(r->uid)},
@@ -75,40 +76,46 @@ std::string GraphStore::index_text() const {
                                      {"tasks", std::to_string(r->task_count)},
                                      {"bytes", std::to_string(r->bytes)},
                                      {"sha256", r->sha256},
-                                     {"uploaded", format_number(r->uploaded)},
-                                     {"used", format_number(r->last_used)}}) +
+                                     {"uploaded", state_number(r->uploaded)},
+                                     {"used", state_number(r->last_used)}}) +
             "\n";
   return text;
 }
 
 std::vector<GraphRecord> GraphStore::parse_index(const std::string& text,
-                                                 const std::string& source, long long& next) {
+                                                 const std::string& source, long long& next,
+                                                 LoadNotes* notes) {
   std::vector<GraphRecord> records;
+  std::set<std::string> seen;
   next = 1;
-  for (const auto& [number, line] : state_lines(text, source, "tofa-graphs", 1)) {
-    if (line.empty()) continue;
-    StateLine fields(source, number, line);
+  parse_state_records(text, source, "graphs", "tofa-graphs 1", notes, [&](const StateLine& fields) {
     if (fields.kind() == "next") {
-      next = fields.integer("n", 1, 1LL << 62);
-      continue;
+      next = std::max(next, fields.integer("n", 1, 1LL << 62));
+      return;
     }
-    if (fields.kind() != "graph") fields.fail("expected 'graph' or 'next', found '" +
-                                              fields.kind() + "'");
+    if (fields.kind() != "graph")
+      fields.fail("expected 'graph' or 'next', found '" + fields.kind() + "'");
     GraphRecord record;
     record.id = fields.text("id");
     if (record.id.size() < 2 || record.id.size() > 18 || record.id[0] != 'g' ||
         record.id.find_first_not_of("0123456789", 1) != std::string::npos)
       fields.fail("bad id '" + record.id + "': expected g<number>");
+    // An id is never reused, even when its record is bad.
+    next = std::max(next, std::stoll(record.id.substr(1)) + 1);
+    if (seen.count(record.id)) fields.fail("graph " + record.id + " is listed twice");
     record.uid = static_cast<uid_t>(fields.integer("uid", 0, 4294967295LL));
     record.name = fields.text("name");
     record.task_count = static_cast<int>(fields.integer("tasks", 1, 1 << 30));
     record.bytes = fields.integer("bytes", 0, 1LL << 50);
     record.sha256 = fields.text("sha256");
+    if (record.sha256.size() != 64 || record.sha256.find_first_not_of("0123456789abcdef") !=
+                                          std::string::npos)
+      fields.fail("bad sha256 '" + record.sha256 + "': expected 64 hex digits");
     record.uploaded = fields.number("uploaded");
     record.last_used = fields.number("used");
-    next = std::max(next, std::stoll(record.id.substr(1)) + 1);
+    seen.insert(record.id);
     records.push_back(std::move(record));
-  }
+  });
   return records;
 }
 

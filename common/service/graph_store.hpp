@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "service/state_text.hpp"
 #include "tofa/graph.hpp"
 
 namespace tofa::service {
@@ -49,12 +50,15 @@ class GraphStore {
   std::vector<const GraphRecord*> visible(uid_t uid, bool admin) const;
   std::size_t size() const { return records_.size(); }
 
-  /// Versioned index ("tofa-graphs 1", "next N", one "graph ..." line per
-  /// record); the graphs themselves are not included.
+  /// Versioned index ("# tofa-state graphs 2", "next N", one "graph ..."
+  /// line per record); the graphs themselves are not included.
   std::string index_text() const;
-  /// Parses an index; records come back without `graph`. Throws ParseError.
+  /// Parses an index of index_text's format or the previous one
+  /// ("tofa-graphs 1"); records come back without `graph`. A bad record is
+  /// skipped and noted in `notes` when given; `next` stays above every id read. Throws ParseError
+  /// for a bad first line, NewerStateFile for a newer version.
   static std::vector<GraphRecord> parse_index(const std::string& text, const std::string& source,
-                                              long long& next);
+                                              long long& next, LoadNotes* notes = nullptr);
   void set_next(long long next) { next_ = next; }
 
  private:

@@ -51,26 +51,25 @@ const NodeRecord* NodeHealth::find(const std::string& node) const {
 }
 
 std::string NodeHealth::to_text() const {
-  std::string text = "tofa-nodes 1\n";
+  std::string text = state_header("nodes");
   for (const auto& [name, r] : records_) {
     // The history's own one-line form follows the fixed fields.
     text += format_message("node", {{"name", name},
-                                    {"heartbeat", format_number(r.last_heartbeat)},
-                                    {"answer", format_number(r.last_answer)},
+                                    {"heartbeat", state_number(r.last_heartbeat)},
+                                    {"answer", state_number(r.last_answer)},
                                     {"answered_last", r.last_answered ? "1" : "0"},
                                     {"override", r.override_probability
-                                                     ? format_number(*r.override_probability)
+                                                     ? state_number(*r.override_probability)
                                                      : "none"}}) +
             " " + r.history.to_text() + "\n";
   }
   return text;
 }
 
-NodeHealth NodeHealth::parse(const std::string& text, const std::string& source) {
+NodeHealth NodeHealth::parse(const std::string& text, const std::string& source,
+                             LoadNotes* notes) {
   NodeHealth health;
-  for (const auto& [number, line] : state_lines(text, source, "tofa-nodes", 1)) {
-    if (line.empty()) continue;
-    StateLine fields(source, number, line);
+  parse_state_records(text, source, "nodes", "tofa-nodes 1", notes, [&](const StateLine& fields) {
     if (fields.kind() != "node") fields.fail("expected 'node', found '" + fields.kind() + "'");
     const std::string name = fields.text("name");
     if (name.empty()) fields.fail("empty node name");
@@ -83,6 +82,7 @@ NodeHealth NodeHealth::parse(const std::string& text, const std::string& source)
       if (!(p >= 0 && p <= 1)) fields.fail("bad override: expected a number in [0, 1]");
       r.override_probability = p;
     }
+    const std::string& line = fields.line_text();
     const std::size_t history_at = line.find(" answered=");
     if (history_at == std::string::npos) fields.fail("missing heartbeat history");
     try {
@@ -90,9 +90,9 @@ NodeHealth NodeHealth::parse(const std::string& text, const std::string& source)
     } catch (const Error& e) {
       fields.fail(e.what());
     }
-    if (!health.records_.emplace(name, std::move(r)).second)
-      fields.fail("node " + name + " is listed twice");
-  }
+    if (health.records_.count(name)) fields.fail("node " + name + " is listed twice");
+    health.records_.emplace(name, std::move(r));
+  });
   return health;
 }
 

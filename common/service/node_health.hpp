@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "service/state_text.hpp"
 #include "tofa/faults.hpp"
 #include "tofa/topology.hpp"
 
@@ -42,10 +43,13 @@ class NodeHealth {
   const NodeRecord* find(const std::string& node) const;
   const std::map<std::string, NodeRecord>& records() const { return records_; }
 
-  /// Versioned text ("tofa-nodes 1", one "node ..." line per node).
+  /// Versioned text ("# tofa-state nodes 2", one "node ..." line per node).
   std::string to_text() const;
-  /// Throws ParseError.
-  static NodeHealth parse(const std::string& text, const std::string& source);
+  /// Reads to_text's format or the previous one ("tofa-nodes 1"); a bad
+  /// record is skipped and noted in `notes` when given. Throws ParseError for a bad first line,
+  /// NewerStateFile for a newer version.
+  static NodeHealth parse(const std::string& text, const std::string& source,
+                          LoadNotes* notes = nullptr);
 
  private:
   std::map<std::string, NodeRecord> records_;

@@ -1,6 +1,7 @@
 #include "service/placement_store.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "service/protocol.hpp"
 #include "service/state_text.hpp"
@@ -12,6 +13,23 @@ std::string join_nodes(const std::vector<std::string>& nodes) {
   std::string text;
   for (std::size_t i = 0; i < nodes.size(); ++i) text += (i ? "," : "") + nodes[i];
   return text;
+}
+
+std::vector<std::string> clamp_metrics(PlacementMetrics& m) {
+  std::vector<std::string> clamped;
+  const std::pair<const char*, double*> values[] = {
+      {"total_bytes", &m.total_bytes},   {"hop_bytes", &m.hop_bytes},
+      {"average_hops", &m.average_hops}, {"hop_variance", &m.hop_variance},
+      {"dilation", &m.dilation},         {"max_link_load", &m.max_link_load},
+      {"abort_probability", &m.abort_probability}};
+  for (const auto& [name, value] : values) {
+    if (std::isfinite(*value)) continue;
+    const double finite = clamp_to_finite(*value);
+    clamped.push_back(std::string(name) + "=" + format_number(*value) + " is not finite, kept as " +
+                      format_number(finite));
+    *value = finite;
+  }
+  return clamped;
 }
 
 std::vector<std::pair<std::string, std::string>> metrics_fields(const PlacementMetrics& m) {
@@ -34,6 +52,7 @@ void PlacementStore::set_retention(int retention) {
 }
 
 void PlacementStore::put(PlacementRecord record) {
+  clamp_metrics(record.metrics);
   record.sequence = next_sequence_++;
   const unsigned job = record.job;
   records_[job] = std::move(record);
@@ -59,24 +78,25 @@ std::string PlacementStore::to_text() const {
   for (const auto& entry : records_) ordered.push_back(&entry.second);
   std::sort(ordered.begin(), ordered.end(),
             [](auto* a, auto* b) { return a->sequence < b->sequence; });
-  std::string text = "tofa-placements 1\n";
+  std::string text = state_header("placements");
   for (const PlacementRecord* r : ordered) {
     std::vector<std::pair<std::string, std::string>> fields = {
         {"job", std::to_string(r->job)},   {"uid", std::to_string(r->uid)},
         {"graph", r->graph_id},            {"strategy", r->strategy},
-        {"time", format_number(r->time)},  {"nodes", join_nodes(r->nodes)}};
-    for (auto& field : metrics_fields(r->metrics)) fields.push_back(std::move(field));
+        {"time", state_number(r->time)},  {"nodes", join_nodes(r->nodes)}};
+    PlacementMetrics metrics = r->metrics;
+    clamp_metrics(metrics);  // put() did; a state file must never hold inf
+    for (auto& field : metrics_fields(metrics)) fields.push_back(std::move(field));
     text += format_message("placement", fields) + "\n";
   }
   return text;
 }
 
 PlacementStore PlacementStore::parse(const std::string& text, const std::string& source,
-                                     int retention) {
+                                     int retention, LoadNotes* notes) {
   PlacementStore store(retention);
-  for (const auto& [number, line] : state_lines(text, source, "tofa-placements", 1)) {
-    if (line.empty()) continue;
-    StateLine f(source, number, line);
+  parse_state_records(text, source, "placements", "tofa-placements 1", notes,
+                      [&](const StateLine& f) {
     if (f.kind() != "placement") f.fail("expected 'placement', found '" + f.kind() + "'");
     PlacementRecord r;
     r.job = static_cast<unsigned>(f.integer("job", 1, 4294967295LL));
@@ -98,18 +118,22 @@ PlacementStore PlacementStore::parse(const std::string& text, const std::string&
       f.fail("tasks=" + std::to_string(m.tasks) + " but " + std::to_string(r.nodes.size()) +
              " nodes are listed");
     m.nodes_used = static_cast<int>(f.integer("nodes_used", 0, 1 << 30));
-    m.total_bytes = f.number("total_bytes");
-    m.hop_bytes = f.number("hop_bytes");
-    m.average_hops = f.number("average_hops");
-    m.hop_variance = f.number("hop_variance");
     m.max_hops = static_cast<int>(f.integer("max_hops", 0, 1 << 30));
-    m.dilation = f.number("dilation");
-    m.max_link_load = f.number("max_link_load");
     m.links_used = static_cast<int>(f.integer("links_used", 0, 1 << 30));
-    m.abort_probability = f.number("abort_probability");
+    // The node list is what a job needs; a metric tofa once wrote as inf
+    // does not cost the record.
+    LoadNotes clamped;
+    m.total_bytes = f.clamped_number("total_bytes", clamped);
+    m.hop_bytes = f.clamped_number("hop_bytes", clamped);
+    m.average_hops = f.clamped_number("average_hops", clamped);
+    m.hop_variance = f.clamped_number("hop_variance", clamped);
+    m.dilation = f.clamped_number("dilation", clamped);
+    m.max_link_load = f.clamped_number("max_link_load", clamped);
+    m.abort_probability = f.clamped_number("abort_probability", clamped);
     if (store.find(r.job)) f.fail("job " + std::to_string(r.job) + " is listed twice");
     store.put(std::move(r));
-  }
+    if (notes) notes->insert(notes->end(), clamped.begin(), clamped.end());
+  });
   return store;
 }
 

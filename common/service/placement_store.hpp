@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "service/state_text.hpp"
 #include "tofa/metrics.hpp"
 
 namespace tofa::service {
@@ -28,17 +29,23 @@ class PlacementStore {
   explicit PlacementStore(int retention = 1000) : retention_(retention) {}
   void set_retention(int retention);
 
-  /// Inserts or replaces the job's record, then evicts the oldest records
-  /// beyond the retention.
+  /// Inserts or replaces the job's record (metrics clamped by
+  /// clamp_metrics), then evicts the oldest records beyond the retention.
   void put(PlacementRecord record);
   const PlacementRecord* find(unsigned job) const;
   std::size_t size() const { return records_.size(); }
   const std::map<unsigned, PlacementRecord>& records() const { return records_; }
 
-  /// Versioned text ("tofa-placements 1", one "placement ..." line per job).
+  /// Versioned text ("# tofa-state placements 2", one "placement ..." line
+  /// per job).
   std::string to_text() const;
-  /// Throws ParseError.
-  static PlacementStore parse(const std::string& text, const std::string& source, int retention);
+  /// Reads to_text's format or the previous one ("tofa-placements 1"). A bad
+  /// record is skipped, non-finite metrics are clamped, both noted in
+  /// `notes` when given.
+  /// Throws ParseError for a bad first line, NewerStateFile for a newer
+  /// version.
+  static PlacementStore parse(const std::string& text, const std::string& source, int retention,
+                              LoadNotes* notes = nullptr);
 
  private:
   void evict();
@@ -49,6 +56,10 @@ class PlacementStore {
 
 /// "a,b,c" of a node list.
 std::string join_nodes(const std::vector<std::string>& nodes);
+/// Replaces non-finite metrics by clamp_to_finite (a placement is never
+/// recorded with inf or nan); returns "NAME=VALUE is not finite, kept as X"
+/// for each replaced one.
+std::vector<std::string> clamp_metrics(PlacementMetrics& metrics);
 /// Metrics as "key=value" fields in a fixed order (protocol and state files).
 std::vector<std::pair<std::string, std::string>> metrics_fields(const PlacementMetrics& metrics);
 

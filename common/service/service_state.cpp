@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "net/sha256.hpp"
+#include "service/graph_file.hpp"
 #include "service/placement.hpp"
 #include "service/state_files.hpp"
 #include "service/state_text.hpp"
@@ -42,11 +43,16 @@ std::string ServiceState::graph_path(const std::string& id) const {
 template <typename Parse>
 void ServiceState::load_file(const char* file, Parse parse) {
   const std::string name = path(file);
+  LoadNotes notes;
   try {
     std::string text;
     if (!read_file(name, text, 1LL << 30)) return;
-    parse(text, name);
-  } catch (const std::exception& e) {
+    parse(text, name, notes);
+  } catch (const NewerStateFile& e) {
+    throw Error(std::string(e.what()) +
+                "; not starting, so that the file is not overwritten: run the tofa that wrote "
+                "it, or move it away");
+  } catch (const Error& e) {  // out of memory goes on up: the file stays
     log(0, std::string("state file ") + e.what());
     try {
       log(0, "moved corrupt state file " + name + " to " + move_aside(name));
@@ -54,42 +60,58 @@ void ServiceState::load_file(const char* file, Parse parse) {
       log(0, moved.what());
     }
   }
+  for (const std::string& note : notes) log(0, "state file " + note);
 }
 
 void ServiceState::load() {
-  load_file(kNodesFile, [&](const std::string& text, const std::string& name) {
-    health_ = NodeHealth::parse(text, name);
+  for (const std::string& directory : {state_dir_, path(kGraphDirectory)})
+    for (const std::string& name : remove_temporaries(directory))
+      log(1, "removed " + directory + "/" + name + ", left by a write a crash interrupted");
+  load_file(kNodesFile, [&](const std::string& text, const std::string& name, LoadNotes& notes) {
+    health_ = NodeHealth::parse(text, name, &notes);
   });
-  load_file(kPlacementsFile, [&](const std::string& text, const std::string& name) {
-    placements_ = PlacementStore::parse(text, name, settings_.placement_retention);
-  });
+  load_file(kPlacementsFile,
+            [&](const std::string& text, const std::string& name, LoadNotes& notes) {
+              placements_ =
+                  PlacementStore::parse(text, name, settings_.placement_retention, &notes);
+            });
   load_graphs();
   log(1, "restored " + std::to_string(graphs_.size()) + " graph(s), " +
              std::to_string(placements_.size()) + " placement(s), " +
              std::to_string(health_.records().size()) + " node histories from " + state_dir_);
 }
 
+void ServiceState::load_graph_file(GraphRecord& record) {
+  const std::string file = graph_path(record.id);
+  std::string text;
+  if (!read_file(file, text, settings_.max_graph_bytes + 100))  // + the header line
+    throw Error("cannot read " + file + ": missing");
+  std::istringstream in(uploaded_text(text, record.sha256, file));
+  record.graph = std::make_shared<const CommGraph>(parse_graph(in, record.name));
+  if (record.graph->task_count() != record.task_count)
+    throw Error(file + ": " + std::to_string(record.graph->task_count()) +
+                " tasks, the index says " + std::to_string(record.task_count));
+}
+
 void ServiceState::load_graphs() {
   std::vector<GraphRecord> records;
   long long next = 1;
-  load_file(kGraphIndexFile, [&](const std::string& text, const std::string& name) {
-    records = GraphStore::parse_index(text, name, next);
-  });
+  load_file(kGraphIndexFile,
+            [&](const std::string& text, const std::string& name, LoadNotes& notes) {
+              records = GraphStore::parse_index(text, name, next, &notes);
+            });
   graphs_.set_next(next);
   bool dropped = false;
   for (GraphRecord& record : records) {
     const std::string file = graph_path(record.id);
     try {
-      std::string text;
-      if (!read_file(file, text, settings_.max_graph_bytes))
-        throw Error("cannot read " + file + ": missing");
-      std::istringstream in(text);
-      record.graph = std::make_shared<const CommGraph>(parse_graph(in, record.name));
-      if (record.graph->task_count() != record.task_count)
-        throw Error(file + ": " + std::to_string(record.graph->task_count()) +
-                    " tasks, the index says " + std::to_string(record.task_count));
+      load_graph_file(record);
       graphs_.insert(std::move(record));
-    } catch (const std::exception& e) {
+    } catch (const NewerStateFile& e) {
+      throw Error(std::string(e.what()) +
+                  "; not starting, so that the file is not overwritten: run the tofa that "
+                  "wrote it, or move it away");
+    } catch (const Error& e) {
       dropped = true;
       log(0, "graph " + record.id + " dropped: " + e.what());
       try {
@@ -100,22 +122,51 @@ void ServiceState::load_graphs() {
       }
     }
   }
-  if (dropped) persist(kGraphIndexFile, [&] { return graphs_.index_text(); });
+  if (dropped) save_graph_index();
 }
 
-void ServiceState::persist(const char* file, const std::function<std::string()>& snapshot) {
-  if (state_dir_.empty()) return;
-  std::lock_guard<std::mutex> save(save_mutex_);
-  std::string text;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    text = snapshot();
-  }
+bool ServiceState::persist(const char* file, const std::function<std::string()>& snapshot,
+                           std::string* why) {
+  if (state_dir_.empty()) return true;
   try {
+    std::lock_guard<std::mutex> save(save_mutex_);
+    std::string text;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      text = snapshot();
+    }
     write_file_atomically(path(file), text);
+    return true;
   } catch (const std::exception& e) {
+    if (why) *why = e.what();
     log(0, std::string("cannot save state: ") + e.what());
+  } catch (...) {
+    if (why) *why = "unknown error";
+    log(0, std::string("cannot save state: unknown error writing ") + file);
   }
+  return false;
+}
+
+void ServiceState::persist_or_throw(const char* file,
+                                    const std::function<std::string()>& snapshot,
+                                    const std::string& what) {
+  std::string why;
+  if (!persist(file, snapshot, &why)) throw Error(what + ": " + why);
+}
+
+bool ServiceState::save_graph_index(std::string* why) {
+  std::uint64_t covered = 0;
+  const bool saved = persist(kGraphIndexFile,
+                             [&] {
+                               covered = graph_changes_;
+                               return graphs_.index_text();
+                             },
+                             why);
+  if (saved) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    graph_changes_saved_ = std::max(graph_changes_saved_, covered);
+  }
+  return saved;
 }
 
 void ServiceState::save_nodes() {
@@ -125,10 +176,27 @@ void ServiceState::save_nodes() {
 void ServiceState::save_all() {
   save_nodes();
   persist(kPlacementsFile, [&] { return placements_.to_text(); });
-  persist(kGraphIndexFile, [&] { return graphs_.index_text(); });
+  save_graph_index();
 }
 
 // ------------------------------------------------------------------- graphs
+
+std::optional<GraphUpload> ServiceState::existing_upload(uid_t uid, const std::string& digest) {
+  GraphUpload upload;
+  bool index_behind = false;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const GraphRecord* same = graphs_.find_by_digest(uid, digest);
+    if (same == nullptr) return std::nullopt;
+    graphs_.touch(same->id, now_seconds());
+    upload = GraphUpload{same->id, same->task_count, true};
+    index_behind = graph_changes_saved_ < graph_changes_;
+  }
+  std::string why;
+  if (index_behind && !save_graph_index(&why))
+    throw Error("graph " + upload.id + " not saved: " + why);
+  return upload;
+}
 
 GraphUpload ServiceState::upload_graph(uid_t uid, const std::string& name,
                                        const std::string& text) {
@@ -138,20 +206,17 @@ GraphUpload ServiceState::upload_graph(uid_t uid, const std::string& name,
                 " bytes exceed the limit of " + std::to_string(settings_.max_graph_bytes) +
                 " bytes (MaxGraphBytes in tofa.conf)");
   const std::string digest = net::to_hex(net::sha256(text));
+  if (std::optional<GraphUpload> existing = existing_upload(uid, digest)) return *existing;
   std::string id;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (const GraphRecord* same = graphs_.find_by_digest(uid, digest)) {
-      graphs_.touch(same->id, now_seconds());
-      return GraphUpload{same->id, same->task_count, true};
-    }
     id = graphs_.next_id();
   }
 
   std::istringstream in(text);
   auto graph = std::make_shared<const CommGraph>(parse_graph(
       in, shown, GraphFormat::Auto, settings_.max_graph_tasks, "MaxGraphTasks in tofa.conf"));
-  if (!state_dir_.empty()) write_file_atomically(graph_path(id), text);
+  if (!state_dir_.empty()) write_file_atomically(graph_path(id), graph_file_text(text));
 
   GraphRecord record;
   record.id = id;
@@ -164,16 +229,27 @@ GraphUpload ServiceState::upload_graph(uid_t uid, const std::string& name,
   record.graph = std::move(graph);
 
   std::vector<std::string> evicted;
+  bool stored = false;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    while (graphs_.count_of(uid) >= settings_.max_graphs_per_user) {
-      const std::string victim = *graphs_.least_recently_used(uid);
-      graphs_.erase(victim);
-      evicted.push_back(victim);
+    if (graphs_.find_by_digest(uid, digest) == nullptr) {
+      while (graphs_.count_of(uid) >= settings_.max_graphs_per_user) {
+        const std::string victim = *graphs_.least_recently_used(uid);
+        graphs_.erase(victim);
+        evicted.push_back(victim);
+      }
+      graphs_.insert(record);
+      ++graph_changes_;
+      stored = true;
     }
-    graphs_.insert(record);
   }
-  persist(kGraphIndexFile, [&] { return graphs_.index_text(); });
+  if (!stored) {  // a concurrent upload of the same text by the same user won
+    if (!state_dir_.empty()) remove_file(graph_path(id));
+    if (std::optional<GraphUpload> existing = existing_upload(uid, digest)) return *existing;
+    throw Error(shown + ": deleted while it was uploaded again; upload it once more");
+  }
+  std::string why;
+  if (!save_graph_index(&why)) throw Error("graph " + id + " not saved: " + why);
   for (const std::string& victim : evicted) {
     log(1, "graph " + victim + " of uid " + std::to_string(uid) +
                " evicted (MaxGraphsPerUser=" + std::to_string(settings_.max_graphs_per_user) + ")");
@@ -210,8 +286,10 @@ void ServiceState::delete_graph(const std::string& id, uid_t uid) {
     std::lock_guard<std::mutex> lock(mutex_);
     graphs_.usable(id, uid, is_admin(uid));
     graphs_.erase(id);
+    ++graph_changes_;
   }
-  persist(kGraphIndexFile, [&] { return graphs_.index_text(); });
+  std::string why;
+  if (!save_graph_index(&why)) throw Error("deletion of graph " + id + " not saved: " + why);
   if (!state_dir_.empty()) remove_file(graph_path(id));
 }
 
@@ -255,15 +333,19 @@ PlacementRecord ServiceState::place(const PlaceRequest& request) {
   record.nodes = std::move(computed.nodes);
   record.metrics = computed.metrics;
   record.time = now_seconds();
+  const std::string job = request.job ? "job " + std::to_string(*request.job) : "placement";
+  for (const std::string& metric : clamp_metrics(record.metrics))
+    log(0, job + ": metric " + metric);
   if (request.job) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       placements_.put(record);
     }
-    placements_writer_.request();
-    log(1, "job " + std::to_string(*request.job) + ": " + strategy + " placement of " +
-               std::to_string(record.nodes.size()) + " tasks on " +
-               std::to_string(record.metrics.nodes_used) + " nodes");
+    const std::uint64_t ticket = placements_writer_.request();
+    log(1, job + ": " + strategy + " placement of " + std::to_string(record.nodes.size()) +
+               " tasks on " + std::to_string(record.metrics.nodes_used) + " nodes");
+    if (request.wait_until_saved && !placements_writer_.wait(ticket))
+      throw Error(job + ": placement recorded but not saved (see the slurmctld log)");
   }
   return record;
 }
@@ -340,7 +422,8 @@ void ServiceState::set_outage(uid_t uid, const std::string& node, double probabi
   }
   log(1, "outage probability of " + node + " set to " + format_number(probability) +
              " by uid " + std::to_string(uid));
-  save_nodes();
+  persist_or_throw(kNodesFile, [&] { return health_.to_text(); },
+                   "outage override of " + node + " not saved");
 }
 
 void ServiceState::clear_outage(uid_t uid, const std::string& node) {
@@ -350,7 +433,8 @@ void ServiceState::clear_outage(uid_t uid, const std::string& node) {
     if (!health_.clear_override(node)) throw Error("node " + node + " has no outage override");
   }
   log(1, "outage override of " + node + " cleared by uid " + std::to_string(uid));
-  save_nodes();
+  persist_or_throw(kNodesFile, [&] { return health_.to_text(); },
+                   "clearing the outage override of " + node + " not saved");
 }
 
 void ServiceState::set_nodes(std::vector<NodeAddress> nodes) {

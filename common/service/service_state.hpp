@@ -65,6 +65,11 @@ struct PlaceRequest {
   std::string strategy;         ///< "" = DefaultStrategy
   std::string candidates;       ///< "" = all topology nodes
   int slots_per_node = 0;
+  /// Return only once the recorded placement is on disk (a network PLACE is
+  /// answered after that). The in-process caller (select/tofa, under
+  /// slurmctld's locks) does not wait: the record is written within one
+  /// write of the deferred writer, see DeferredWriter.
+  bool wait_until_saved = false;
 };
 
 /// File names inside the state directory.
@@ -75,9 +80,11 @@ constexpr const char* kPlacementsFile = "placements.state";
 
 class ServiceState {
  public:
-  /// Loads the state directory ("" = keep nothing on disk). Corrupt files
-  /// are logged and moved aside; the rest loads. Throws Error only when the
-  /// directory cannot be created.
+  /// Loads the state directory ("" = keep nothing on disk). A bad record is
+  /// logged and skipped; a file whose first line is unreadable is logged and
+  /// moved aside; the rest loads. Throws Error when the directory cannot be
+  /// created or a file was written by a newer tofa (it is left untouched:
+  /// starting empty would overwrite it at the next save).
   ServiceState(ServiceSettings settings, Topology topology, uid_t admin_uid,
                std::string state_dir, Logger log);
 
@@ -88,16 +95,19 @@ class ServiceState {
   /// Checks size (before parsing), parses (ParseError text verbatim, with
   /// `name` as the file name), checks the task limit, deduplicates, applies
   /// the per-user quota (evicting the least recently used graph), stores and
-  /// persists. Throws Error.
+  /// persists. Returns only once the graph and the index are on disk; throws
+  /// Error otherwise.
   GraphUpload upload_graph(uid_t uid, const std::string& name, const std::string& text);
   /// Graphs uid may see (copies; `graph` left null).
   std::vector<GraphRecord> graphs(uid_t uid) const;
   /// Throws Error "unknown graph id ID".
   int graph_task_count(const std::string& id, uid_t uid) const;
+  /// Throws Error, also when the index cannot be saved.
   void delete_graph(const std::string& id, uid_t uid);
 
   /// Computes (outside the lock) and, with a job, records and persists.
   /// A job recorded for another uid is refused unless uid is an admin.
+  /// Metrics that are not finite are clamped (clamp_metrics) and logged.
   PlacementRecord place(const PlaceRequest& request);
   /// The job's record if uid (nullopt = trusted in-process caller) owns it
   /// or is an admin; else Error "no placement recorded for job N".
@@ -108,6 +118,7 @@ class ServiceState {
   /// Throws Error "unknown node NAME".
   double node_outage(const std::string& name) const;
   /// Administrators only (Error "permission denied: ... needs root or uid N").
+  /// Saved before they return (Error when that fails).
   void set_outage(uid_t uid, const std::string& node, double probability);
   void clear_outage(uid_t uid, const std::string& node);
 
@@ -123,14 +134,27 @@ class ServiceState {
  private:
   void load();
   void load_graphs();
+  /// Reads and parses one state file, logging the records it skipped.
+  /// Unreadable: logged and moved aside. Newer version: Error.
   template <typename Parse>
   void load_file(const char* file, Parse parse);
+  void load_graph_file(GraphRecord& record);
+  /// The graph of uid with this digest (touched), saving the index first if
+  /// its last save failed; nullopt when there is none. Throws Error.
+  std::optional<GraphUpload> existing_upload(uid_t uid, const std::string& digest);
   std::string path(const std::string& file) const { return state_dir_ + "/" + file; }
   std::string graph_path(const std::string& id) const;
   /// Writes one store: `snapshot` runs under the state lock, the write
   /// after it under the save lock (so writes land in order). Failures are
-  /// logged, never thrown: a mutation in memory is not undone by a full disk.
-  void persist(const char* file, const std::function<std::string()>& snapshot);
+  /// logged and returned (false, *why), never thrown: a mutation in memory is
+  /// not undone by a full disk.
+  bool persist(const char* file, const std::function<std::string()>& snapshot,
+               std::string* why = nullptr);
+  /// persist, for a change about to be acknowledged: Error "WHAT: REASON"
+  /// when it was not saved.
+  void persist_or_throw(const char* file, const std::function<std::string()>& snapshot,
+                        const std::string& what);
+  bool save_graph_index(std::string* why = nullptr);
   void check_admin(uid_t uid, const std::string& what) const;
   void log(int level, const std::string& message) const;
 
@@ -146,11 +170,18 @@ class ServiceState {
   PlacementStore placements_;
   std::vector<NodeAddress> polled_;
 
+  /// Inserts and erases of graphs, and how many of them the index on disk
+  /// holds: an upload answered from the deduplication (perhaps of a graph
+  /// whose own upload is still saving, or failed to) writes the index first
+  /// unless it is up to date.
+  std::uint64_t graph_changes_ = 0;
+  std::uint64_t graph_changes_saved_ = 0;
+
   std::mutex save_mutex_;  // orders writes of state files
 
   // Last member: destroyed (and so flushed and joined) before the others.
   DeferredWriter placements_writer_{[this] {
-    persist(kPlacementsFile, [&] { return placements_.to_text(); });
+    return persist(kPlacementsFile, [&] { return placements_.to_text(); });
   }};
 };
 

@@ -2,8 +2,10 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include "service/deferred_writer.hpp"
 
@@ -19,6 +21,7 @@ TEST(DeferredWriter, TheLastRequestIsSavedBeforeDestructionReturns) {
       std::lock_guard<std::mutex> lock(mutex);
       saved = current;
       ++runs;
+      return true;
     });
     for (int value = 1; value <= 50; ++value) {
       {
@@ -36,7 +39,10 @@ TEST(DeferredWriter, TheLastRequestIsSavedBeforeDestructionReturns) {
 TEST(DeferredWriter, RunsTheSaveOnItsOwnThread) {
   std::thread::id saver;
   {
-    tofa::service::DeferredWriter writer([&] { saver = std::this_thread::get_id(); });
+    tofa::service::DeferredWriter writer([&] {
+      saver = std::this_thread::get_id();
+      return true;
+    });
     writer.request();
   }
   EXPECT_NE(saver, std::thread::id());
@@ -45,8 +51,48 @@ TEST(DeferredWriter, RunsTheSaveOnItsOwnThread) {
 
 TEST(DeferredWriter, NothingRunsWithoutARequest) {
   int runs = 0;
-  { tofa::service::DeferredWriter writer([&] { ++runs; }); }
+  {
+    tofa::service::DeferredWriter writer([&] { return ++runs > 0; });
+  }
   EXPECT_EQ(runs, 0);
+}
+
+TEST(DeferredWriter, AWaiterReturnsOnlyOnceARunCoveringItsTicketFinished) {
+  std::mutex mutex;
+  int current = 0;
+  int saved = 0;
+  tofa::service::DeferredWriter writer([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));  // an fsync
+    std::lock_guard<std::mutex> lock(mutex);
+    saved = current;
+    return true;
+  });
+  std::vector<std::thread> threads;
+  std::atomic<int> stale{0};
+  for (int t = 0; t < 8; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 1; i <= 20; ++i) {
+        int mine;
+        {
+          std::lock_guard<std::mutex> lock(mutex);
+          mine = ++current;
+        }
+        ASSERT_TRUE(writer.wait(writer.request()));
+        std::lock_guard<std::mutex> lock(mutex);
+        if (saved < mine) ++stale;
+      }
+      (void)t;
+    });
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(stale.load(), 0);  // every waiter saw a save that includes its change
+}
+
+TEST(DeferredWriter, AWaiterLearnsThatItsSaveFailed) {
+  std::atomic<bool> disk_full{true};
+  tofa::service::DeferredWriter writer([&] { return !disk_full.load(); });
+  EXPECT_FALSE(writer.wait(writer.request()));
+  disk_full = false;
+  EXPECT_TRUE(writer.wait(writer.request()));
 }
 
 }  // namespace

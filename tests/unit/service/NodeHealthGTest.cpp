@@ -28,7 +28,9 @@ TEST(NodeHealth, AfterARestartTheHistoryStaysButWaitsForAnAnswerAgain) {
   const OutageModel model;
   health.record("n1", true, 1, model);
   health.record("n1", false, 2, model);
-  NodeHealth restarted = NodeHealth::parse(health.to_text(), "nodes.state");
+  tofa::service::LoadNotes notes;
+  NodeHealth restarted = NodeHealth::parse(health.to_text(), "nodes.state", &notes);
+  EXPECT_TRUE(notes.empty());
   EXPECT_EQ(restarted.probability("n1", model), 0.5);
   restarted.record("n1", false, 3, model);  // not counted until n1 answers again
   EXPECT_EQ(restarted.probability("n1", model), 0.5);
