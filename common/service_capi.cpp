@@ -164,6 +164,7 @@ int tofa_service_place_job(unsigned job_id, unsigned uid, const char* graph_id,
     request.uid = uid;
     request.graph_id = graph_id;
     request.job = job_id;
+    request.from_slurmctld = true;
     request.strategy = text_or_empty(strategy);
     request.candidates = text_or_empty(candidates);
     request.slots_per_node = slots_per_node;

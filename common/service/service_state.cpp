@@ -309,7 +309,8 @@ PlacementRecord ServiceState::place(const PlaceRequest& request) {
                   " tasks, the request asks for " + std::to_string(request.tasks));
     if (request.job) {
       const PlacementRecord* existing = placements_.find(*request.job);
-      if (existing && existing->uid != request.uid && !is_admin(request.uid))
+      if (existing && existing->uid != request.uid && !is_admin(request.uid) &&
+          !request.from_slurmctld)
         throw Error("job " + std::to_string(*request.job) + " belongs to another user");
     }
     graph = record.graph;

@@ -70,6 +70,9 @@ struct PlaceRequest {
   /// slurmctld's locks) does not wait: the record is written within one
   /// write of the deferred writer, see DeferredWriter.
   bool wait_until_saved = false;
+  /// From slurmctld itself (select/tofa): its record replaces one another
+  /// user made for the same job id over the network before the job existed.
+  bool from_slurmctld = false;
 };
 
 /// File names inside the state directory.

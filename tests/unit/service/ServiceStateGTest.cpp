@@ -299,3 +299,26 @@ TEST(ProtocolTest, ValuesRoundTripThroughEscapes) {
 }
 
 }  // namespace
+
+namespace {
+
+// Another user may record a placement for a job id before the job exists
+// (network PLACE job=N); slurmctld's own placement of the real job then
+// replaces it instead of failing with "belongs to another user".
+TEST_F(ServiceStateTest, SlurmctldsPlacementReplacesARecordSquattingItsJobId) {
+  auto state = open_state();
+  ASSERT_EQ(upload(*state, kAlice, "ring.mat", kRing), "OK id=g1 tasks=4 existing=0");
+  ASSERT_EQ(upload(*state, kBob, "ring.mat", kRing), "OK id=g2 tasks=4 existing=0");
+  ASSERT_EQ(ask(*state, kBob, "PLACE graph=g2 job=40").rfind("OK", 0), 0u);
+  PlaceRequest request;
+  request.uid = kAlice;
+  request.graph_id = "g1";
+  request.job = 40;
+  EXPECT_THROW(state->place(request), tofa::Error);  // a user's own request still may not
+  request.from_slurmctld = true;
+  EXPECT_EQ(state->place(request).uid, kAlice);
+  EXPECT_EQ(ask(*state, kAlice, "JOB job=40").rfind("OK job=40 uid=1000 graph=g1 ", 0), 0u);
+  EXPECT_EQ(ask(*state, kBob, "PLACE graph=g2 job=40"), "ERROR job 40 belongs to another user");
+}
+
+}  // namespace
