@@ -138,6 +138,16 @@ int tofa_service_map_failure_waits(void) {
   return g_service && g_service->state().settings().map_failure_waits ? 1 : 0;
 }
 
+double tofa_service_outage_threshold(void) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  return g_service ? g_service->state().settings().outage_threshold : 1.0;
+}
+
+int tofa_service_only_failing_fit_waits(void) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  return !g_service || g_service->state().settings().only_failing_fit_waits ? 1 : 0;
+}
+
 int tofa_service_port(void) {
   std::lock_guard<std::mutex> lock(g_mutex);
   return g_service ? g_service->port() : -1;
@@ -190,6 +200,16 @@ int tofa_service_node_outage(const char* node_name, double* probability, char* e
     require(node_name != nullptr && probability != nullptr,
             "tofa_service_node_outage: NULL argument");
     *probability = running_service()->state().node_outage(node_name);
+  });
+}
+
+int tofa_service_failing_nodes(char** names, char* err, size_t err_size) {
+  return guarded(err, err_size, [&] {
+    require(names != nullptr, "tofa_service_failing_nodes: NULL argument");
+    std::string list;
+    for (const std::string& name : running_service()->state().failing_nodes())
+      list += (list.empty() ? "" : ",") + name;
+    *names = malloc_copy(list);
   });
 }
 

@@ -129,6 +129,18 @@ int tofa_service_place_job(unsigned job_id, unsigned uid, const char *graph_id,
  * TOFA_MAPPING_FAILED waits instead of getting Slurm's layout; else 0. */
 int tofa_service_map_failure_waits(void);
 
+/* OutageThreshold: TOFA jobs avoid nodes whose outage probability is above
+ * it (1 when the service is not running). */
+double tofa_service_outage_threshold(void);
+
+/* *names receives a comma list of the topology nodes whose outage
+ * probability is above OutageThreshold ("" when none); free() it. */
+int tofa_service_failing_nodes(char **names, char *err, size_t err_size);
+
+/* 1 when OnlyFailingNodesFit=wait: a TOFA job that fits only with nodes above
+ * OutageThreshold waits; 0 when it may use them. */
+int tofa_service_only_failing_fit_waits(void);
+
 /* The recorded placement of a job, or TOFA_ERROR "no placement recorded for
  * job N". */
 int tofa_service_job_placement(unsigned job_id, char **placement, char *err, size_t err_size);

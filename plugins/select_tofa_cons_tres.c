@@ -355,6 +355,64 @@ fallback:
 	return rc;
 }
 
+/* The candidates without the nodes whose outage probability is above
+ * OutageThreshold; *dropped says how many were taken out. */
+static bitstr_t *_without_failing(bitstr_t *bitmap, int *dropped)
+{
+	bitstr_t *healthy = bit_copy(bitmap), *failing = NULL;
+	char *names = NULL, err[256];
+
+	*dropped = 0;
+	if (tofa_service_failing_nodes(&names, err, sizeof(err)) != TOFA_OK) {
+		error("%s: %s: %s", plugin_type, __func__, err);
+		return healthy;
+	}
+	if (names[0] && node_name2bitmap(names, false, &failing) == SLURM_SUCCESS) {
+		bit_and_not(healthy, failing);
+		*dropped = bit_set_count(bitmap) - bit_set_count(healthy);
+	}
+	FREE_NULL_BITMAP(failing);
+	free(names);
+	return healthy;
+}
+
+/* A TOFA job runs on nodes at or below OutageThreshold while it fits there;
+ * otherwise it waits (OnlyFailingNodesFit=wait) or may use them (use). */
+static int _tofa_job_test_healthy_first(slurm_select_ops_t *ops,
+					job_record_t *job_ptr,
+					const char *graph_id, bitstr_t *bitmap,
+					uint32_t min_nodes, uint32_t max_nodes,
+					uint32_t req_nodes, uint16_t mode,
+					List preemptee_candidates,
+					List *preemptee_job_list,
+					bitstr_t *exc_core_bitmap)
+{
+	int dropped = 0, rc;
+	bitstr_t *healthy = _without_failing(bitmap, &dropped);
+
+	rc = _tofa_job_test(ops, job_ptr, graph_id, healthy, min_nodes,
+			    max_nodes, req_nodes, mode, preemptee_candidates,
+			    preemptee_job_list, exc_core_bitmap);
+	if (rc == SLURM_SUCCESS) {
+		bit_clear_all(bitmap);
+		bit_or(bitmap, healthy);
+	} else if (dropped && tofa_service_only_failing_fit_waits()) {
+		info("%s: %s: job %u waits: it does not fit without the %d candidate node(s) above OutageThreshold=%g",
+		     plugin_type, __func__, job_ptr->job_id, dropped,
+		     tofa_service_outage_threshold());
+	} else if (dropped) {
+		info("%s: %s: job %u may use %d node(s) above OutageThreshold=%g (OnlyFailingNodesFit=use)",
+		     plugin_type, __func__, job_ptr->job_id, dropped,
+		     tofa_service_outage_threshold());
+		rc = _tofa_job_test(ops, job_ptr, graph_id, bitmap, min_nodes,
+				    max_nodes, req_nodes, mode,
+				    preemptee_candidates, preemptee_job_list,
+				    exc_core_bitmap);
+	}
+	FREE_NULL_BITMAP(healthy);
+	return rc;
+}
+
 extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 			     uint32_t min_nodes, uint32_t max_nodes,
 			     uint32_t req_nodes, uint16_t mode,
@@ -376,9 +434,11 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 		return ops->job_test(job_ptr, bitmap, min_nodes, max_nodes,
 				     req_nodes, mode, preemptee_candidates,
 				     preemptee_job_list, exc_core_bitmap);
-	return _tofa_job_test(ops, job_ptr, graph_id, bitmap, min_nodes,
-			      max_nodes, req_nodes, mode, preemptee_candidates,
-			      preemptee_job_list, exc_core_bitmap);
+	return _tofa_job_test_healthy_first(ops, job_ptr, graph_id, bitmap,
+					    min_nodes, max_nodes, req_nodes,
+					    mode, preemptee_candidates,
+					    preemptee_job_list,
+					    exc_core_bitmap);
 }
 
 /* ---- plain forwarding ---------------------------------------------------- */

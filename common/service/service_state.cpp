@@ -406,6 +406,15 @@ double ServiceState::node_outage(const std::string& name) const {
   return health_.probability(name, settings_.outage_model);
 }
 
+std::vector<std::string> ServiceState::failing_nodes() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const std::vector<double> outage = health_.outage_vector(topology_, settings_.outage_model);
+  std::vector<std::string> names;
+  for (int node = 0; node < topology_.node_count(); ++node)
+    if (outage[node] > settings_.outage_threshold) names.push_back(topology_.node_name(node));
+  return names;
+}
+
 void ServiceState::check_admin(uid_t uid, const std::string& what) const {
   if (!is_admin(uid))
     throw Error("permission denied: " + what + " needs root or uid " +

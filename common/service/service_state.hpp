@@ -120,6 +120,8 @@ class ServiceState {
   std::vector<NodeReport> nodes() const;
   /// Throws Error "unknown node NAME".
   double node_outage(const std::string& name) const;
+  /// Topology nodes whose outage probability is above OutageThreshold.
+  std::vector<std::string> failing_nodes() const;
   /// Administrators only (Error "permission denied: ... needs root or uid N").
   /// Saved before they return (Error when that fails).
   void set_outage(uid_t uid, const std::string& node, double probability);

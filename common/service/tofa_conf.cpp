@@ -218,6 +218,14 @@ class ConfParser {
       if (v != "fallback" && v != "wait")
         throw error(token.value_column, "bad MapFailure '" + v + "': expected fallback or wait");
       s.map_failure_waits = v == "wait";
+    } else if (key == "OutageThreshold") {
+      s.outage_threshold = number(0, true, "a probability 0..1");
+      if (s.outage_threshold > 1)
+        throw error(token.value_column, "bad OutageThreshold '" + v + "': expected a probability 0..1");
+    } else if (key == "OnlyFailingNodesFit") {
+      if (v != "wait" && v != "use")
+        throw error(token.value_column, "bad OnlyFailingNodesFit '" + v + "': expected wait or use");
+      s.only_failing_fit_waits = v == "wait";
     }
   }
 
@@ -251,7 +259,7 @@ const std::vector<std::string>& service_keys() {
       "DefaultStrategy",  "LinkCost",            "FaultPenalty",       "MaxGraphBytes",
       "MaxGraphTasks",    "MaxGraphsPerUser",    "PlacementRetention", "MaxConnections",
       "MaxConnectionsPerPeer", "HeaderTimeout",   "MapWorker",          "MapMemoryLimit",
-      "MapTimeLimit",     "MapFailure"};
+      "MapTimeLimit",     "MapFailure",          "OutageThreshold",    "OnlyFailingNodesFit"};
   return keys;
 }
 
@@ -279,6 +287,8 @@ std::string setting_text(const ServiceSettings& s, const std::string& name) {
   if (key == "MapMemoryLimit") return std::to_string(s.map_worker.memory_mb);
   if (key == "MapTimeLimit") return format_double(s.map_worker.seconds);
   if (key == "MapFailure") return s.map_failure_waits ? "wait" : "fallback";
+  if (key == "OutageThreshold") return format_double(s.outage_threshold);
+  if (key == "OnlyFailingNodesFit") return s.only_failing_fit_waits ? "wait" : "use";
   std::string known;
   for (const std::string& k : service_keys()) known += (known.empty() ? "" : ", ") + k;
   throw Error("unknown service setting '" + name + "': expected one of " + known);

@@ -41,6 +41,10 @@ struct ServiceSettings {
   /// When mapping fails (worker crash, limits): false = the job gets
   /// Slurm's layout, true = it waits.
   bool map_failure_waits = false;
+  /// TOFA jobs avoid nodes whose outage probability is above this...
+  double outage_threshold = 0.5;
+  /// ...and wait when they fit only with such nodes (false: they may use them).
+  bool only_failing_fit_waits = true;
 };
 
 /// Seconds from tofa.conf as a timeout (at least 1 ms).

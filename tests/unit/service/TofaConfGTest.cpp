@@ -95,7 +95,8 @@ TEST(TofaConfTest, ErrorsNameFileLineAndColumn) {
             "HeartbeatInterval, HeartbeatTimeout, HeartbeatPortOffset, OutageModel, "
             "DefaultStrategy, LinkCost, FaultPenalty, MaxGraphBytes, MaxGraphTasks, "
             "MaxGraphsPerUser, PlacementRetention, MaxConnections, MaxConnectionsPerPeer, "
-            "HeaderTimeout, MapWorker, MapMemoryLimit, MapTimeLimit or MapFailure");
+            "HeaderTimeout, MapWorker, MapMemoryLimit, MapTimeLimit, MapFailure, OutageThreshold or "
+            "OnlyFailingNodesFit");
   EXPECT_EQ(parse_error("Dims=2x2 ServicePort=1\n"),
             "tofa.conf:1:10: 'ServicePort' belongs on its own line, not on a topology line");
   EXPECT_EQ(parse_error("ServicePort=1 Dims=2x2\n"),

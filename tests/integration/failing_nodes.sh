@@ -1,0 +1,71 @@
+#!/bin/bash
+# Issue 11 (4) on the real mini-cluster: nodes whose outage probability is
+# above OutageThreshold (0.5) are never used by a TOFA job while it fits
+# elsewhere, whatever the strategy; a job that fits only with them waits
+# (OnlyFailingNodesFit=wait). At 5516619 the default strategy placed ranks on
+# a killed and a frozen node and the job failed.
+# Needs root. Environment as lib_tofa_cluster.sh.
+set -uo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TOFA_LIB_DEFAULT_DIR=/tmp/tofa-failing-cluster
+TOFA_LIB_DEFAULT_PORT_BASE=17900
+. "$HERE/lib_tofa_cluster.sh"
+frozen=
+cleanup() { [ -n "$frozen" ] && kill -CONT "$frozen" 2>/dev/null; finish; }
+trap cleanup EXIT
+tofa_lib_require_root_and_plugins
+tofa_lib_write_config
+matrix 6 "0 1 100000" "2 3 100000" "4 5 100000" "1 2 10" "3 4 10" > "$DATA/pairs6.mat"
+chmod 0644 "$DATA"/*
+
+job_state() { scontrol show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p'; }
+outage() { query NODES 2>/dev/null | awk -v n="name=$1" '$2 == n { for (i = 3; i <= NF; i++) if ($i ~ /^p=/) { sub(/^p=/, "", $i); print $i } }'; }
+above_half() { local p; p=$(outage "$1"); [ -n "$p" ] && awk -v p="$p" 'BEGIN { exit !(p > 0.5) }'; }
+
+if ! cluster_up; then
+    fail "minicluster up with the tofa plugins"
+    exit 1
+fi
+started=yes
+export SLURM_CONF=$DIR/etc/slurm.conf
+cd "$DATA" || exit 1
+wait_until 30 all_answered && wait_until 30 all_fault_free ||
+    note "warning: not every responder answered yet"
+
+# t3's slurmd killed, t6's frozen: both stop answering heartbeats; Slurm
+# itself still lists them as usable for a while (SlurmdTimeout).
+kill -9 "$(cat "$DIR/run/slurmd-t3.pid")"
+frozen=$(cat "$DIR/run/slurmd-t6.pid")
+kill -STOP "$frozen"
+if wait_until 30 above_half t3 && wait_until 30 above_half t6; then
+    pass "t3 killed and t6 frozen: outage probabilities $(outage t3) and $(outage t6)"
+else
+    fail "outage probabilities of t3 and t6: '$(outage t3)' '$(outage t6)'"
+fi
+
+for strategy in tofa greedy default-slurm; do
+    jid=$(sbatch --parsable --tofa-matrix=pairs6.mat --tofa-strategy=$strategy -n 6 \
+        -o "$DATA/out-$strategy" --wrap 'srun -l printenv SLURMD_NODENAME' 2>&1)
+    done_() { case "$(job_state "$jid")" in COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL) return 0 ;; esac; return 1; }
+    wait_until $TMO done_
+    used=$(layout < "$DATA/out-$strategy" 2>/dev/null | awk '{ print $2 }' | sort -u | tr '\n' ' ')
+    if [ "$(job_state "$jid")" = COMPLETED ] && [ "$(wc -w <<<"$used")" -eq 6 ] &&
+        ! grep -qw -e t3 -e t6 <<<"$used"; then
+        pass "($strategy) 6-task TOFA job $jid ran on $used, not on t3 or t6"
+    else
+        fail "($strategy) job $jid: $(job_state "$jid"), ranks on '$used'"
+        scancel "$jid" 2>/dev/null
+    fi
+done
+
+jid=$(sbatch --parsable --tofa-matrix=pairs8.mat -N 8 -n 8 -o /dev/null --wrap 'srun true' 2>&1)
+sleep 8
+state=$(job_state "$jid")
+if [ "$state" = PENDING ] &&
+    grep -q "job $jid waits: it does not fit without the 2 candidate node(s) above OutageThreshold" "$DIR/log/slurmctld.log"; then
+    pass "an 8-node TOFA job, which fits only with t3 and t6, waits (PENDING, reason logged)"
+else
+    fail "8-task TOFA job $jid: state $state"
+fi
+scancel "$jid" 2>/dev/null
