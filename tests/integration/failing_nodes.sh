@@ -20,15 +20,9 @@ matrix 6 "0 1 100000" "2 3 100000" "4 5 100000" "1 2 10" "3 4 10" > "$DATA/pairs
 chmod 0644 "$DATA"/*
 
 job_state() { scontrol show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p'; }
-outage() { query NODES 2>/dev/null | awk -v n="name=$1" '$2 == n { for (i = 3; i <= NF; i++) if ($i ~ /^p=/) { sub(/^p=/, "", $i); print $i } }'; }
 above_half() { local p; p=$(outage "$1"); [ -n "$p" ] && awk -v p="$p" 'BEGIN { exit !(p > 0.5) }'; }
 
-if ! cluster_up; then
-    fail "minicluster up with the tofa plugins"
-    exit 1
-fi
-started=yes
-export SLURM_CONF=$DIR/etc/slurm.conf
+tofa_lib_start
 cd "$DATA" || exit 1
 wait_until 30 all_answered && wait_until 30 all_fault_free ||
     note "warning: not every responder answered yet"

@@ -11,9 +11,10 @@
 # It then calls, in this order:
 #   tofa_lib_require_root_and_plugins   (exit 77 when not possible)
 #   tofa_lib_write_config               (tofa.conf, conf-extra, plugstack, graphs)
-#   cluster_up                          (returns non-zero on failure)
+#   cluster_up                          (returns non-zero on failure), or
+#   tofa_lib_start                      (cluster_up, or FAIL and exit; SLURM_CONF exported)
 # and uses pass/fail/note, matrix, hops, layout, check_pairs, wait_until,
-# all_idle, query. finish (the EXIT trap) stops the cluster and prints
+# all_idle, query, outage. finish (the EXIT trap) stops the cluster and prints
 # "N passed, N failed".
 # Environment: TOFA_PLUGIN_DIR, TOFA_LIB_DIR, TOFA_QUERY, TOFA_CLUSTER_DIR,
 # TOFA_CLUSTER_PORT_BASE, TOFA_KEEP_CLUSTER=1 (see tofa_cluster.sh).
@@ -171,4 +172,20 @@ cluster_up() {
     "$MINICLUSTER" up --dir "$DIR" --nodes "$NODES" --port-base "$PORT_BASE" --timeout 60 \
         --plugin-dir "$PLUGIN_DIR" --conf-extra "$DATA/conf-extra" \
         --plugstack "$DATA/plugstack.conf" >/dev/null
+}
+
+tofa_lib_start() {
+    if ! cluster_up; then
+        fail "minicluster up with the tofa plugins"
+        tail -n 20 "$DIR/log/slurmctld.log" 2>/dev/null
+        exit 1
+    fi
+    started=yes
+    export SLURM_CONF=$DIR/etc/slurm.conf
+}
+
+# A node's outage probability from the service's NODES reply ("" if absent).
+outage() {
+    query NODES 2>/dev/null |
+        awk -v n="name=$1" '$2 == n { for (i = 3; i <= NF; i++) if ($i ~ /^p=/) { sub(/^p=/, "", $i); print $i } }'
 }

@@ -175,13 +175,7 @@ check_round() {   # check_round LABEL LOG-OFFSET
 }
 
 # ---- run ---------------------------------------------------------------------------------
-if ! cluster_up; then
-    fail "minicluster up with the tofa plugins"
-    tail -n 20 "$CTLD_LOG" 2>/dev/null
-    exit 1
-fi
-started=yes
-export SLURM_CONF=$DIR/etc/slurm.conf
+tofa_lib_start
 wait_until 30 service_up || { fail "the service does not answer: $(query PING 2>&1)"; exit 1; }
 pass "minicluster up ($NODES nodes, slurmctld/tofa on port $SERVICE_PORT, state in $STATE)"
 

@@ -47,8 +47,6 @@ wait_job() {   # wait_job ID -> final state
 job_nodes() { scontrol show job "$1" 2>/dev/null | sed -n 's/^ *NodeList=\([^ ]*\).*/\1/p' | head -n 1; }
 expand() { scontrol show hostnames "$1" | sort -V | tr '\n' ' '; }
 
-# A node's outage probability from the service's NODES reply ("" if absent).
-outage() { query NODES 2>/dev/null | tr ' ' '\n' | awk -v n="name=$1" '$0 == n { f = 1; next } f && /^p=/ { sub(/^p=/, ""); print; exit }'; }
 
 # ---- bring up ----------------------------------------------------------------
 if ! cluster_up; then

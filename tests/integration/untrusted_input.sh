@@ -56,13 +56,7 @@ PY
 }
 stop_idle() { local pid; for pid in "${idle_pids[@]}"; do kill "$pid" 2>/dev/null; done; idle_pids=(); }
 
-if ! cluster_up; then
-    fail "minicluster up with the tofa plugins"
-    tail -n 20 "$DIR/log/slurmctld.log" 2>/dev/null
-    exit 1
-fi
-started=yes
-export SLURM_CONF=$DIR/etc/slurm.conf
+tofa_lib_start
 cd "$DATA" || exit 1
 wait_until 30 all_answered && wait_until 30 all_fault_free ||
     note "warning: not every responder answered yet: $(query NODES 2>&1 | head -n 3)"
@@ -164,13 +158,12 @@ stop_idle
 responder_port=$((PORT_BASE + 3 + 100))   # t3's slurmd port + HeartbeatPortOffset
 hold_idle "$responder_port" 20 12
 sleep 10
-nodes_reply=$(query NODES 2>/dev/null)
-p=$(awk '$2 == "name=t3" { for (i = 3; i <= NF; i++) if ($i ~ /^p=/) { sub(/^p=/, "", $i); print $i } }' <<<"$nodes_reply")
+p=$(outage t3)
 stop_idle
 if [ "$p" = 0 ]; then
     pass "(5) 20 idle connections to t3's responder for 10 s: t3's outage probability stays 0"
 else
-    fail "(5) 20 idle connections to t3's responder: p = '$p' ($(grep 'name=t3 ' <<<"$nodes_reply"))"
+    fail "(5) 20 idle connections to t3's responder: p = '$p' ($(query NODES 2>&1 | grep 'name=t3 '))"
 fi
 # ---- (6) load and attack together ------------------------------------------------------------
 load=$("$BUILDDIR/bench/service_load" --munge-socket "$MUNGE_SOCKET" --port "$SERVICE_PORT" \
