@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <set>
 #include <string>
 
 #include "capi_guard.hpp"
@@ -200,6 +201,18 @@ int tofa_service_node_outage(const char* node_name, double* probability, char* e
     require(node_name != nullptr && probability != nullptr,
             "tofa_service_node_outage: NULL argument");
     *probability = running_service()->state().node_outage(node_name);
+  });
+}
+
+int tofa_service_set_referenced_graphs(const char* const* ids, int count, char* err,
+                                       size_t err_size) {
+  return guarded(err, err_size, [&] {
+    require(count >= 0 && (ids != nullptr || count == 0),
+            "tofa_service_set_referenced_graphs: bad arguments");
+    std::set<std::string> referenced;
+    for (int i = 0; i < count; ++i)
+      if (ids[i]) referenced.insert(ids[i]);
+    running_service()->state().set_referenced_graphs(std::move(referenced));
   });
 }
 

@@ -93,6 +93,11 @@ int tofa_service_start(const char *conf_path, const char *state_dir, unsigned ad
 int tofa_service_set_nodes(const tofa_node_address_t *nodes, int count, char *err,
                            size_t err_size);
 
+/* The graph ids that pending and running jobs refer to (the whole set,
+ * replacing the previous one): the per-user quota never evicts them. */
+int tofa_service_set_referenced_graphs(const char *const *ids, int count, char *err,
+                                       size_t err_size);
+
 /* Persists the state, stops the listener and the heartbeat thread and
  * joins them. Safe to call twice or when never started. */
 void tofa_service_stop(void);

@@ -21,6 +21,7 @@
 #include "slurm/slurm_errno.h"
 #include "src/common/slurm_xlator.h"
 
+#include "src/common/list.h"
 #include "src/common/log.h"
 #include "src/common/node_conf.h"
 #include "src/common/xmalloc.h"
@@ -95,6 +96,47 @@ static void _push_nodes(void)
 	xfree(nodes);
 }
 
+/* The graph ids of jobs that have not ended, under a job read lock: the
+ * service's quota must not evict a graph a job still needs. */
+static void _push_referenced_graphs(void)
+{
+	slurmctld_lock_t job_read = {
+		.conf = NO_LOCK, .job = READ_LOCK, .node = NO_LOCK,
+		.part = NO_LOCK, .fed = NO_LOCK };
+	char **ids = NULL, err[1024];
+	int count = 0, size = 0;
+	ListIterator it;
+	job_record_t *job_ptr;
+
+	lock_slurmctld(job_read);
+	it = list_iterator_create(job_list);
+	while ((job_ptr = list_next(it))) {
+		const char *id;
+
+		if (IS_JOB_FINISHED(job_ptr) && !IS_JOB_COMPLETING(job_ptr))
+			continue;
+		id = tofa_glue_env_find(job_ptr->spank_job_env,
+					job_ptr->spank_job_env_size,
+					TOFA_ENV_GRAPH_ID);
+		if (!id)
+			continue;
+		if (count == size) {
+			size = size ? 2 * size : 64;
+			xrecalloc(ids, size, sizeof(*ids));
+		}
+		ids[count++] = xstrdup(id);
+	}
+	list_iterator_destroy(it);
+	unlock_slurmctld(job_read);
+
+	if (tofa_service_set_referenced_graphs((const char *const *) ids, count,
+					       err, sizeof(err)) != TOFA_OK)
+		error("%s: %s: %s", plugin_type, __func__, err);
+	for (int i = 0; i < count; i++)
+		xfree(ids[i]);
+	xfree(ids);
+}
+
 static void *_push_loop(void *arg)
 {
 	bool retry_quietly = false;
@@ -109,8 +151,10 @@ static void *_push_loop(void *arg)
 			else
 				retry_quietly = true; /* said it once */
 		}
-		if (tofa_service_running())
+		if (tofa_service_running()) {
 			_push_nodes();
+			_push_referenced_graphs();
+		}
 
 		clock_gettime(CLOCK_REALTIME, &until);
 		until.tv_sec += PUSH_PERIOD;

@@ -49,10 +49,12 @@ int GraphStore::count_of(uid_t uid) const {
                                         [&](const auto& entry) { return entry.second.uid == uid; }));
 }
 
-std::optional<std::string> GraphStore::least_recently_used(uid_t uid) const {
+std::optional<std::string> GraphStore::least_recently_used(uid_t uid,
+                                                           const std::set<std::string>& keep) const {
   const GraphRecord* oldest = nullptr;
   for (const auto& [id, record] : records_)
-    if (record.uid == uid && (oldest == nullptr || record.last_used < oldest->last_used))
+    if (record.uid == uid && keep.count(id) == 0 &&
+        (oldest == nullptr || record.last_used < oldest->last_used))
       oldest = &record;
   if (oldest == nullptr) return std::nullopt;
   return oldest->id;

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -44,8 +45,9 @@ class GraphStore {
   const GraphRecord* find_by_digest(uid_t uid, const std::string& sha256) const;
 
   int count_of(uid_t uid) const;
-  /// The least recently used graph of `uid`.
-  std::optional<std::string> least_recently_used(uid_t uid) const;
+  /// The least recently used graph of `uid` that is not in `keep`.
+  std::optional<std::string> least_recently_used(uid_t uid,
+                                                 const std::set<std::string>& keep = {}) const;
   /// Graphs `uid` may see (all for an admin), in id order.
   std::vector<const GraphRecord*> visible(uid_t uid, bool admin) const;
   std::size_t size() const { return records_.size(); }

@@ -198,6 +198,22 @@ std::optional<GraphUpload> ServiceState::existing_upload(uid_t uid, const std::s
   return upload;
 }
 
+bool ServiceState::room_for_graph_of(uid_t uid) const {
+  return graphs_.count_of(uid) < settings_.max_graphs_per_user ||
+         graphs_.least_recently_used(uid, referenced_graphs_).has_value();
+}
+
+std::string ServiceState::quota_full_text() const {
+  return "graph quota reached: all your " + std::to_string(settings_.max_graphs_per_user) +
+         " graphs are used by pending or running jobs (MaxGraphsPerUser in tofa.conf); a new "
+         "one can be stored once one of those jobs ends";
+}
+
+void ServiceState::set_referenced_graphs(std::set<std::string> ids) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  referenced_graphs_ = std::move(ids);
+}
+
 GraphUpload ServiceState::upload_graph(uid_t uid, const std::string& name,
                                        const std::string& text) {
   const std::string shown = name.empty() ? "graph" : name;
@@ -210,6 +226,7 @@ GraphUpload ServiceState::upload_graph(uid_t uid, const std::string& name,
   std::string id;
   {
     std::lock_guard<std::mutex> lock(mutex_);
+    if (!room_for_graph_of(uid)) throw Error(quota_full_text());
     id = graphs_.next_id();
   }
 
@@ -230,21 +247,27 @@ GraphUpload ServiceState::upload_graph(uid_t uid, const std::string& name,
 
   std::vector<std::string> evicted;
   bool stored = false;
+  bool quota_full = false;  // concurrent uploads took the last evictable graph
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (graphs_.find_by_digest(uid, digest) == nullptr) {
-      while (graphs_.count_of(uid) >= settings_.max_graphs_per_user) {
-        const std::string victim = *graphs_.least_recently_used(uid);
-        graphs_.erase(victim);
-        evicted.push_back(victim);
+      if (room_for_graph_of(uid)) {
+        while (graphs_.count_of(uid) >= settings_.max_graphs_per_user) {
+          const std::string victim = *graphs_.least_recently_used(uid, referenced_graphs_);
+          graphs_.erase(victim);
+          evicted.push_back(victim);
+        }
+        graphs_.insert(record);
+        ++graph_changes_;
+        stored = true;
+      } else {
+        quota_full = true;
       }
-      graphs_.insert(record);
-      ++graph_changes_;
-      stored = true;
     }
   }
   if (!stored) {  // a concurrent upload of the same text by the same user won
     if (!state_dir_.empty()) remove_file(graph_path(id));
+    if (quota_full) throw Error(quota_full_text());
     if (std::optional<GraphUpload> existing = existing_upload(uid, digest)) return *existing;
     throw Error(shown + ": deleted while it was uploaded again; upload it once more");
   }

@@ -10,6 +10,7 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -97,10 +98,14 @@ class ServiceState {
 
   /// Checks size (before parsing), parses (ParseError text verbatim, with
   /// `name` as the file name), checks the task limit, deduplicates, applies
-  /// the per-user quota (evicting the least recently used graph), stores and
-  /// persists. Returns only once the graph and the index are on disk; throws
-  /// Error otherwise.
+  /// the per-user quota (evicting the least recently used graph that no
+  /// pending or running job uses; Error "graph quota reached: ..." when there
+  /// is none), stores and persists. Returns only once the graph and the index
+  /// are on disk; throws Error otherwise.
   GraphUpload upload_graph(uid_t uid, const std::string& name, const std::string& text);
+  /// The graph ids pending and running jobs refer to (slurmctld/tofa pushes
+  /// them): never evicted by the quota.
+  void set_referenced_graphs(std::set<std::string> ids);
   /// Graphs uid may see (copies; `graph` left null).
   std::vector<GraphRecord> graphs(uid_t uid) const;
   /// Throws Error "unknown graph id ID".
@@ -170,7 +175,10 @@ class ServiceState {
   const Logger log_;
 
   mutable std::mutex mutex_;  // guards everything below
+  bool room_for_graph_of(uid_t uid) const;  // mutex_ held
+  std::string quota_full_text() const;
   GraphStore graphs_;
+  std::set<std::string> referenced_graphs_;
   NodeHealth health_;
   PlacementStore placements_;
   std::vector<NodeAddress> polled_;

@@ -8,6 +8,7 @@
 # Before sourcing, a test may set
 #   TOFA_LIB_DEFAULT_DIR        default of TOFA_CLUSTER_DIR
 #   TOFA_LIB_DEFAULT_PORT_BASE  default of TOFA_CLUSTER_PORT_BASE
+#   TOFA_LIB_EXTRA_CONF         more tofa.conf lines
 # It then calls, in this order:
 #   tofa_lib_require_root_and_plugins   (exit 77 when not possible)
 #   tofa_lib_write_config               (tofa.conf, conf-extra, plugstack, graphs)
@@ -111,6 +112,7 @@ HeartbeatPortOffset=100
 OutageModel=window:5
 MaxGraphTasks=64
 MapWorker=$BUILDDIR/tools/.libs/tofa-map-worker
+${TOFA_LIB_EXTRA_CONF:-}
 CONF
     tofa_select_conf select/tofa_cons_tres
     cat > "$DATA/plugstack.conf" <<CONF

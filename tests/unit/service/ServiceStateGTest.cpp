@@ -193,6 +193,27 @@ TEST_F(ServiceStateTest, QuotaEvictsLeastRecentlyUsedAndDuplicatesAreShared) {
   EXPECT_TRUE(logged("graph g2 of uid 1000 evicted (MaxGraphsPerUser=2)"));
 }
 
+// Issue 11 (7): a held job's graph was evicted by later uploads and the job
+// then ran with Slurm's layout without a word to its user.
+TEST_F(ServiceStateTest, GraphsOfLiveJobsAreNeverEvictedAndAFullQuotaIsAnError) {
+  auto state = open_state();  // MaxGraphsPerUser=2
+  ASSERT_EQ(upload(*state, kAlice, "a", kRing), "OK id=g1 tasks=4 existing=0");
+  ASSERT_EQ(upload(*state, kAlice, "b", "0 1 5\n"), "OK id=g2 tasks=2 existing=0");
+  state->set_referenced_graphs({"g1"});
+  ASSERT_EQ(upload(*state, kAlice, "c", "0 2 5\n"), "OK id=g3 tasks=3 existing=0");  // g2 goes
+  EXPECT_EQ(ask(*state, kAlice, "PLACE graph=g2"), "ERROR unknown graph id g2");
+  EXPECT_EQ(ask(*state, kAlice, "PLACE graph=g1").rfind("OK", 0), 0u);
+  state->set_referenced_graphs({"g1", "g3"});
+  EXPECT_EQ(upload(*state, kAlice, "d", "0 3 5\n"),
+            "ERROR graph quota reached: all your 2 graphs are used by pending or running jobs "
+            "(MaxGraphsPerUser in tofa.conf); a new one can be stored once one of those jobs ends");
+  EXPECT_EQ(upload(*state, kAlice, "c-again", "0 2 5\n"), "OK id=g3 tasks=3 existing=1");
+  EXPECT_EQ(upload(*state, kBob, "d", "0 3 5\n").rfind("OK", 0), 0u);  // per user
+  state->set_referenced_graphs({"g3"});
+  EXPECT_EQ(upload(*state, kAlice, "d", "0 3 5\n").rfind("OK", 0), 0u);  // g1 goes
+  EXPECT_EQ(ask(*state, kAlice, "PLACE graph=g1"), "ERROR unknown graph id g1");
+}
+
 TEST_F(ServiceStateTest, GarbageNeverCrashes) {
   auto state = open_state();
   EXPECT_EQ(ask(*state, kAlice, ""), "ERROR empty request: expected a verb such as PING");
