@@ -57,7 +57,9 @@ else
 fi
 
 # 2. The tasks ran on the 8 distinct nodes t1..t8.
-if out=$(timeout 60 srun -N "$NODES" printenv SLURMD_NODENAME 2>&1); then
+# srun's own notes ("job 2 queued and waiting for resources" while the
+# previous job's nodes are still completing) go to stderr: keep them apart.
+if out=$(timeout 60 srun -N "$NODES" printenv SLURMD_NODENAME 2>"$DIR/tmp/srun-notes"); then
     got=$(sort -V <<<"$out")
     if [ "$got" = "$expected_nodes" ]; then
         pass "srun -N $NODES printenv SLURMD_NODENAME: t1..t$NODES once each"
@@ -65,7 +67,7 @@ if out=$(timeout 60 srun -N "$NODES" printenv SLURMD_NODENAME 2>&1); then
         fail "srun -N $NODES printenv SLURMD_NODENAME gave: $(echo "$got" | tr '\n' ' ')"
     fi
 else
-    fail "srun -N $NODES printenv SLURMD_NODENAME exited non-zero: $out"
+    fail "srun -N $NODES printenv SLURMD_NODENAME exited non-zero: $out $(cat "$DIR/tmp/srun-notes")"
 fi
 
 # 3. A batch job (2 nodes, srun inside) completes; poll scontrol, no accounting needed.
