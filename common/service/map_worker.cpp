@@ -110,6 +110,13 @@ class WorkerProcess {
   WorkerProcess(const WorkerProcess&) = delete;
   WorkerProcess& operator=(const WorkerProcess&) = delete;
 
+  /// An idle worker writes nothing: a readable or hung-up socket means it
+  /// is gone (killed by the kernel's OOM killer, say).
+  bool still_idle() const {
+    pollfd p{socket_.get(), POLLIN, 0};
+    return ::poll(&p, 1, 0) == 0;
+  }
+
   bool serves(const MapWorkerLimits& limits) const {
     return limits.program == limits_.program && limits.memory_mb == limits_.memory_mb &&
            limits.seconds == limits_.seconds;
@@ -207,14 +214,20 @@ std::vector<std::unique_ptr<WorkerProcess>>& idle_workers() {
 }
 
 std::unique_ptr<WorkerProcess> take_worker(const MapWorkerLimits& limits) {
+  std::vector<std::unique_ptr<WorkerProcess>> gone;  // reaped outside the lock
   {
     std::lock_guard<std::mutex> lock(idle_mutex());
     auto& idle = idle_workers();
-    for (auto it = idle.begin(); it != idle.end(); ++it) {
-      if ((*it)->serves(limits)) {
+    for (auto it = idle.begin(); it != idle.end();) {
+      if (!(*it)->still_idle()) {
+        gone.push_back(std::move(*it));
+        it = idle.erase(it);
+      } else if ((*it)->serves(limits)) {
         std::unique_ptr<WorkerProcess> worker = std::move(*it);
         idle.erase(it);
         return worker;
+      } else {
+        ++it;
       }
     }
   }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
@@ -60,6 +61,15 @@ TEST(MapWorker, SamePlacementAsInProcess) {
     const Placement here = tofa::make_mapper(strategy)->map(job.request);
     EXPECT_EQ(map_in_worker(job.request, strategy, real_worker()), here) << strategy;
   }
+}
+
+TEST(MapWorker, AnIdleWorkerThatDiedIsReplaced) {
+  Job job;
+  const Placement here = tofa::make_mapper("greedy")->map(job.request);
+  ASSERT_EQ(map_in_worker(job.request, "greedy", real_worker()), here);
+  // The worker now waits for its next job; the kernel kills it meanwhile.
+  ASSERT_EQ(std::system("pkill -KILL -f '^[^ ]*tofa-map-worker --memory-mb 1024 '"), 0);
+  EXPECT_EQ(map_in_worker(job.request, "greedy", real_worker()), here);
 }
 
 TEST(MapWorker, StrategyErrorsComeBackAsTheirText) {
