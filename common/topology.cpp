@@ -70,15 +70,19 @@ Topology::Topology(std::vector<int> dims, std::vector<bool> wrap, int cores_per_
                 std::to_string(wrap_.size()) + " wrap value(s)");
   if (cores_per_node_ < 1)
     throw Error("cores per node must be at least 1, got " + std::to_string(cores_per_node_));
-  // link_slot_count() = nodes * 2 * D must fit an int too.
-  const long long limit = INT_MAX / (2 * static_cast<long long>(dims_.size()));
+  // Checked before the node names are allocated. link_slot_count() =
+  // nodes * 2 * D must fit an int too.
+  const long long int_limit = INT_MAX / (2 * static_cast<long long>(dims_.size()));
   long long count = 1;
   for (size_t d = 0; d < dims_.size(); ++d) {
     if (dims_[d] < 1)
       throw Error("dimension " + std::to_string(d) + " of topology " + join_dims(dims_) +
                   " has size " + std::to_string(dims_[d]) + ": sizes must be at least 1");
     count *= dims_[d];
-    if (count > limit) throw Error("topology " + join_dims(dims_) + " has too many nodes");
+    if (count > int_limit) throw Error("topology " + join_dims(dims_) + " has too many nodes");
+    if (count > kMaxNodes)
+      throw Error("topology " + join_dims(dims_) + " has more than " +
+                  std::to_string(kMaxNodes) + " nodes");
   }
   node_count_ = static_cast<int>(count);
   std::vector<std::string> names(node_count_);

@@ -29,8 +29,14 @@ struct Route {
 /// i.e. the first dimension varies fastest (Scotch's and SimGrid's numbering).
 class Topology {
  public:
+  /// The most nodes a topology may have: far above any torus machine built
+  /// (Fugaku: 158,976 nodes), and small enough that the names and routing
+  /// tables of one topology stay below a few hundred MB.
+  static constexpr int kMaxNodes = 1 << 20;
+
   /// `wrap[d]` true makes dimension d a ring. Throws Error on empty dims,
-  /// a size < 1, mismatched wrap size or cores_per_node < 1.
+  /// a size < 1, more than kMaxNodes nodes, mismatched wrap size or
+  /// cores_per_node < 1.
   Topology(std::vector<int> dims, std::vector<bool> wrap, int cores_per_node = 1);
 
   /// "torus:8x8x8", "mesh:4x4", optional ":cores=N" suffix. Nodes are named
