@@ -2,14 +2,14 @@
 # Builds the libFuzzer targets of fuzz/ (clang, ASan, UBSan; outside the
 # source tree) and runs each one on its seed corpus fuzz/corpus/TARGET.
 #   scripts/fuzz.sh [--seconds N | --runs N] [TARGET...]
-# Default: a bounded run of 25 s per target. Prints "fuzz TARGET: N execs,
+# Default: a bounded run of 20 s per target. Prints "fuzz TARGET: N execs,
 # no finding" or the finding (the input that triggers it is kept in
 # $TOFA_FUZZ_BUILD/artifacts), then "N passed, N failed", one per target.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 src=$PWD
 
-seconds=25 runs=
+seconds=20 runs=
 targets=()
 while [ $# -gt 0 ]; do
   case "$1" in
