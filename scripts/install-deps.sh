@@ -7,6 +7,7 @@ packages=(
   libscotch-dev libmunge-dev munge libgtest-dev libcli11-dev nlohmann-json3-dev
   slurm-wlm slurmctld slurmd slurm-client libslurm-dev libpmi2-0-dev
   openmpi-bin libopenmpi-dev mpich libmpich-dev gfortran lammps libpng-dev nettle-dev man-db
+  clang libclang-rt-14-dev ccache
 )
 
 missing=()

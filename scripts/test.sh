@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command: installs dependencies, builds, runs the unit, command-line
 # and MPI profiler tests (make check), then the Slurm integration tests on a
-# real mini-cluster (root only), and ends with "N passed, N failed".
+# real mini-cluster (root only), the sanitizer builds (scripts/sanitizers.sh)
+# and a bounded fuzzing run (scripts/fuzz.sh), and ends with "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh || exit 1
@@ -26,6 +27,14 @@ if [ "$(id -u)" -eq 0 ]; then
 else
   echo "integration tests skipped: they start slurmctld/slurmd and need root"
 fi
+
+# ASan/UBSan and TSan builds of the unit tests, then a bounded fuzzing run
+# (clang, built outside the tree; each ends with "N passed, N failed").
+for check in sanitizers fuzz; do
+  echo "== scripts/$check.sh"
+  bash "scripts/$check.sh" >"$results/$check.log" 2>&1 || status=1
+  cat "$results/$check.log"
+done
 
 passed=0 failed=0 skipped=0
 for xml in "$results"/*.xml; do

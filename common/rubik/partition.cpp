@@ -68,6 +68,12 @@ void Box::cut(const std::vector<int>& divisors, const std::vector<Slicing>& slic
   check_arity("cut", "slicings", slicing.size(), shape_);
   std::vector<int> extent(shape_.size());
   for (std::size_t d = 0; d < shape_.size(); ++d) extent[d] = shape_[d] / divisors[d];
+  // The children copy this box's cells: a chain of divisions (even by 1)
+  // would otherwise grow without bound.
+  if (tree_->stored_cells_ > kMaxCells - size())
+    throw Error("the tree's boxes would hold more than " + std::to_string(kMaxCells) +
+                " cells");
+  tree_->stored_cells_ += size();
 
   std::vector<std::unique_ptr<Box>> children;
   std::vector<int> grid_at(shape_.size(), 0), parent_at(shape_.size());

@@ -50,6 +50,10 @@ class SpecRunner {
       run_operation(boxes, tree_name, whole_tree);
     }
     if (peek().kind != Token::End) fail(peek(), "unexpected " + describe(peek()) + " after the statement");
+    std::int64_t cells = 0;
+    for (const auto& tree : spec_.trees) cells += tree->stored_cells();
+    if (cells > kMaxCells)
+      fail(tokens_.front(), "the spec's boxes hold more than " + std::to_string(kMaxCells) + " cells");
   }
 
   [[noreturn]] void fail(const Token& at, const std::string& message) const {

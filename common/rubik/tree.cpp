@@ -64,7 +64,14 @@ Tree::Tree(std::vector<int> shape) {
   for (int extent : shape) {
     if (extent < 1) throw Error("box: every dimension needs a size of at least 1, got " + std::to_string(extent));
   }
-  std::vector<std::int64_t> cells(volume(shape));
+  std::int64_t size = 1;
+  for (int extent : shape) {
+    if (size > kMaxCells / extent)
+      throw Error("box: more than " + std::to_string(kMaxCells) + " cells");
+    size *= extent;
+  }
+  stored_cells_ = size;
+  std::vector<std::int64_t> cells(size);
   std::iota(cells.begin(), cells.end(), 0);
   elements_ = cells;
   root_.reset(new Box(this, std::move(shape), std::move(cells)));

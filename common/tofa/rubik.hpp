@@ -90,11 +90,16 @@ class Box {
   std::vector<std::unique_ptr<Box>> children_;
 };
 
+/// The most cells the boxes of one tree may hold together (the root and
+/// every division of it), and of all the trees of a spec: 16 Mi ranks, far
+/// above a job's, and 128 MB of cell indices. Checked before allocating.
+constexpr std::int64_t kMaxCells = std::int64_t{1} << 24;
+
 /// A partition tree: a root box, its descendants, and the element in every cell.
 class Tree {
  public:
   /// A box of the given shape holding ranks 0..size-1 in row-major order.
-  /// Throws Error on an empty shape or a size < 1.
+  /// Throws Error on an empty shape, a size < 1 or more than kMaxCells cells.
   explicit Tree(std::vector<int> shape);
   Tree(const Tree&) = delete;
   Tree& operator=(const Tree&) = delete;
@@ -118,11 +123,14 @@ class Tree {
   /// cell_of[e] = the cell holding element e. Throws Error unless the
   /// elements are 0..size-1, each once.
   std::vector<std::int64_t> cell_of_element() const;
+  /// Cells held by all boxes of the tree: the root's and every division's.
+  std::int64_t stored_cells() const { return stored_cells_; }
 
  private:
   friend class Box;
   std::unique_ptr<Box> root_;
   std::vector<std::int64_t> elements_;
+  std::int64_t stored_cells_ = 0;
 };
 
 /// The trees a spec file builds and the one to write out.

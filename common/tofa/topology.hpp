@@ -26,7 +26,9 @@ struct Route {
 };
 
 /// Limits checked before anything is allocated (node names, routes, Scotch
-/// targets all grow with the node count).
+/// targets all grow with the node count): far above any torus machine built
+/// (Fugaku: 158,976 nodes), small enough that the names and routing tables of
+/// one topology stay below a few hundred MB.
 constexpr long long kMaxTopologyNodes = 1LL << 20;
 constexpr int kMaxTopologyDimensions = 16;
 

@@ -184,7 +184,8 @@ TEST(HeartbeatHistory, FromTextRejectsBadInput) {
       {"answered=1 missed=2 ewma=0.5 recent=01 more",
        "unexpected 'more' after recent=..."},
   };
-  for (const auto& [text, expected] : cases) {
+  for (const auto& [text_case, expected] : cases) {
+    const std::string& text = text_case;  // clang before 16 cannot capture a structured binding
     EXPECT_EQ(error_text<Error>([&] { HeartbeatHistory::from_text(text); }),
               "bad heartbeat history '" + text + "': " + expected);
   }

@@ -74,7 +74,8 @@ void expect_valid_bins(const Histogram& histogram, int k, int bins) {
 TEST(MimsBinPacking, PatternTestsAreExactOnEveryHistogram) {
   // (k, largest number of bins): all histograms of k * bins tasks.
   const std::vector<std::pair<int, int>> cases = {{1, 6}, {2, 7}, {3, 6}, {4, 5}, {6, 4}};
-  for (auto [k, max_bins] : cases) {
+  for (const auto& [k_case, max_bins] : cases) {
+    const int k = k_case;  // clang before 16 cannot capture a structured binding
     ASSERT_TRUE(tofa::bin_packing::has_exact_test(k));
     int checked = 0, feasible = 0;
     for (int bins = 1; bins <= max_bins; ++bins) {

@@ -114,4 +114,18 @@ TEST(RubikSpec, Errors) {
             "cannot read Rubik spec '/nonexistent/x.rubik'");
 }
 
+// Found by fuzz/rubik_spec: box([20000,20000]) took 6 GB, and divisions by 1
+// copy a box's cells again at every level. Refused before allocating.
+TEST(RubikSpec, CellLimits) {
+  EXPECT_EQ(error_text([] { run("a = box([20000, 20000])\n"); }),
+            "t.rubik:1:5: box: more than 16777216 cells");
+  // 99999^4 overflows a 64-bit product: the limit is checked dimension by dimension.
+  EXPECT_EQ(error_text([] { run("a = box([99999, 99999, 99999, 99999])\n"); }),
+            "t.rubik:1:5: box: more than 16777216 cells");
+  EXPECT_EQ(error_text([] { run("a = box([4096, 2048])\na.div([1, 1])\na[0].div([1, 1])\n"); }),
+            "t.rubik:3:6: the tree's boxes would hold more than 16777216 cells");
+  EXPECT_EQ(error_text([] { run("a = box([4096, 4096])\nb = box([1])\n"); }),
+            "t.rubik:2:1: the spec's boxes hold more than 16777216 cells");
+}
+
 }  // namespace

@@ -269,6 +269,16 @@ TEST(TopologyTest, ConstructorErrors) {
   EXPECT_THROW(Topology({100000, 100000}, {true, true}), tofa::Error);  // too many nodes
 }
 
+TEST(TopologyTest, NodeLimitIsCheckedBeforeNamesAreBuilt) {
+  try {
+    Topology({1025, 1024}, {true, true});
+    FAIL() << "a topology of 1049600 nodes was built";
+  } catch (const tofa::Error& e) {
+    EXPECT_EQ(std::string(e.what()), "topology 1025x1024 has more than 1048576 nodes");
+  }
+  EXPECT_EQ(Topology::from_spec("mesh:1024x4").node_count(), 4096);
+}
+
 TEST(TopologyTest, NodeNames) {
   Topology t = Topology::from_spec("torus:2x2");
   EXPECT_EQ(t.node_names(), (std::vector<std::string>{"n0", "n1", "n2", "n3"}));

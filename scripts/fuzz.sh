@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets of fuzz/ (clang, ASan, UBSan; outside the
+# source tree) and runs each one on its seed corpus fuzz/corpus/TARGET.
+#   scripts/fuzz.sh [--seconds N | --runs N] [TARGET...]
+# Default: a bounded run of 20 s per target. Prints "fuzz TARGET: N execs,
+# no finding" or the finding (the input that triggers it is kept in
+# $TOFA_FUZZ_BUILD/artifacts), then "N passed, N failed", one per target.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+src=$PWD
+
+seconds=20 runs=
+targets=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --seconds) seconds=$2; shift 2 ;;
+    --runs) runs=$2; shift 2 ;;
+    -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
+    *) targets+=("$1"); shift ;;
+  esac
+done
+
+build=${TOFA_FUZZ_BUILD:-/var/cache/tofa/fuzz-build}
+export CCACHE_DIR=${CCACHE_DIR:-/var/cache/tofa/ccache}
+export CCACHE_BASEDIR=$src  # cache hits across checkouts and build directories
+mkdir -p "$build" "$CCACHE_DIR"
+if ! make -s -f fuzz/build.mk BUILD="$build" -j2 >"$build/build.log" 2>&1; then
+  tail -n 30 "$build/build.log"
+  echo "fuzz: build failed (log: $build/build.log)"
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+
+if [ ${#targets[@]} -eq 0 ]; then
+  for file in fuzz/*_fuzzer.cpp; do
+    name=$(basename "$file" _fuzzer.cpp)
+    targets+=("$name")
+  done
+fi
+
+# Findings: a crash, a sanitizer report, an uncaught exception, an input over
+# 10 s, one allocation over 1 GiB or a resident size over 2 GiB.
+limits=(-rss_limit_mb=2048 -malloc_limit_mb=1024 -timeout=10 -print_final_stats=1)
+if [ -n "$runs" ]; then limits+=(-runs="$runs"); else limits+=(-max_total_time="$seconds"); fi
+
+export LSAN_OPTIONS=suppressions=$src/fuzz/lsan.supp:print_suppressions=0
+
+passed=0 failed=0
+for target in "${targets[@]}"; do
+  binary=$build/bin/fuzz_$target
+  corpus=$build/corpus/$target  # grows across runs; the seeds in the tree stay as they are
+  log=$build/logs/$target.log
+  mkdir -p "$corpus" "$build/logs" "$build/artifacts"
+  if [ ! -x "$binary" ]; then
+    echo "fuzz $target: no such target"
+    failed=$((failed + 1))
+    continue
+  fi
+  "$binary" "${limits[@]}" -artifact_prefix="$build/artifacts/$target-" \
+    "$corpus" "fuzz/corpus/$target" >"$log" 2>&1
+  status=$?
+  execs=$(awk '/stat::number_of_executed_units:/ { print $2 }' "$log" | tail -n 1)
+  if [ "$status" -eq 0 ]; then
+    echo "fuzz $target: ${execs:-?} execs, no finding"
+    passed=$((passed + 1))
+  else
+    echo "fuzz $target: FINDING after ${execs:-?} execs (exit $status, log $log)"
+    grep -E '^(==[0-9]+==ERROR|SUMMARY|terminate called|  what|.*runtime error|.*invariant violated|.*out-of-memory|.*malloc\(|.*Test unit written|.*ALARM)' "$log" |
+      head -n 8 | sed 's/^/  /'
+    grep -E '^ +#[0-9]+ .* in .*'"$src"'/' "$log" | head -n 8 | sed 's/^/  /'
+    failed=$((failed + 1))
+  fi
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

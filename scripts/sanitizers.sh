@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Builds libtofa, the tools and the GoogleTest unit tests with clang under
+# AddressSanitizer + UndefinedBehaviorSanitizer and runs the unit tests and
+# the tofa-map command-line test; builds the service and network tests under
+# ThreadSanitizer and runs them. Everything is built outside the source tree
+# (a copy of the tracked and new files, configured --without-slurm-source);
+# ccache keeps rebuilds short. Ends with "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+here=$PWD
+root=${TOFA_SANITIZER_BUILD:-/var/cache/tofa/sanitizers}
+src=$root/src
+export CCACHE_DIR=${CCACHE_DIR:-/var/cache/tofa/ccache}
+export CCACHE_BASEDIR=$root  # cache hits across build directories
+mkdir -p "$src" "$CCACHE_DIR"
+ccache=$(command -v ccache || true)
+common_flags="-O1 -g -fno-omit-frame-pointer"
+asan="-fsanitize=address,undefined -fno-sanitize-recover=all"
+tsan="-fsanitize=thread"
+export LSAN_OPTIONS="suppressions=$here/fuzz/lsan.supp:print_suppressions=0"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1"
+
+passed=0 failed=0
+fail() { echo "sanitizers: $*"; failed=$((failed + 1)); }
+
+# The copy keeps the modification times of unchanged files, so make
+# rebuilds only what changed; autotools run again only when they must.
+git ls-files -z --cached --others --exclude-standard | tar -c --null -T - -f - | tar -x -C "$src"
+if [ ! -f "$src/configure" ] || [ "$src/configure.ac" -nt "$src/configure" ] ||
+   [ -n "$(find "$src" -name '*.am' -newer "$src/configure" -o -name local.mk -newer "$src/configure")" ]; then
+  (cd "$src" && autoreconf -fi) >"$root/autoreconf.log" 2>&1 || { fail "autoreconf failed"; }
+fi
+
+# configure_in DIR SANITIZER_FLAGS: a static, plugin-less build in DIR.
+configure_in() {
+  local dir=$1 flags=$2
+  mkdir -p "$dir"
+  [ -f "$dir/Makefile" ] && [ "$dir/config.status" -nt "$src/configure" ] && return 0
+  (cd "$dir" && "$src/configure" --without-slurm-source --disable-shared --enable-static \
+    CC="$ccache clang" CXX="$ccache clang++" CFLAGS="$common_flags $flags" \
+    CXXFLAGS="$common_flags $flags" LDFLAGS="$flags") >"$dir/configure.log" 2>&1
+}
+
+# gtest_counts LOG: adds a GoogleTest run's passed and failed tests.
+gtest_counts() {
+  local log=$1 ok bad
+  ok=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n 1)
+  bad=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n 1)
+  passed=$((passed + ${ok:-0}))
+  failed=$((failed + ${bad:-0}))
+  if [ -z "$ok" ] && [ -z "$bad" ]; then fail "$log: the test binary ended without a summary"; fi
+  grep -E 'ERROR: (Address|Leak|Thread|UndefinedBehavior)Sanitizer|runtime error|WARNING: ThreadSanitizer|^\[  FAILED  \] [A-Za-z]' "$log" |
+    head -n 20
+}
+
+asan_dir=$root/asan
+echo "== ASan+UBSan: library, tools, unit tests"
+if configure_in "$asan_dir" "$asan" &&
+   make -C "$asan_dir" -j2 tests/unit_tests tools/tofa-map tools/tofactl tools/tofa-rubik \
+     >"$asan_dir/build.log" 2>&1; then
+  (cd "$asan_dir" && ./tests/unit_tests) >"$root/asan-unit.log" 2>&1
+  gtest_counts "$root/asan-unit.log"
+  top_srcdir=$src top_builddir=$asan_dir bash "$src/tests/cli/test_tofa_map.sh" \
+    >"$root/asan-cli.log" 2>&1
+  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$root/asan-cli.log" | tail -n 1)
+  if [ -n "$line" ]; then
+    passed=$((passed + $(echo "$line" | awk '{print $1}')))
+    failed=$((failed + $(echo "$line" | awk '{print $3}' | tr -d ',')))
+    grep -E '^not ok|Sanitizer|runtime error' "$root/asan-cli.log" | head -n 20
+  else
+    fail "tests/cli/test_tofa_map.sh under ASan ended without a summary"
+  fi
+else
+  tail -n 30 "$asan_dir/configure.log" "$asan_dir/build.log" 2>/dev/null
+  fail "ASan build failed (logs in $asan_dir)"
+fi
+
+tsan_dir=$root/tsan
+echo "== TSan: service and network tests"
+if configure_in "$tsan_dir" "$tsan" &&
+   make -C "$tsan_dir" -j2 common/libtofa.la >"$tsan_dir/build.log" 2>&1 &&
+   make -f "$src/scripts/lib/tsan_tests.mk" -j2 SRC="$src" BUILD="$tsan_dir" \
+     CXX="$ccache clang++" SANITIZE="$tsan" >>"$tsan_dir/build.log" 2>&1; then
+  "$tsan_dir/service_net_tests" >"$root/tsan-service.log" 2>&1
+  gtest_counts "$root/tsan-service.log"
+else
+  tail -n 30 "$tsan_dir/configure.log" "$tsan_dir/build.log" 2>/dev/null
+  fail "TSan build failed (logs in $tsan_dir)"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
