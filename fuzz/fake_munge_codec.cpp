@@ -21,7 +21,8 @@ int hex_value(char c) {
 
 }  // namespace
 
-MungeCodec::MungeCodec(std::string socket_path) : socket_path_(std::move(socket_path)) {}
+MungeCodec::MungeCodec(std::string socket_path, int ttl_seconds)
+    : socket_path_(std::move(socket_path)), ttl_seconds_(ttl_seconds) {}
 
 std::string MungeCodec::encode(const std::string& payload) const {
   static const char digits[] = "0123456789abcdef";
@@ -34,7 +35,7 @@ std::string MungeCodec::encode(const std::string& payload) const {
 }
 
 MungeDecoded MungeCodec::decode(const std::string& credential) const {
-  const Error invalid("munge_decode: Invalid credential");
+  const MungeError invalid("munge_decode: Invalid credential", true);
   if (credential.compare(0, kPrefix.size(), kPrefix) != 0) throw invalid;
   if ((credential.size() - kPrefix.size()) % 2 != 0) throw invalid;
   MungeDecoded decoded;

@@ -72,19 +72,6 @@ void add_anneal_parameters(FuzzedDataProvider& in, tofa::MappingRequest& request
   request.parameters["progress"] = "no";
 }
 
-/// Known crash inside Scotch for a job of at most one node's slots mapped
-/// onto a node other than node 0 (such a job runs on the first fault-free
-/// candidate). Another change fixes it in common/map/scotch_map.cpp; until
-/// it lands these cases are skipped for the Scotch-based strategies. Remove
-/// this to re-enable them.
-bool hits_known_scotch_crash(const std::string& strategy, int tasks, int slots,
-                             const tofa::MappingRequest& request) {
-  const bool scotch_based = strategy == "tofa" || strategy == "tofa-compact" || strategy == "mims";
-  const int first = request.candidate_nodes.empty() ? 0 : request.candidate_nodes.front();
-  const bool on_node_0 = first == 0 && (request.outage.empty() || request.outage[0] == 0);
-  return scotch_based && tasks <= slots && !on_node_0;
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -114,7 +101,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   request.graph = &graph;
 
   for (const tofa::MapperInfo& info : tofa::mapper_table()) {
-    if (hits_known_scotch_crash(info.name, tasks, slots, request)) continue;
     tofa::Placement placement;
     try {
       placement = info.create()->map(request);

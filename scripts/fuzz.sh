@@ -20,7 +20,10 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-build=${TOFA_FUZZ_BUILD:-/var/cache/tofa/fuzz-build}
+# One build directory per checkout: make compares modification times, which
+# mean nothing across checkouts (ccache shares the compiler's work anyway).
+checkout=$(printf '%s' "$src" | md5sum | cut -c1-8)
+build=${TOFA_FUZZ_BUILD:-/var/cache/tofa/fuzz-build/$checkout}
 export CCACHE_DIR=${CCACHE_DIR:-/var/cache/tofa/ccache}
 export CCACHE_BASEDIR=$src  # cache hits across checkouts and build directories
 mkdir -p "$build" "$CCACHE_DIR"

@@ -8,7 +8,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 here=$PWD
-root=${TOFA_SANITIZER_BUILD:-/var/cache/tofa/sanitizers}
+# One build directory per checkout: make compares modification times, which
+# mean nothing across checkouts (ccache shares the compiler's work anyway).
+root=${TOFA_SANITIZER_BUILD:-/var/cache/tofa/sanitizers/$(printf '%s' "$here" | md5sum | cut -c1-8)}
 src=$root/src
 export CCACHE_DIR=${CCACHE_DIR:-/var/cache/tofa/ccache}
 export CCACHE_BASEDIR=$root  # cache hits across build directories
