@@ -5,6 +5,7 @@
 # and a bounded fuzzing run (scripts/fuzz.sh), and ends with "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
+started=$(date +%s)
 bash scripts/install-deps.sh || exit 1
 bash scripts/build.sh || { echo "build failed"; exit 1; }
 
@@ -59,5 +60,6 @@ for log in tests/*/*.sh.log "$results"/*.log; do
   failed=$((failed + $(echo "$line" | awk '{print $3}' | tr -d ',')))
 done
 [ "$status" -eq 0 ] || [ "$failed" -gt 0 ] || failed=$((failed + 1))
+echo "test command: $(( $(date +%s) - started )) s"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$status" -eq 0 ] && [ "$failed" -eq 0 ]
