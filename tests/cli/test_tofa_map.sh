@@ -73,5 +73,30 @@ check "too many tasks rejected" grep -q "64 tasks do not fit on 8 nodes with 1 s
 check "default-slurm fills nodes in order" \
   test "$(uniq -c "$work/block" | awk '{print $1}' | sort -u)" = "4"
 
+# Issue 10: these were accepted silently, or crashed (exit 139), at 5516619.
+refused() {  # refused PATTERN COMMAND...: exits 1..127 and says PATTERN on stderr
+  local pattern=$1 status; shift
+  "$@" >/dev/null 2>"$work/err"; status=$?
+  [ "$status" -ge 1 ] && [ "$status" -lt 128 ] && grep -q -- "$pattern" "$work/err"
+}
+for penalty in nan -1 inf; do
+  check "--fault-penalty $penalty refused" refused "expected a finite number >= 0" \
+    "$map" --topology torus:4x4 --graph stencil:4x4 --fault-penalty "$penalty"
+done
+check "tofa-rubik --slots -3 refused" refused "slots" \
+  "$top_builddir/tools/tofa-rubik" --spec "$examples/rubik/div-4x4x4.rubik" --slots -3
+printf '4\n0 1 0 1\n1 0 1 0\n0 1 0 1\n1 0 1 0\n' >"$work/g4.mat"
+"$map" --topology "$examples/torus8x8x8.conf" --graph "$work/g4.mat" --nodes n001 --slots 4 \
+  --hostfile "$work/one" >/dev/null 2>&1
+check "a 4-task graph on one node other than n000 (Scotch crashed)" \
+  test "$?" -eq 0 -a "$(sort -u "$work/one")" = n001
+bomb="n[0-4194303$(for _ in $(seq 15); do printf ',0-4194303'; done)]"
+check "a 162-byte hostlist of 67M names refused before expanding" refused "expands to more than 512 names" \
+  "$map" --topology "$examples/torus8x8x8.conf" --graph "$work/g4.mat" --nodes "$bomb"
+printf '2\n0 \001\033[2J\n1 0\n' >"$work/garbage.mat"
+"$map" --topology torus:4x4 --graph "$work/garbage.mat" >/dev/null 2>"$work/err"
+check "control characters of bad input are escaped" \
+  test -z "$(tr -d '[:print:]\n\t' <"$work/err")" -a -n "$(grep -F '\x01\x1b[2J' "$work/err")"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
