@@ -237,7 +237,7 @@ int main(int argc, char** argv) {
   app.add_option("--strategy", options.strategy, "mapping strategy (default tofa)");
   app.add_option("--nodes", options.nodes, "candidate nodes as a hostlist, in order (default all)");
   app.add_option("--slots", options.slots, "tasks per node (default: the topology's cores)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0, 1 << 20));
   app.add_option("--seed", options.seed, "random seed (random strategy, Scotch)");
   app.add_option("--fault-penalty", options.penalty, "Equation 1 penalty factor (default 100)")
       ->check(CLI::Validator(

@@ -87,7 +87,7 @@ int main(int argc, char** argv) {
   app.add_option("--hostfile", options.hostfile, "write SLURM_HOSTFILE: line i = node of rank i")
       ->needs(topology);
   app.add_option("--slots", options.slots, "ranks per node (default: the topology's cores)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0, 1 << 20));
   CLI11_PARSE(app, argc, argv);
   try {
     return run(options);
