@@ -60,8 +60,8 @@ asan_dir=$root/asan
 echo "== ASan+UBSan: library, tools, unit tests"
 if configure_in "$asan_dir" "$asan" &&
    make -C "$asan_dir" -j2 tests/unit_tests tools/tofa-map tools/tofactl tools/tofa-rubik \
-     >"$asan_dir/build.log" 2>&1; then
-  (cd "$asan_dir" && ./tests/unit_tests) >"$root/asan-unit.log" 2>&1
+     tools/tofa-map-worker >"$asan_dir/build.log" 2>&1; then
+  (cd "$asan_dir" && top_builddir=$asan_dir ./tests/unit_tests) >"$root/asan-unit.log" 2>&1
   gtest_counts "$root/asan-unit.log"
   top_srcdir=$src top_builddir=$asan_dir bash "$src/tests/cli/test_tofa_map.sh" \
     >"$root/asan-cli.log" 2>&1
@@ -84,7 +84,9 @@ if configure_in "$tsan_dir" "$tsan" &&
    make -C "$tsan_dir" -j2 common/libtofa.la >"$tsan_dir/build.log" 2>&1 &&
    make -f "$src/scripts/lib/tsan_tests.mk" -j2 SRC="$src" BUILD="$tsan_dir" \
      CXX="$ccache clang++" SANITIZE="$tsan" >>"$tsan_dir/build.log" 2>&1; then
-  "$tsan_dir/service_net_tests" >"$root/tsan-service.log" 2>&1
+  # Placements go through the ASan build's mapping worker (a process of its own).
+  top_builddir=$asan_dir LD_LIBRARY_PATH=$asan_dir/common/.libs \
+    "$tsan_dir/service_net_tests" >"$root/tsan-service.log" 2>&1
   gtest_counts "$root/tsan-service.log"
 else
   tail -n 30 "$tsan_dir/configure.log" "$tsan_dir/build.log" 2>/dev/null
