@@ -5,7 +5,7 @@ TEST_SOURCES := $(wildcard $(SRC)/tests/unit/service/*.cpp $(SRC)/tests/unit/net
   $(SRC)/tools/tofactl_format.cpp $(SRC)/tools/tofactl_slurm_conf.cpp
 OBJECTS := $(patsubst $(SRC)/%.cpp,$(BUILD)/tsan-tests/%.o,$(TEST_SOURCES))
 CXXFLAGS := -std=c++17 -O1 -g -fno-omit-frame-pointer $(SANITIZE) -pthread \
-  -I$(SRC)/common -I$(SRC)/tests/unit -I$(SRC)/tools -I/usr/include/scotch
+  -I$(SRC)/common -I$(SRC)/tests/unit -I$(SRC)/tests/unit/net -I$(SRC)/tools -I/usr/include/scotch
 
 $(BUILD)/service_net_tests: $(OBJECTS) $(BUILD)/common/.libs/libtofa.a
 	$(CXX) $(SANITIZE) $^ -lgtest -lgtest_main -lscotch -lscotcherr -lm -lmunge \
