@@ -14,13 +14,17 @@
 
 namespace tofa_test {
 
-/// The build tree's tofa-map-worker binary, not libtool's wrapper script
-/// (make check exports top_builddir; the test's LD_LIBRARY_PATH finds libtofa).
+/// The build tree's tofa-map-worker binary: under .libs when libtofa is
+/// shared (the test's LD_LIBRARY_PATH finds libtofa; the file beside it is
+/// libtool's wrapper script), else in tools/ itself (make check exports
+/// top_builddir).
 inline std::string map_worker_program() {
   const char* build = std::getenv("top_builddir");
-  std::string path = std::string(build ? build : ".") + "/tools/.libs/tofa-map-worker";
+  const std::string tools = std::string(build ? build : ".") + "/tools/";
   char resolved[4096];
-  return realpath(path.c_str(), resolved) ? std::string(resolved) : path;
+  for (const char* name : {".libs/tofa-map-worker", "tofa-map-worker"})
+    if (realpath((tools + name).c_str(), resolved)) return resolved;
+  return tools + "tofa-map-worker";
 }
 
 /// A tofa.conf line that makes the service map in the build tree's worker.
