@@ -26,9 +26,14 @@ $(BUILD)/libtofa-fuzz.a: $(LIB_OBJECTS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/obj/%.o: $(SRC)/%.cpp
+# Every object depends on every header: ccache's relative paths (CCACHE_BASEDIR)
+# make compiler-written dependency files name other targets than make's, and
+# ccache answers an unaffected object from its cache anyway.
+HEADERS := $(shell find $(SRC)/common $(SRC)/fuzz -name '*.h' -o -name '*.hpp')
+
+$(BUILD)/obj/%.o: $(SRC)/%.cpp $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS) -MMD -MP -c $< -o $@
+	$(CXX) $(CXXFLAGS) -c $< -o $@
 
 $(BUILD)/bin/fuzz_%: $(BUILD)/obj/fuzz/%_fuzzer.o $(BUILD)/libtofa-fuzz.a
 	@mkdir -p $(dir $@)
@@ -36,4 +41,3 @@ $(BUILD)/bin/fuzz_%: $(BUILD)/obj/fuzz/%_fuzzer.o $(BUILD)/libtofa-fuzz.a
 
 .PHONY: all
 .SECONDARY:
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -135,9 +135,12 @@ class WorkerProcess {
     } catch (const EndOfInput&) {
       throw MapWorkerFailure(failure("no answer", false));
     } catch (const Error& e) {
-      throw MapWorkerFailure(failure(e.what(), deadline.remaining_ms() == 0));
+      timed_out_ = deadline.remaining_ms() == 0;
+      throw MapWorkerFailure(failure(e.what(), timed_out_));
     }
   }
+
+  bool timed_out() const { return timed_out_; }
 
  private:
   void spawn(int child_fd) {
@@ -201,6 +204,7 @@ class WorkerProcess {
   MapWorkerLimits limits_;
   net::Fd socket_;
   pid_t pid_ = -1;
+  bool timed_out_ = false;
 };
 
 std::mutex& idle_mutex() {
@@ -213,7 +217,9 @@ std::vector<std::unique_ptr<WorkerProcess>>& idle_workers() {
   return workers;
 }
 
-std::unique_ptr<WorkerProcess> take_worker(const MapWorkerLimits& limits) {
+/// An idle worker of these limits (*reused true), or a new one.
+std::unique_ptr<WorkerProcess> take_worker(const MapWorkerLimits& limits, bool* reused) {
+  *reused = false;
   std::vector<std::unique_ptr<WorkerProcess>> gone;  // reaped outside the lock
   {
     std::lock_guard<std::mutex> lock(idle_mutex());
@@ -225,6 +231,7 @@ std::unique_ptr<WorkerProcess> take_worker(const MapWorkerLimits& limits) {
       } else if ((*it)->serves(limits)) {
         std::unique_ptr<WorkerProcess> worker = std::move(*it);
         idle.erase(it);
+        *reused = true;
         return worker;
       } else {
         ++it;
@@ -260,8 +267,18 @@ Placement map_in_worker(const MappingRequest& request, const std::string& strate
                         const MapWorkerLimits& limits) {
   const std::string job = encode_map_job(request, strategy);
   const std::size_t max_answer = 4096 + 4 * static_cast<std::size_t>(request.graph->task_count());
-  std::unique_ptr<WorkerProcess> worker = take_worker(limits);
-  const std::string answer = worker->exchange(job, max_answer);
+  bool reused = false;
+  std::unique_ptr<WorkerProcess> worker = take_worker(limits, &reused);
+  std::string answer;
+  try {
+    answer = worker->exchange(job, max_answer);
+  } catch (const MapWorkerFailure&) {
+    // An idle worker may have died just before it was taken: a new one gets
+    // the job once (a job that crashes workers crashes the new one too).
+    if (!reused || worker->timed_out()) throw;
+    worker = std::make_unique<WorkerProcess>(limits);
+    answer = worker->exchange(job, max_answer);
+  }
   if (is_out_of_memory(answer)) throw MapWorkerFailure(out_of_memory(limits));
   Placement placement;
   try {

@@ -11,8 +11,11 @@ $(BUILD)/service_net_tests: $(OBJECTS) $(BUILD)/common/.libs/libtofa.a
 	$(CXX) $(SANITIZE) $^ -lgtest -lgtest_main -lscotch -lscotcherr -lm -lmunge \
 	  $(shell pkg-config --libs nettle) -pthread -o $@
 
-$(BUILD)/tsan-tests/%.o: $(SRC)/%.cpp
-	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS) -MMD -MP -c $< -o $@
+# Every object depends on every header: ccache's relative paths (CCACHE_BASEDIR)
+# make compiler-written dependency files name other targets than make's, and
+# ccache answers an unaffected object from its cache anyway.
+HEADERS := $(shell find $(SRC)/common $(SRC)/tests/unit $(SRC)/tools -name '*.h' -o -name '*.hpp')
 
--include $(OBJECTS:.o=.d)
+$(BUILD)/tsan-tests/%.o: $(SRC)/%.cpp $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS) -c $< -o $@
