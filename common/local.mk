@@ -17,6 +17,7 @@ common_libtofa_la_SOURCES = \
 	common/map/scotch_target.hpp common/map/scotch_target.cpp \
 	common/map/slot_pool.hpp common/map/slot_pool.cpp \
 	common/map/capacity_repair.hpp common/map/capacity_repair.cpp \
+	common/map/task_limits.hpp common/map/task_limits.cpp \
 	common/tofa/allocators.hpp common/tofa/mims.hpp common/tofa/rubik.hpp \
 	common/map/strategies_stencil.hpp common/map/strategies_extra.hpp common/map/stencil_allcorners.cpp \
 	common/map/stencil_baseline.cpp common/map/stencil_colmajor.cpp common/map/stencil_corner.cpp \

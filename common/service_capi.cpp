@@ -169,12 +169,11 @@ int tofa_service_place_job(unsigned job_id, unsigned uid, const char* graph_id,
                            size_t err_size) {
   return guarded(err, err_size, [&] {
     require(graph_id != nullptr && placement != nullptr, "tofa_service_place_job: NULL argument");
-    require(job_id != 0, "tofa_service_place_job: job id 0");
     *placement = nullptr;
     PlaceRequest request;
     request.uid = uid;
     request.graph_id = graph_id;
-    request.job = job_id;
+    if (job_id != 0) request.job = job_id;
     request.from_slurmctld = true;
     request.strategy = text_or_empty(strategy);
     request.candidates = text_or_empty(candidates);

@@ -116,10 +116,14 @@ int tofa_service_graph_info(const char *graph_id, unsigned uid, int *task_count,
                             size_t err_size);
 
 /* Computes and records the placement of job `job_id` (in process, no
- * network). graph_id must be usable by uid (see tofa_service_graph_info).
- * strategy NULL or "" = DefaultStrategy. candidates: comma-separated node
- * names in preference order (Slurm hostlist ranges accepted); NULL or "" = all
- * topology nodes. slots_per_node 0 = CoresPerNode. *placement receives a
+ * network; job_id 0 = record nothing). graph_id must be usable by uid (see
+ * tofa_service_graph_info). strategy NULL or "" = DefaultStrategy.
+ * candidates: comma-separated node names in preference order (Slurm hostlist
+ * ranges accepted); NULL or "" = all topology nodes. With per-node task
+ * limits when every item ends in ":MAX" or ":MIN-MAX": "t[1-2]:1-8,t5:1-3"
+ * is an allocation (each node gets 1 to MAX tasks), "t1:3,t2:8" the free
+ * CPUs of a node choice; slots_per_node must then be 0.
+ * slots_per_node 0 = CoresPerNode. *placement receives a
  * comma list of node names, one per task (task i = i-th name). metrics may be
  * NULL. Re-placing a job replaces its record. Returns without waiting for
  * the disk (the caller holds slurmctld's locks): a background thread writes

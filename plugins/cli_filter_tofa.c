@@ -10,8 +10,11 @@
  * another size is left to Slurm). The
  * placement is
  *   - inside an allocation (SLURM_JOB_ID): the one recorded for the job by
- *     select/tofa_cons_tres, else one computed on the allocation's nodes;
- *   - otherwise: one computed on the currently idle nodes (or on -w nodes).
+ *     select/tofa_cons_tres (on every node of the allocation, within the
+ *     CPUs granted), else one computed on the allocation's nodes within
+ *     their CPUs;
+ *   - otherwise: one computed on the nodes' currently free CPUs (or on -w
+ *     nodes), spanning at least -N nodes.
  * Then --nodelist becomes the ordered node list (task i -> node i, repeats
  * allowed) with an arbitrary distribution, so task i runs on node T(i).
  *
@@ -37,6 +40,7 @@
 #include "src/common/slurm_xlator.h"
 
 #include "src/common/cli_filter.h"
+#include "src/common/hostlist.h"
 #include "src/common/log.h"
 #include "src/common/slurm_opt.h"
 #include "src/common/xmalloc.h"
@@ -91,12 +95,42 @@ static int _count_names(const char *list)
 	return count;
 }
 
-/* Idle, schedulable nodes in slurmctld's node order (topology/tofa ranks it
- * along the torus); xmalloc'ed comma list or NULL. */
-static char *_idle_nodes(void)
+#define TOFA_MAX_TASKS_PER_NODE 65535
+
+/* The most tasks of this srun a node with `cpus` free CPUs may run:
+ * CPUs / --cpus-per-task (unbounded with --overcommit), at most
+ * --ntasks-per-node, and at most ceil(ntasks / -N) so that the placement
+ * spans the nodes -N asks for. */
+static int _task_limit(slurm_opt_t *opt, int cpus)
+{
+	int per_task = opt->cpus_set && opt->cpus_per_task > 0 ?
+		       opt->cpus_per_task : 1;
+	int limit = opt->overcommit ? TOFA_MAX_TASKS_PER_NODE : cpus / per_task;
+
+	if (opt->ntasks_per_node > 0 && opt->ntasks_per_node != (int) NO_VAL &&
+	    limit > opt->ntasks_per_node)
+		limit = opt->ntasks_per_node;
+	if (opt->nodes_set && opt->min_nodes > 1) {
+		int spread = (opt->ntasks + opt->min_nodes - 1) / opt->min_nodes;
+		if (limit > spread)
+			limit = spread;
+	}
+	return limit > TOFA_MAX_TASKS_PER_NODE ? TOFA_MAX_TASKS_PER_NODE : limit;
+}
+
+static void _add_limit(char **list, const char *name, int limit)
+{
+	if (limit > 0)
+		xstrfmtcat(*list, "%s%s:%d", *list ? "," : "", name, limit);
+}
+
+/* Schedulable nodes with free CPUs, in slurmctld's node order (topology/tofa
+ * ranks it along the torus), each with the tasks it can take
+ * ("t1:8,t3:5"); xmalloc'ed, NULL when none. */
+static char *_free_nodes(slurm_opt_t *opt)
 {
 	node_info_msg_t *info = NULL;
-	char *names = NULL;
+	char *list = NULL;
 
 	if (slurm_load_node((time_t) 0, &info, SHOW_ALL) != SLURM_SUCCESS) {
 		error("%s: %s: cannot read node states: %s", plugin_type,
@@ -105,17 +139,59 @@ static char *_idle_nodes(void)
 	}
 	for (uint32_t i = 0; i < info->record_count; i++) {
 		node_info_t *node = &info->node_array[i];
-		if (!node->name)
-			continue;
-		if ((node->node_state & NODE_STATE_BASE) != NODE_STATE_IDLE ||
+		uint32_t base = node->node_state & NODE_STATE_BASE;
+		uint16_t alloc_cpus = 0;
+
+		if (!node->name ||
+		    (base != NODE_STATE_IDLE && base != NODE_STATE_MIXED) ||
 		    (node->node_state & (NODE_STATE_DRAIN | NODE_STATE_FAIL |
 					 NODE_STATE_NO_RESPOND |
 					 NODE_STATE_POWERED_DOWN)))
 			continue;
-		xstrfmtcat(names, "%s%s", names ? "," : "", node->name);
+		slurm_get_select_nodeinfo(node->select_nodeinfo,
+					  SELECT_NODEDATA_SUBCNT,
+					  NODE_STATE_ALLOCATED, &alloc_cpus);
+		if (opt->shared == 0 && alloc_cpus) /* --exclusive */
+			continue;
+		if (node->cpus_efctv > alloc_cpus)
+			_add_limit(&list, node->name,
+				   _task_limit(opt, node->cpus_efctv - alloc_cpus));
 	}
 	slurm_free_node_info_msg(info);
-	return names;
+	return list;
+}
+
+/* The job's nodes (SLURM_JOB_NODELIST) each with the tasks its CPUs
+ * (SLURM_JOB_CPUS_PER_NODE, e.g. "8(x2),5") allow; xmalloc'ed, NULL when
+ * the environment lacks them. */
+static char *_allocation_nodes(slurm_opt_t *opt)
+{
+	const char *nodes = getenv("SLURM_JOB_NODELIST");
+	const char *cpus = getenv("SLURM_JOB_CPUS_PER_NODE");
+	hostlist_t hl;
+	char *name, *list = NULL;
+	const char *c = cpus;
+	long count = 0, repeat = 0;
+
+	if (!nodes || !cpus || !(hl = hostlist_create(nodes)))
+		return NULL;
+	while ((name = hostlist_shift(hl))) {
+		if (repeat == 0) {
+			char *end;
+			if (!c || !*c)
+				break;
+			count = strtol(c, &end, 10);
+			repeat = 1;
+			if (!strncmp(end, "(x", 2))
+				repeat = strtol(end + 2, &end, 10), end++;
+			c = *end == ',' ? end + 1 : end;
+		}
+		_add_limit(&list, name, _task_limit(opt, (int) count));
+		repeat--;
+		free(name);
+	}
+	hostlist_destroy(hl);
+	return list;
 }
 
 /* True when this command's own arguments include --tofa-matrix (not just
@@ -199,15 +275,13 @@ static int _srun_layout(slurm_opt_t *opt, const char *graph_id)
 			free(placement);
 			placement = NULL;
 		}
-		if (!placement) {
-			const char *alloc = getenv("SLURM_JOB_NODELIST");
-			candidates = xstrdup(alloc);
-		}
+		if (!placement)
+			candidates = _allocation_nodes(opt);
 	} else if (opt->nodelist) {
 		candidates = xstrdup(opt->nodelist);
-	} else if (!(candidates = _idle_nodes())) {
-		error("%s: no idle nodes to place %d tasks on", plugin_type,
-		      opt->ntasks);
+	} else if (!(candidates = _free_nodes(opt))) {
+		error("%s: no node has a free CPU to place %d tasks on",
+		      plugin_type, opt->ntasks);
 		goto out;
 	}
 	if (!placement &&

@@ -6,15 +6,16 @@
  * precedent is select/other). The one exception: select_p_job_test in
  * SELECT_MODE_RUN_NOW for a job whose spank environment carries
  * TOFA_GRAPH_ID (set by tofa_loadmatrix) and that did not pin its nodes:
- *   1. the nodes cons_tres may use (the bitmap, in node table order, which
- *      topology/tofa ranks along the torus) are the candidates of
- *      tofa_service_place_job (TOFA mapping, fault-aware), which records the
- *      job's task -> node mapping for srun inside the allocation;
- *   2. cons_tres runs on exactly the placement's nodes;
- *   3. if that fails, or anything before it, plain cons_tres decides and the
- *      reason is logged; when it then allocates, the placement is recomputed
- *      on the nodes it chose, so the recorded mapping always matches the
- *      allocation.
+ *   1. node choice: the nodes cons_tres may use (the bitmap, in node table
+ *      order, which topology/tofa ranks along the torus), each with the
+ *      tasks its idle CPUs can take, are the candidates of a TOFA placement
+ *      (fault-aware, not recorded);
+ *   2. cons_tres runs on exactly the placement's nodes; if that fails, or
+ *      anything before it, plain cons_tres decides and the reason is logged;
+ *   3. once cons_tres allocated, the placement is computed again on the
+ *      allocation, every node with 1 to (CPUs granted / CPUs per task)
+ *      tasks, and recorded: srun inside the allocation lays out its step
+ *      from it, so the step always fits what Slurm granted.
  * Jobs without a graph get exactly what cons_tres gives them.
  *
  * The name keeps "cons_tres": Slurm tests xstrstr(SelectType, "cons_tres")
@@ -36,6 +37,7 @@
 #include "src/common/slurm_xlator.h"
 
 #include "src/common/bitstring.h"
+#include "src/common/job_resources.h"
 #include "src/common/list.h"
 #include "src/common/log.h"
 #include "src/common/node_conf.h"
@@ -195,57 +197,117 @@ extern int fini(void)
 
 /* ---- TOFA placement ------------------------------------------------------ */
 
-/* Comma list of the names of the set bits, in node table (= rank) order. */
-static char *_names_in_rank_order(bitstr_t *bitmap)
+/* The job's CPUs per task, and the most tasks a node may run: at most
+ * --ntasks-per-node, unbounded (by the CPUs) with --overcommit. */
+static uint32_t _cpus_per_task(job_record_t *job_ptr)
 {
-	char *names = NULL;
+	struct job_details *details = job_ptr->details;
+
+	if (!details || !details->cpus_per_task ||
+	    details->cpus_per_task == NO_VAL16)
+		return 1;
+	return details->cpus_per_task;
+}
+
+#define TOFA_MAX_TASKS_PER_NODE 65535
+
+static uint32_t _task_limit(job_record_t *job_ptr, uint32_t cpus)
+{
+	struct job_details *details = job_ptr->details;
+	uint32_t limit = cpus / _cpus_per_task(job_ptr);
+
+	if (details && details->overcommit)
+		limit = TOFA_MAX_TASKS_PER_NODE;
+	if (details && details->ntasks_per_node &&
+	    details->ntasks_per_node != NO_VAL16 &&
+	    limit > details->ntasks_per_node)
+		limit = details->ntasks_per_node;
+	return MIN(limit, TOFA_MAX_TASKS_PER_NODE);
+}
+
+/* The candidates as tofa_service_place_job takes them, in node table (=
+ * rank) order, each with the tasks it can take now: its idle CPUs (whole
+ * idle nodes only for --exclusive), at most ceil(tasks / min_nodes) so that
+ * the placement spans -N nodes. NULL when none can take a task. */
+static char *_free_task_slots(job_record_t *job_ptr, bitstr_t *bitmap,
+			      uint32_t min_nodes)
+{
+	struct job_details *details = job_ptr->details;
+	bool whole = details && (details->whole_node == 1 || !details->share_res);
+	uint32_t spread = TOFA_MAX_TASKS_PER_NODE;
 	node_record_t *node_ptr;
+	char *list = NULL;
 
+	if (details && details->num_tasks && min_nodes > 1)
+		spread = (details->num_tasks + min_nodes - 1) / min_nodes;
+	select_g_select_nodeinfo_set_all();
 	for (int i = 0; (node_ptr = next_node(&i)); i++) {
-		if (i < bit_size(bitmap) && bit_test(bitmap, i))
-			xstrfmtcat(names, "%s%s", names ? "," : "",
-				   node_ptr->name);
+		uint16_t alloc_cpus = 0;
+		uint32_t free_cpus, limit;
+
+		if (i >= bit_size(bitmap) || !bit_test(bitmap, i))
+			continue;
+		select_g_select_nodeinfo_get(node_ptr->select_nodeinfo,
+					     SELECT_NODEDATA_SUBCNT,
+					     NODE_STATE_ALLOCATED, &alloc_cpus);
+		if (whole && alloc_cpus)
+			continue;
+		free_cpus = node_ptr->cpus_efctv > alloc_cpus ?
+			    node_ptr->cpus_efctv - alloc_cpus : 0;
+		limit = MIN(_task_limit(job_ptr, free_cpus), spread);
+		if (limit)
+			xstrfmtcat(list, "%s%s:%u", list ? "," : "",
+				   node_ptr->name, limit);
 	}
-	return names;
+	return list;
 }
 
-static bool _same_bits(bitstr_t *a, bitstr_t *b)
+/* The job's allocation as tofa_service_place_job takes it: every node with
+ * 1 to (its CPUs granted / CPUs per task) tasks. */
+static char *_allocation(job_record_t *job_ptr)
 {
-	bitstr_t *both = bit_copy(a);
-	bool same;
+	job_resources_t *res = job_ptr->job_resrcs;
+	node_record_t *node_ptr;
+	char *list = NULL;
+	uint32_t n = 0;
 
-	bit_and(both, b);
-	same = bit_set_count(both) == bit_set_count(a) &&
-	       bit_set_count(both) == bit_set_count(b);
-	FREE_NULL_BITMAP(both);
-	return same;
+	if (!res || !res->node_bitmap || !res->cpus)
+		return NULL;
+	for (int i = 0; (node_ptr = next_node(&i)) && n < res->nhosts; i++) {
+		if (i >= bit_size(res->node_bitmap) ||
+		    !bit_test(res->node_bitmap, i))
+			continue;
+		xstrfmtcat(list, "%s%s:1-%u", list ? "," : "", node_ptr->name,
+			   MAX(_task_limit(job_ptr, res->cpus[n]), 1));
+		n++;
+	}
+	return list;
 }
 
-/* Computes and records the job's placement on the candidate nodes; returns
- * the placement's node set, or NULL with err set (and *worker_failed true
- * when the mapping worker itself failed, if worker_failed is not NULL). */
+/* Runs the placement on `candidates` (a list with task limits); records it
+ * for the job when `record`. Returns its node set, or NULL with err set
+ * (and *worker_failed true when the mapping worker itself failed). */
 static bitstr_t *_place(job_record_t *job_ptr, const char *graph_id,
-			const char *strategy, bitstr_t *candidates, char *err,
-			size_t err_size, bool *worker_failed)
+			const char *strategy, const char *candidates,
+			bool record, char *err, size_t err_size,
+			bool *worker_failed)
 {
-	char *names = _names_in_rank_order(candidates);
 	char *placement = NULL;
 	bitstr_t *nodes = NULL;
 	int rc;
 
-	if (!names) {
-		snprintf(err, err_size, "no candidate nodes");
+	if (!candidates) {
+		snprintf(err, err_size, "no candidate node has a free CPU");
 		return NULL;
 	}
-	rc = tofa_service_place_job(job_ptr->job_id, job_ptr->user_id,
-				    graph_id, strategy, names, 0, &placement,
-				    NULL, err, err_size);
+	rc = tofa_service_place_job(record ? job_ptr->job_id : 0,
+				    job_ptr->user_id, graph_id, strategy,
+				    candidates, 0, &placement, NULL, err,
+				    err_size);
 	if (worker_failed)
 		*worker_failed = rc == TOFA_MAPPING_FAILED;
-	if (rc != TOFA_OK) {
-		xfree(names);
+	if (rc != TOFA_OK)
 		return NULL;
-	}
 	if (node_name2bitmap(placement, false, &nodes) != SLURM_SUCCESS) {
 		snprintf(err, err_size, "placement names unknown nodes: %s",
 			 placement);
@@ -255,23 +317,33 @@ static bitstr_t *_place(job_record_t *job_ptr, const char *graph_id,
 		      job_ptr->job_id, placement);
 	}
 	free(placement);
-	xfree(names);
 	return nodes;
 }
 
-static void _replace_on_allocation(job_record_t *job_ptr, const char *graph_id,
-				   const char *strategy, bitstr_t *allocated)
+/* Records the job's placement on what cons_tres granted: its nodes and, on
+ * each, the tasks its CPUs allow, so that srun's step always fits. */
+static void _place_on_allocation(job_record_t *job_ptr, const char *graph_id,
+				 const char *strategy)
 {
-	char err[1024];
-	bitstr_t *nodes = _place(job_ptr, graph_id, strategy, allocated, err,
-				 sizeof(err), NULL);
+	char err[1024], *allocation = _allocation(job_ptr);
+	bitstr_t *nodes = NULL;
 
+	if (!allocation)
+		snprintf(err, sizeof(err), "cons_tres left no job resources");
+	else
+		nodes = _place(job_ptr, graph_id, strategy, allocation, true,
+			       err, sizeof(err), NULL);
 	if (!nodes)
-		error("%s: %s: job %u: no TOFA mapping on its allocation: %s; srun uses Slurm's layout",
-		      plugin_type, __func__, job_ptr->job_id, err);
+		error("%s: %s: job %u: no TOFA mapping on its allocation %s: %s; srun uses Slurm's layout",
+		      plugin_type, __func__, job_ptr->job_id,
+		      allocation ? allocation : "", err);
 	FREE_NULL_BITMAP(nodes);
+	xfree(allocation);
 }
 
+/* TOFA chooses the nodes among those with free CPUs; cons_tres allocates
+ * exactly those, or when it cannot (memory, GRES, licenses, ...) chooses
+ * itself. Either way the recorded placement is computed on the allocation. */
 static int _tofa_job_test(slurm_select_ops_t *ops, job_record_t *job_ptr,
 			  const char *graph_id, bitstr_t *bitmap,
 			  uint32_t min_nodes, uint32_t max_nodes,
@@ -282,7 +354,7 @@ static int _tofa_job_test(slurm_select_ops_t *ops, job_record_t *job_ptr,
 	const char *strategy = tofa_glue_env_find(job_ptr->spank_job_env,
 						  job_ptr->spank_job_env_size,
 						  TOFA_ENV_STRATEGY);
-	char err[1024] = "";
+	char err[1024] = "", *free_slots = NULL;
 	bitstr_t *wanted = NULL, *restricted = NULL;
 	bool worker_failed = false;
 	uint32_t count;
@@ -290,10 +362,19 @@ static int _tofa_job_test(slurm_select_ops_t *ops, job_record_t *job_ptr,
 
 	if (!tofa_service_running()) {
 		snprintf(err, sizeof(err), "the TOFA service is not running");
-		goto fallback;
+		rc = ops->job_test(job_ptr, bitmap, min_nodes, max_nodes,
+				   req_nodes, mode, preemptee_candidates,
+				   preemptee_job_list, exc_core_bitmap);
+		if (rc == SLURM_SUCCESS)
+			info("%s: %s: job %u: %s; cons_tres chose its nodes and srun uses Slurm's layout",
+			     plugin_type, __func__, job_ptr->job_id, err);
+		return rc;
 	}
-	if (!(wanted = _place(job_ptr, graph_id, strategy, bitmap, err,
-			      sizeof(err), &worker_failed))) {
+	free_slots = _free_task_slots(job_ptr, bitmap, min_nodes);
+	wanted = _place(job_ptr, graph_id, strategy, free_slots, false, err,
+			sizeof(err), &worker_failed);
+	xfree(free_slots);
+	if (!wanted) {
 		if (worker_failed && tofa_service_map_failure_waits()) {
 			info("%s: %s: job %u waits: %s (MapFailure=wait)",
 			     plugin_type, __func__, job_ptr->job_id, err);
@@ -310,24 +391,17 @@ static int _tofa_job_test(slurm_select_ops_t *ops, job_record_t *job_ptr,
 	}
 	restricted = bit_copy(bitmap);
 	bit_and(restricted, wanted);
-	if ((uint32_t) bit_set_count(restricted) != count) {
-		snprintf(err, sizeof(err),
-			 "the placement uses nodes outside the candidates");
-		goto fallback;
-	}
 	rc = ops->job_test(job_ptr, restricted, count, count, count, mode,
 			   preemptee_candidates, preemptee_job_list,
 			   exc_core_bitmap);
 	if (rc == SLURM_SUCCESS) {
 		bit_clear_all(bitmap);
 		bit_or(bitmap, restricted);
-		if (!_same_bits(restricted, wanted))
-			_replace_on_allocation(job_ptr, graph_id, strategy,
-					       bitmap);
-		info("%s: %s: job %u placed by TOFA on %u nodes",
+		info("%s: %s: job %u: TOFA chose its %u nodes",
 		     plugin_type, __func__, job_ptr->job_id, count);
 		FREE_NULL_BITMAP(wanted);
 		FREE_NULL_BITMAP(restricted);
+		_place_on_allocation(job_ptr, graph_id, strategy);
 		return rc;
 	}
 	snprintf(err, sizeof(err),
@@ -345,9 +419,8 @@ fallback:
 		info("%s: %s: job %u: %s; cons_tres chose its nodes",
 		     plugin_type, __func__, job_ptr->job_id, err);
 		/* A worker that just crashed or ran out of time would again. */
-		if (tofa_service_running() && !worker_failed)
-			_replace_on_allocation(job_ptr, graph_id, strategy,
-					       bitmap);
+		if (!worker_failed)
+			_place_on_allocation(job_ptr, graph_id, strategy);
 	} else {
 		debug("%s: %s: job %u: %s; cons_tres cannot run it now either",
 		      plugin_type, __func__, job_ptr->job_id, err);

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "slot_pool.hpp"
+#include "../tofa/error.hpp"
 
 namespace tofa {
 namespace {
@@ -20,19 +21,26 @@ double colocated_bytes(const CommGraph& graph, const Placement& placement, int t
 
 void repair_capacity(const MappingRequest& request, const std::vector<int>& nodes, int slots,
                      Placement& placement) {
+  repair_capacity(request, nodes, std::vector<int>(nodes.size(), slots), placement);
+}
+
+void repair_capacity(const MappingRequest& request, const std::vector<int>& nodes,
+                     const std::vector<int>& slots, Placement& placement) {
   const CommGraph& graph = *request.graph;
+  std::vector<int> slots_of(request.topology->node_count(), 0);
+  for (std::size_t i = 0; i < nodes.size(); ++i) slots_of[nodes[i]] = slots[i];
   std::vector<std::vector<int>> tasks_on(request.topology->node_count());
   for (int task = 0; task < static_cast<int>(placement.size()); ++task)
     tasks_on[placement[task]].push_back(task);
-  if (std::none_of(tasks_on.begin(), tasks_on.end(),
-                   [&](const std::vector<int>& t) { return static_cast<int>(t.size()) > slots; }))
-    return;
+  bool over = false;
+  for (int node : nodes) over = over || static_cast<int>(tasks_on[node].size()) > slots_of[node];
+  if (!over) return;
 
   const std::vector<double> volume = graph.task_volumes();
   std::vector<std::pair<int, int>> leaving;  // (task, old node)
   for (int node = 0; node < static_cast<int>(tasks_on.size()); ++node) {
     std::vector<int>& here = tasks_on[node];
-    while (static_cast<int>(here.size()) > slots) {
+    while (static_cast<int>(here.size()) > slots_of[node]) {
       auto lightest = here.begin();
       double lightest_bytes = colocated_bytes(graph, placement, *lightest, node);
       for (auto it = here.begin() + 1; it != here.end(); ++it) {
@@ -52,11 +60,12 @@ void repair_capacity(const MappingRequest& request, const std::vector<int>& node
 
   std::vector<int> by_id = nodes;
   std::sort(by_id.begin(), by_id.end());
-  SlotPool pool(request, std::move(by_id), slots);
-  for (int node : nodes)
-    for (std::size_t i = 0; i < tasks_on[node].size(); ++i) pool.take(node);
+  std::vector<int> free_slots;
+  for (int node : by_id) free_slots.push_back(slots_of[node] - static_cast<int>(tasks_on[node].size()));
+  SlotPool pool(request, std::move(by_id), free_slots);
   for (const auto& [task, old_node] : leaving) {
     const int target = pool.nearest_free(old_node);
+    if (target < 0) throw Error("internal: no free slot left for task " + std::to_string(task));
     pool.take(target);
     placement[task] = target;
   }

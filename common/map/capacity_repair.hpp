@@ -16,5 +16,8 @@ namespace tofa {
 /// id. Needs slots * |nodes| >= tasks.
 void repair_capacity(const MappingRequest& request, const std::vector<int>& nodes, int slots,
                      Placement& placement);
+/// The same with a slot count per node: node nodes[i] may hold slots[i] tasks.
+void repair_capacity(const MappingRequest& request, const std::vector<int>& nodes,
+                     const std::vector<int>& slots, Placement& placement);
 
 }  // namespace tofa

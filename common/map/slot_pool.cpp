@@ -8,13 +8,18 @@
 namespace tofa {
 
 SlotPool::SlotPool(const MappingRequest& request, std::vector<int> nodes, int slots)
+    : SlotPool(request, nodes, std::vector<int>(nodes.size(), slots)) {}
+
+SlotPool::SlotPool(const MappingRequest& request, std::vector<int> nodes,
+                   const std::vector<int>& slots)
     : topology_(*request.topology),
       nodes_(std::move(nodes)),
       free_(topology_.node_count(), 0),
       faulty_(topology_.node_count(), 0) {
-  for (int node : nodes_) {
-    free_[node] = slots;
-    faulty_[node] = outage_of(request, node) > 0;
+  if (slots.size() != nodes_.size()) throw Error("internal: one slot count per node expected");
+  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+    free_[nodes_[i]] = slots[i];
+    faulty_[nodes_[i]] = outage_of(request, nodes_[i]) > 0;
   }
 }
 

@@ -14,6 +14,8 @@ class SlotPool {
   /// `nodes` breaks the last tie of nearest_free and decides first_free.
   /// Outages come from `request` (a node with p > 0 is "faulty").
   SlotPool(const MappingRequest& request, std::vector<int> nodes, int slots);
+  /// Node nodes[i] starts with slots[i] free slots.
+  SlotPool(const MappingRequest& request, std::vector<int> nodes, const std::vector<int>& slots);
 
   bool has_free(int node) const { return free_[node] > 0; }
   /// Uses one slot of `node` (which must have one free).

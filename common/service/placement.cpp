@@ -1,5 +1,6 @@
 #include "service/placement.hpp"
 
+#include <algorithm>
 #include <unordered_set>
 
 #include "tofa/error.hpp"
@@ -7,31 +8,99 @@
 
 namespace tofa::service {
 
-std::vector<int> candidate_ids(const Topology& topology, const std::string& candidates) {
-  std::vector<int> ids;
-  if (candidates.empty()) return ids;
-  std::unordered_set<int> seen;
-  for (const std::string& name :
-       expand_hostlist(candidates, static_cast<std::size_t>(topology.node_count()))) {
-    const int id = topology.node_by_name(name);
-    if (id < 0) throw Error("candidate node " + name + " is not in the topology");
-    if (seen.insert(id).second) ids.push_back(id);
+namespace {
+
+/// The items of a comma list whose commas inside [...] do not separate.
+std::vector<std::string> top_level_items(const std::string& text) {
+  std::vector<std::string> items;
+  std::string item;
+  int depth = 0;
+  for (char c : text) {
+    depth += c == '[' ? 1 : c == ']' ? -1 : 0;
+    if (c == ',' && depth == 0) {
+      items.push_back(item);
+      item.clear();
+    } else {
+      item += c;
+    }
   }
-  return ids;
+  items.push_back(item);
+  return items;
+}
+
+/// "MAX" or "MIN-MAX" after an item's last ':'.
+void parse_limits(const std::string& item, const std::string& text, int& min, int& max) {
+  auto number = [](const std::string& digits) {
+    const bool ok = !digits.empty() && digits.size() <= 7 &&
+                    digits.find_first_not_of("0123456789") == std::string::npos;
+    return ok ? std::stoi(digits) : -1;
+  };
+  const std::size_t dash = text.find('-');
+  min = dash == std::string::npos ? 0 : number(text.substr(0, dash));
+  max = number(dash == std::string::npos ? text : text.substr(dash + 1));
+  if (min < 0 || max < 1 || max < min)
+    throw Error("candidate '" + item + "': expected NODES:MAX or NODES:MIN-MAX with 1 <= MAX, MIN <= MAX");
+}
+
+}  // namespace
+
+TaskLimits parse_candidates(const Topology& topology, const std::string& candidates) {
+  TaskLimits result;
+  if (candidates.empty()) return result;
+  const bool limited = candidates.find(':') != std::string::npos;
+  const auto max_names = static_cast<std::size_t>(topology.node_count());
+  std::unordered_set<int> seen;
+  for (const std::string& item : top_level_items(candidates)) {
+    std::string hosts = item;
+    int min = 0, max = 0;
+    if (limited) {
+      const std::size_t colon = item.rfind(':');
+      if (colon == std::string::npos)
+        throw Error("candidate '" + item + "': give :MAX or :MIN-MAX on every item or none");
+      hosts = item.substr(0, colon);
+      parse_limits(item, item.substr(colon + 1), min, max);
+    }
+    for (const std::string& name : expand_hostlist(hosts, max_names)) {
+      const int id = topology.node_by_name(name);
+      if (id < 0) throw Error("candidate node " + name + " is not in the topology");
+      if (!seen.insert(id).second) {
+        if (limited) throw Error("candidate node " + name + " is listed twice");
+        continue;
+      }
+      result.nodes.push_back(id);
+      if (limited) {
+        result.min_tasks.push_back(min);
+        result.max_tasks.push_back(max);
+      }
+    }
+    if (result.nodes.size() > max_names) throw Error("more candidates than topology nodes");
+  }
+  return result;
 }
 
 ComputedPlacement compute_placement(const PlacementInput& input) {
   MappingRequest request;
   request.graph = input.graph;
   request.topology = input.topology;
-  request.candidate_nodes = candidate_ids(*input.topology, input.candidates);
+  const TaskLimits limits = parse_candidates(*input.topology, input.candidates);
+  request.candidate_nodes = limits.nodes;
   request.outage = input.outage;
   request.slots_per_node = input.slots_per_node;
   request.fault_cost = input.fault_cost;
+  const bool limited = !limits.max_tasks.empty();
+  if (limited) {
+    if (input.slots_per_node != 0)
+      throw Error("give slots per node or per-node task limits (NODES:MAX), not both");
+    check_task_limits(request, limits);
+    // The strategy sees the largest limit everywhere; the fit below moves
+    // the few tasks that breaks, and fills nodes left below their minimum.
+    request.slots_per_node = *std::max_element(limits.max_tasks.begin(), limits.max_tasks.end());
+  }
   const std::unique_ptr<Mapper> mapper = make_mapper(input.strategy);  // unknown names fail here
-  const Placement placement =
+  Placement placement =
       input.worker ? map_in_worker(request, input.strategy, *input.worker) : mapper->map(request);
   check_placement(request, placement);
+  if (limited) fit_task_limits(request, limits, placement);
 
   ComputedPlacement result;
   result.nodes.reserve(placement.size());

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "map/task_limits.hpp"
 #include "service/map_worker.hpp"
 #include "tofa/faults.hpp"
 #include "tofa/graph.hpp"
@@ -19,8 +20,11 @@ struct PlacementInput {
   FaultCost fault_cost;
   std::string strategy;        ///< a registered name
   /// Node names in preference order, hostlist ranges allowed; "" = all nodes.
+  /// With per-node task limits when every item ends in ":MAX" or
+  /// ":MIN-MAX" ("t[1-2]:1-8,t5:1-3" is an allocation: every node used,
+  /// within its CPUs); then only those nodes are used, within the limits.
   std::string candidates;
-  int slots_per_node = 0;      ///< 0 = cores per node
+  int slots_per_node = 0;      ///< 0 = cores per node; must be 0 with limits
   /// Where the strategy runs: a worker process with these limits, or this
   /// process when null (tools and tests only: never inside a daemon).
   const MapWorkerLimits* worker = nullptr;
@@ -31,9 +35,12 @@ struct ComputedPlacement {
   PlacementMetrics metrics;
 };
 
-/// The candidate ids of a node list: names resolved through the topology,
-/// repeats dropped. Throws Error "candidate node X is not in the topology".
-std::vector<int> candidate_ids(const Topology& topology, const std::string& candidates);
+/// The nodes of a candidate list (see PlacementInput::candidates), names
+/// resolved through the topology, in the given order; min_tasks and
+/// max_tasks are empty when the list has no limits (then repeats are
+/// dropped; with limits a repeat is an error). Throws Error "candidate node X
+/// is not in the topology", or naming the item whose limits are bad.
+TaskLimits parse_candidates(const Topology& topology, const std::string& candidates);
 
 /// Runs the strategy and evaluates the result. Throws Error (unknown
 /// strategy, not enough slots, ...).

@@ -1,0 +1,112 @@
+#include "task_limits.hpp"
+
+#include <cstdint>
+#include <limits>
+
+#include "../tofa/error.hpp"
+#include "capacity_repair.hpp"
+
+namespace tofa {
+namespace {
+
+/// Hop-bytes added by moving `task` from its node to `target`.
+double move_cost(const MappingRequest& request, const Placement& placement, int task, int target) {
+  const CommGraph& graph = *request.graph;
+  const Topology& topology = *request.topology;
+  double cost = 0;
+  for (auto k = graph.offsets()[task]; k < graph.offsets()[task + 1]; ++k) {
+    const int peer_node = placement[graph.adjacency()[k]];
+    cost += graph.bytes()[k] * (topology.hop_distance(target, peer_node) -
+                                topology.hop_distance(placement[task], peer_node));
+  }
+  return cost;
+}
+
+/// Limit per topology node id (0 for unlisted nodes).
+std::vector<int> per_node(const Topology& topology, const TaskLimits& limits,
+                          const std::vector<int>& values) {
+  std::vector<int> result(topology.node_count(), 0);
+  for (std::size_t i = 0; i < limits.nodes.size(); ++i) result[limits.nodes[i]] = values[i];
+  return result;
+}
+
+}  // namespace
+
+void check_task_limits(const MappingRequest& request, const TaskLimits& limits) {
+  if (limits.nodes.size() != limits.min_tasks.size() ||
+      limits.nodes.size() != limits.max_tasks.size())
+    throw Error("internal: one task limit per node expected");
+  std::int64_t least = 0, most = 0;
+  for (std::size_t i = 0; i < limits.nodes.size(); ++i) {
+    if (limits.min_tasks[i] < 0 || limits.max_tasks[i] < 1 ||
+        limits.max_tasks[i] < limits.min_tasks[i])
+      throw Error("internal: bad task limits for node " +
+                  request.topology->node_name(limits.nodes[i]));
+    least += limits.min_tasks[i];
+    most += limits.max_tasks[i];
+  }
+  const std::int64_t tasks = request.graph->task_count();
+  const std::string nodes = std::to_string(limits.nodes.size()) + " nodes";
+  if (tasks < least)
+    throw Error(std::to_string(tasks) + " tasks cannot give the " + std::to_string(least) +
+                " tasks the " + nodes + " need at least");
+  if (tasks > most)
+    throw Error(std::to_string(tasks) + " tasks do not fit the " + std::to_string(most) +
+                " task slots of " + nodes);
+}
+
+void fit_task_limits(const MappingRequest& request, const TaskLimits& limits,
+                     Placement& placement) {
+  check_task_limits(request, limits);
+  repair_capacity(request, limits.nodes, limits.max_tasks, placement);
+
+  const std::vector<int> min = per_node(*request.topology, limits, limits.min_tasks);
+  std::vector<int> load(request.topology->node_count(), 0);
+  for (int node : placement) ++load[node];
+  const int tasks = static_cast<int>(placement.size());
+  for (int short_node : limits.nodes) {
+    while (load[short_node] < min[short_node]) {
+      int best = -1;
+      double best_cost = std::numeric_limits<double>::infinity();
+      int best_hops = std::numeric_limits<int>::max();
+      for (int task = 0; task < tasks; ++task) {
+        const int from = placement[task];
+        if (from == short_node || load[from] <= min[from]) continue;
+        const double cost = move_cost(request, placement, task, short_node);
+        const int hops = request.topology->hop_distance(from, short_node);
+        if (cost < best_cost || (cost == best_cost && hops < best_hops)) {
+          best = task;
+          best_cost = cost;
+          best_hops = hops;
+        }
+      }
+      if (best < 0) throw Error("internal: no task left to meet a node's minimum");
+      --load[placement[best]];
+      placement[best] = short_node;
+      ++load[short_node];
+    }
+  }
+  check_limits_met(request, limits, placement);
+}
+
+void check_limits_met(const MappingRequest& request, const TaskLimits& limits,
+                      const Placement& placement) {
+  const Topology& topology = *request.topology;
+  const std::vector<int> min = per_node(topology, limits, limits.min_tasks);
+  const std::vector<int> max = per_node(topology, limits, limits.max_tasks);
+  std::vector<int> load(topology.node_count(), 0);
+  for (std::size_t task = 0; task < placement.size(); ++task) {
+    const int node = placement[task];
+    if (node < 0 || node >= topology.node_count() || max[node] == 0)
+      throw Error("task " + std::to_string(task) + " is on a node outside the list");
+    if (++load[node] > max[node])
+      throw Error("node " + topology.node_name(node) + " holds more than its " +
+                  std::to_string(max[node]) + " tasks");
+  }
+  for (int node : limits.nodes)
+    if (load[node] < min[node])
+      throw Error("node " + topology.node_name(node) + " holds fewer than its " +
+                  std::to_string(min[node]) + " tasks");
+}
+
+}  // namespace tofa

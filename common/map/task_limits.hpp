@@ -1,0 +1,36 @@
+// Per-node task limits, as a Slurm allocation sets them: these nodes, at
+// most so many tasks on each (the CPUs granted), and at least one on each
+// (srun lays a step out over every node of the job).
+#pragma once
+
+#include <vector>
+
+#include "../tofa/mapper.hpp"
+
+namespace tofa {
+
+struct TaskLimits {
+  std::vector<int> nodes;      ///< topology node ids, no repeats
+  std::vector<int> min_tasks;  ///< parallel to nodes, >= 0
+  std::vector<int> max_tasks;  ///< parallel to nodes, >= max(1, min_tasks)
+};
+
+/// Throws Error unless the graph's tasks can meet the limits: the sum of the
+/// minimums <= tasks <= the sum of the maximums.
+void check_task_limits(const MappingRequest& request, const TaskLimits& limits);
+
+/// Moves as few tasks as it can so that every node meets its limits: first
+/// tasks leave nodes above their maximum (see repair_capacity), then each
+/// node below its minimum, in list order, takes one task at a time from a
+/// node above its own minimum: the task whose move adds the fewest hop-bytes
+/// (then the nearest, then the lowest id). `placement` may use only the
+/// listed nodes.
+void fit_task_limits(const MappingRequest& request, const TaskLimits& limits,
+                     Placement& placement);
+
+/// Throws Error unless every task is on a listed node and every node is
+/// within its limits.
+void check_limits_met(const MappingRequest& request, const TaskLimits& limits,
+                      const Placement& placement);
+
+}  // namespace tofa

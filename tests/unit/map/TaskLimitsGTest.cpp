@@ -1,0 +1,171 @@
+// Per-node task limits ("t[1-2]:1-8,t5:3"): parsing, and the fit that keeps
+// every node within them, as a Slurm allocation needs.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "fixtures.hpp"
+#include "map/task_limits.hpp"
+#include "service/placement.hpp"
+#include "tofa/error.hpp"
+#include "tofa/mapper.hpp"
+
+namespace {
+
+using tofa::TaskLimits;
+using tofa::CommGraph;
+using tofa::Topology;
+using tofa::service::ComputedPlacement;
+using tofa::service::PlacementInput;
+using tofa::service::parse_candidates;
+using tofa_test::error_text;
+
+/// The mini-cluster's shape: 4x2x2 torus, 8 cores per node, nodes t1..t16.
+Topology mini_cluster() {
+  Topology topology({4, 2, 2}, {true, true, true}, 8);
+  std::vector<std::string> names;
+  for (int i = 1; i <= topology.node_count(); ++i) names.push_back("t" + std::to_string(i));
+  topology.set_node_names(names);
+  return topology;
+}
+
+std::map<std::string, int> tasks_per_node(const ComputedPlacement& placement) {
+  std::map<std::string, int> count;
+  for (const std::string& node : placement.nodes) ++count[node];
+  return count;
+}
+
+ComputedPlacement place(const Topology& topology, const CommGraph& graph,
+                        const std::string& strategy, const std::string& candidates) {
+  PlacementInput input;
+  input.topology = &topology;
+  input.graph = &graph;
+  input.strategy = strategy;
+  input.candidates = candidates;
+  return compute_placement(input);
+}
+
+TEST(ParseCandidates, LimitsPerNode) {
+  const Topology topology = mini_cluster();
+  const auto parsed = parse_candidates(topology, "t[3-4]:1-8,t8:3");
+  EXPECT_EQ(parsed.nodes, (std::vector<int>{2, 3, 7}));
+  EXPECT_EQ(parsed.min_tasks, (std::vector<int>{1, 1, 0}));
+  EXPECT_EQ(parsed.max_tasks, (std::vector<int>{8, 8, 3}));
+}
+
+TEST(ParseCandidates, PlainListHasNoLimits) {
+  const Topology topology = mini_cluster();
+  const auto parsed = parse_candidates(topology, "t[3-4],t8,t3");
+  EXPECT_EQ(parsed.nodes, (std::vector<int>{2, 3, 7}));
+  EXPECT_TRUE(parsed.max_tasks.empty());
+}
+
+TEST(ParseCandidates, Errors) {
+  const Topology topology = mini_cluster();
+  EXPECT_EQ(error_text([&] { parse_candidates(topology, "t3:5,t4"); }),
+            "candidate 't4': give :MAX or :MIN-MAX on every item or none");
+  for (const char* bad : {"t3:0", "t3:x", "t3:99999999", "t3:4-2", "t3:-2", "t3:1-", "t3:"})
+    EXPECT_EQ(error_text([&] { parse_candidates(topology, bad); }),
+              "candidate '" + std::string(bad) +
+                  "': expected NODES:MAX or NODES:MIN-MAX with 1 <= MAX, MIN <= MAX");
+  EXPECT_EQ(error_text([&] { parse_candidates(topology, "t[3-4]:2,t4:1"); }),
+            "candidate node t4 is listed twice");
+  EXPECT_EQ(error_text([&] { parse_candidates(topology, "t99:2"); }),
+            "candidate node t99 is not in the topology");
+}
+
+// Issue 11 (1): cons_tres granted 5 CPUs on t3, 8 on t4, 3 on t8; every
+// strategy must keep within them and use all three nodes.
+TEST(PlaceOnAllocation, EveryGeneralStrategyKeepsWithinTheGrantedCpus) {
+  const Topology topology = mini_cluster();
+  const CommGraph graph = tofa_test::stencil_graph(4, 4, 1);
+  for (const tofa::MapperInfo& info : tofa::mapper_table()) {
+    if (!info.general) continue;
+    SCOPED_TRACE(info.name);
+    const auto count = tasks_per_node(place(topology, graph, info.name, "t3:1-5,t4:1-8,t8:1-3"));
+    EXPECT_EQ(count, (std::map<std::string, int>{{"t3", 5}, {"t4", 8}, {"t8", 3}}));
+  }
+}
+
+// Issue 11 (3): -N 12 -n 48 and --ntasks-per-node=4: every allocated node runs tasks.
+TEST(PlaceOnAllocation, EveryAllocatedNodeGetsATask) {
+  const Topology topology = mini_cluster();
+  const CommGraph graph = tofa_test::stencil_graph(4, 4, 3);
+  for (const char* strategy : {"tofa", "tofa-compact", "greedy", "default-slurm", "anneal"}) {
+    SCOPED_TRACE(strategy);
+    const auto count = tasks_per_node(place(topology, graph, strategy, "t[1-12]:1-8"));
+    EXPECT_EQ(count.size(), 12u);
+    for (const auto& [node, tasks] : count) EXPECT_GE(tasks, 1) << node;
+    const auto four = tasks_per_node(place(topology, graph, strategy, "t[1-12]:1-4"));
+    for (const auto& [node, tasks] : four) EXPECT_EQ(tasks, 4) << node;
+  }
+}
+
+// Node choice under contention: limits are the idle CPUs, no minimum.
+TEST(PlaceOnAllocation, UpperLimitsOnlyLeaveNodesFree) {
+  const Topology topology = mini_cluster();
+  const CommGraph graph = tofa_test::stencil_graph(4, 2, 1);
+  const auto count = tasks_per_node(place(topology, graph, "greedy", "t1:2,t2:8,t3:8,t4:3"));
+  int total = 0;
+  for (const auto& [node, tasks] : count) total += tasks;
+  EXPECT_EQ(total, 8);
+  EXPECT_LE(count.count("t1") ? count.at("t1") : 0, 2);
+  EXPECT_LE(count.count("t4") ? count.at("t4") : 0, 3);
+  EXPECT_LT(count.size(), 4u);  // greedy fills the fewest nodes it can
+}
+
+TEST(PlaceOnAllocation, Errors) {
+  const Topology topology = mini_cluster();
+  const CommGraph graph = tofa_test::stencil_graph(4, 4, 1);
+  EXPECT_EQ(error_text([&] { place(topology, graph, "tofa", "t[1-2]:4"); }),
+            "16 tasks do not fit the 8 task slots of 2 nodes");
+  const CommGraph small = tofa_test::ring_graph(3);
+  EXPECT_EQ(error_text([&] { place(topology, small, "tofa", "t[1-4]:1-8"); }),
+            "3 tasks cannot give the 4 tasks the 4 nodes need at least");
+  PlacementInput input;
+  input.topology = &topology;
+  input.graph = &graph;
+  input.strategy = "greedy";
+  input.candidates = "t[1-2]:8";
+  input.slots_per_node = 8;
+  EXPECT_EQ(error_text([&] { compute_placement(input); }),
+            "give slots per node or per-node task limits (NODES:MAX), not both");
+}
+
+TEST(FitTaskLimits, LeavesAFittingPlacementAlone) {
+  const Topology topology = mini_cluster();
+  const CommGraph graph = tofa_test::ring_graph(6);
+  tofa::MappingRequest request;
+  request.graph = &graph;
+  request.topology = &topology;
+  tofa::Placement placement{0, 0, 1, 1, 2, 2};
+  const TaskLimits limits{{0, 1, 2}, {1, 1, 1}, {2, 2, 2}};
+  fit_task_limits(request, limits, placement);
+  EXPECT_EQ(placement, (tofa::Placement{0, 0, 1, 1, 2, 2}));
+}
+
+// An empty node takes the task whose move adds the fewest hop-bytes, the
+// nearest at equal cost: ring of 6 tasks on nodes 0 and 1 of a line, every
+// move to node 2 adds 2, so a task of node 1 (1 hop away) goes.
+TEST(FitTaskLimits, EmptyNodeTakesTheCheapestTask) {
+  Topology topology({8}, {false}, 8);
+  const CommGraph graph = tofa_test::ring_graph(6);
+  tofa::MappingRequest request;
+  request.graph = &graph;
+  request.topology = &topology;
+  tofa::Placement placement{0, 0, 0, 1, 1, 1};
+  const TaskLimits limits{{0, 1, 2}, {1, 1, 1}, {8, 8, 8}};
+  fit_task_limits(request, limits, placement);
+  ASSERT_NO_THROW(check_limits_met(request, limits, placement));
+  int on_two = 0, from_one = 0;
+  for (int task = 0; task < 6; ++task) {
+    on_two += placement[task] == 2;
+    from_one += placement[task] == 2 && task >= 3;
+  }
+  EXPECT_EQ(on_two, 1);
+  EXPECT_EQ(from_one, 1);
+}
+
+}  // namespace
