@@ -227,14 +227,17 @@ static uint32_t _task_limit(job_record_t *job_ptr, uint32_t cpus)
 
 /* The candidates as tofa_service_place_job takes them, in node table (=
  * rank) order, each with the tasks it can take now: its idle CPUs (whole
- * idle nodes only for --exclusive), at most ceil(tasks / min_nodes) so that
- * the placement spans -N nodes. NULL when none can take a task. */
+ * idle nodes only for --exclusive). With -N, at most ceil(tasks / min_nodes)
+ * per node so that the placement spans -N nodes, and only the nodes with
+ * room for that many while there are enough of them. NULL when no node can
+ * take a task. */
 static char *_free_task_slots(job_record_t *job_ptr, bitstr_t *bitmap,
 			      uint32_t min_nodes)
 {
 	struct job_details *details = job_ptr->details;
 	bool whole = details && (details->whole_node == 1 || !details->share_res);
-	uint32_t spread = TOFA_MAX_TASKS_PER_NODE;
+	uint32_t spread = TOFA_MAX_TASKS_PER_NODE, full = 0;
+	uint32_t *limit = xcalloc(node_record_count, sizeof(*limit));
 	node_record_t *node_ptr;
 	char *list = NULL;
 
@@ -243,22 +246,28 @@ static char *_free_task_slots(job_record_t *job_ptr, bitstr_t *bitmap,
 	select_g_select_nodeinfo_set_all();
 	for (int i = 0; (node_ptr = next_node(&i)); i++) {
 		uint16_t alloc_cpus = 0;
-		uint32_t free_cpus, limit;
 
 		if (i >= bit_size(bitmap) || !bit_test(bitmap, i))
 			continue;
 		select_g_select_nodeinfo_get(node_ptr->select_nodeinfo,
 					     SELECT_NODEDATA_SUBCNT,
 					     NODE_STATE_ALLOCATED, &alloc_cpus);
-		if (whole && alloc_cpus)
+		if ((whole && alloc_cpus) || node_ptr->cpus_efctv <= alloc_cpus)
 			continue;
-		free_cpus = node_ptr->cpus_efctv > alloc_cpus ?
-			    node_ptr->cpus_efctv - alloc_cpus : 0;
-		limit = MIN(_task_limit(job_ptr, free_cpus), spread);
-		if (limit)
-			xstrfmtcat(list, "%s%s:%u", list ? "," : "",
-				   node_ptr->name, limit);
+		limit[i] = MIN(_task_limit(job_ptr,
+					   node_ptr->cpus_efctv - alloc_cpus),
+			       spread);
+		if (limit[i] == spread)
+			full++;
 	}
+	for (int i = 0; (node_ptr = next_node(&i)); i++) {
+		if (!limit[i] || (spread < TOFA_MAX_TASKS_PER_NODE &&
+				  full >= min_nodes && limit[i] < spread))
+			continue;
+		xstrfmtcat(list, "%s%s:%u", list ? "," : "", node_ptr->name,
+			   limit[i]);
+	}
+	xfree(limit);
 	return list;
 }
 

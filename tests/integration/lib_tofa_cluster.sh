@@ -9,6 +9,10 @@
 #   TOFA_LIB_DEFAULT_DIR        default of TOFA_CLUSTER_DIR
 #   TOFA_LIB_DEFAULT_PORT_BASE  default of TOFA_CLUSTER_PORT_BASE
 #   TOFA_LIB_EXTRA_CONF         more tofa.conf lines
+#   TOFA_LIB_NODES, TOFA_LIB_DIMS, TOFA_LIB_CPUS
+#                               node count (8), torus (2x2x2) and Slurm CPUs
+#                               per node (4); CoresPerNode follows the CPUs
+#                               only when TOFA_LIB_CPUS is set (else 1)
 # It then calls, in this order:
 #   tofa_lib_require_root_and_plugins   (exit 77 when not possible)
 #   tofa_lib_write_config               (tofa.conf, conf-extra, plugstack, graphs)
@@ -29,7 +33,10 @@ LIB_DIR=${TOFA_LIB_DIR:-$BUILDDIR/common/.libs}
 DIR=${TOFA_CLUSTER_DIR:-${TOFA_LIB_DEFAULT_DIR:-/tmp/tofa-plugins-cluster}}
 PORT_BASE=${TOFA_CLUSTER_PORT_BASE:-${TOFA_LIB_DEFAULT_PORT_BASE:-17400}}
 SERVICE_PORT=$((PORT_BASE + 50))
-NODES=8
+NODES=${TOFA_LIB_NODES:-8}
+DIMS=${TOFA_LIB_DIMS:-2x2x2}
+CPUS=${TOFA_LIB_CPUS:-4}
+CORES=${TOFA_LIB_CPUS:-1}
 TMO=60   # seconds any single srun/sbatch wait may take
 CONF_DIR=$DIR/etc
 TOFA_CONF=$CONF_DIR/tofa.conf
@@ -103,7 +110,7 @@ tofa_lib_write_config() {
     mkdir -p "$CONF_DIR" "$DATA"
     chmod 0755 "$DIR" "$DATA"
     cat > "$TOFA_CONF" <<CONF
-Dims=2x2x2 Wrap=yes CoresPerNode=1
+Dims=$DIMS Wrap=yes CoresPerNode=$CORES
 NodeName=t[1-$NODES]
 ServicePort=$SERVICE_PORT
 HeartbeatInterval=1
@@ -171,7 +178,7 @@ all_answered() {   # every responder answered at least one heartbeat
 all_fault_free() { [ "$(query NODES 2>/dev/null | grep -c ' p=0 ')" -eq "$NODES" ]; }
 
 cluster_up() {
-    "$MINICLUSTER" up --dir "$DIR" --nodes "$NODES" --port-base "$PORT_BASE" --timeout 60 \
+    "$MINICLUSTER" up --dir "$DIR" --nodes "$NODES" --cpus "$CPUS" --port-base "$PORT_BASE" --timeout 60 \
         --plugin-dir "$PLUGIN_DIR" --conf-extra "$DATA/conf-extra" \
         --plugstack "$DATA/plugstack.conf" >/dev/null
 }

@@ -1,0 +1,146 @@
+#!/bin/bash
+# Issue 11 (1)-(3) on a busy cluster of the issue's shape (16 nodes, 4x2x2
+# torus, 8 CPUs per node, CR_Core): TOFA jobs beside plain jobs that hold
+# part of the nodes' CPUs, with -N, --ntasks-per-node and plain -n shapes.
+# At 5516619, 0 of these 12 TOFA steps started ("More processors requested
+# than permitted", "Requested node configuration is not available"): the
+# placement assumed whole free nodes. Now every step must start, every rank
+# must run where the job's recorded placement says, -N and
+# --ntasks-per-node must hold, and every TOFA job must get a TOFA placement.
+# Needs root. Environment as lib_tofa_cluster.sh.
+set -uo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TOFA_LIB_DEFAULT_DIR=/tmp/tofa-shared-cluster
+TOFA_LIB_DEFAULT_PORT_BASE=18500
+TOFA_LIB_NODES=16
+TOFA_LIB_DIMS=4x2x2
+TOFA_LIB_CPUS=8
+. "$HERE/lib_tofa_cluster.sh"
+trap finish EXIT
+tofa_lib_require_root_and_plugins
+tofa_lib_write_config
+
+stencil() {   # stencil X Y Z -> matrix of a 3D 6-point stencil, 1 MB per edge
+    python3 - "$@" <<'PY'
+import sys
+x, y, z = map(int, sys.argv[1:])
+n = x * y * z
+m = [[0] * n for _ in range(n)]
+at = lambda i, j, k: i + x * (j + y * k)
+for k in range(z):
+    for j in range(y):
+        for i in range(x):
+            for a, b, c in ((i + 1, j, k), (i, j + 1, k), (i, j, k + 1)):
+                if a < x and b < y and c < z:
+                    m[at(i, j, k)][at(a, b, c)] = m[at(a, b, c)][at(i, j, k)] = 1000000
+print(n)
+for row in m:
+    print(" ".join(map(str, row)))
+PY
+}
+stencil 4 4 1 > "$DATA/st16.mat"
+stencil 4 4 3 > "$DATA/st48.mat"
+stencil 4 2 1 > "$DATA/st8.mat"
+chmod 0644 "$DATA"/*
+
+job_state() { scontrol show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p'; }
+finished() { case "$(job_state "$1")" in COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|OUT_OF_MEMORY|"") return 0 ;; esac; return 1; }
+all_finished() { local j; for j in "$@"; do finished "$j" || return 1; done; }
+recorded() { query "PLACEMENT job=$1" 2>/dev/null | sed -n 's/.* nodes=\([^ ]*\).*/\1/p'; }
+# Rank -> node lines of a job's output, compared with the recorded placement.
+ranks_as_recorded() {   # ranks_as_recorded JOB OUTFILE TASKS
+    local placement got want
+    placement=$(recorded "$1")
+    [ -n "$placement" ] || { echo "no placement recorded"; return 1; }
+    want=$(tr ',' '\n' <<<"$placement" | awk '{ print NR - 1, $1 }')
+    got=$(layout < "$2")
+    [ "$(wc -l <<<"$got")" -eq "$3" ] || { echo "$(wc -l <<<"$got") of $3 ranks ran"; return 1; }
+    [ "$got" = "$want" ] || { echo "ranks ran elsewhere than recorded ($placement)"; return 1; }
+}
+nodes_used() { layout < "$1" | awk '{ print $2 }' | sort -u | wc -l; }
+max_per_node() { layout < "$1" | awk '{ print $2 }' | sort | uniq -c | awk '$1 > m { m = $1 } END { print m + 0 }'; }
+min_per_node() { layout < "$1" | awk '{ print $2 }' | sort | uniq -c | awk 'NR == 1 || $1 < m { m = $1 } END { print m + 0 }'; }
+
+tofa_lib_start
+cd "$DATA" || exit 1
+wait_until 30 all_answered || note "warning: not every responder answered yet"
+
+# Plain jobs first: 10 x 5 CPUs spread by cons_tres over the nodes, held for
+# a while, so that TOFA jobs meet partly used nodes.
+plain=()
+for i in $(seq 1 10); do
+    plain+=("$(sbatch --parsable -n 5 -o /dev/null --wrap 'sleep 25')")
+done
+running_plain() { [ "$(squeue -h -t R -o %i | wc -l)" -eq 10 ]; }
+wait_until 30 running_plain || note "warning: only $(squeue -h -t R -o %i | wc -l) plain jobs run"
+
+tofa=()
+tofa+=("$(sbatch --parsable -N 12 -n 48 --tofa-matrix=st48.mat -o "$DATA/out-N12" \
+    --wrap 'srun -l printenv SLURMD_NODENAME')")
+tofa+=("$(sbatch --parsable --ntasks-per-node=4 -n 48 --tofa-matrix=st48.mat -o "$DATA/out-npn4" \
+    --wrap 'srun -l printenv SLURMD_NODENAME')")
+for i in $(seq 1 10); do
+    tofa+=("$(sbatch --parsable -n 16 --tofa-matrix=st16.mat -o "$DATA/out-n16-$i" \
+        --wrap 'srun -l printenv SLURMD_NODENAME')")
+done
+if wait_until 240 all_finished "${tofa[@]}" "${plain[@]}"; then
+    pass "all 22 jobs finished"
+else
+    fail "jobs still not finished after 240 s: $(squeue -h -o '%i %T %r' | tr '\n' ';')"
+fi
+
+outputs=("$DATA/out-N12" "$DATA/out-npn4")
+for i in $(seq 1 10); do outputs+=("$DATA/out-n16-$i"); done
+tasks=(48 48 16 16 16 16 16 16 16 16 16 16)
+ok=0
+for k in "${!tofa[@]}"; do
+    jid=${tofa[$k]} out=${outputs[$k]}
+    state=$(job_state "$jid")
+    if [ "$state" = COMPLETED ] && why=$(ranks_as_recorded "$jid" "$out" "${tasks[$k]}"); then
+        ok=$((ok + 1))
+    else
+        fail "TOFA job $jid ($(basename "$out")): $state, ${why:-}; $(grep -m1 -i error "$out" 2>/dev/null)"
+    fi
+done
+[ $ok -eq ${#tofa[@]} ] &&
+    pass "all ${#tofa[@]} TOFA steps started, every rank on the node its recorded placement names"
+
+n=$(nodes_used "$DATA/out-N12")
+[ "$n" -eq 12 ] && pass "-N 12 -n 48: ranks on 12 nodes" || fail "-N 12 -n 48: ranks on $n nodes"
+lo=$(min_per_node "$DATA/out-npn4") hi=$(max_per_node "$DATA/out-npn4")
+if [ "$lo" -eq 4 ] && [ "$hi" -eq 4 ]; then
+    pass "--ntasks-per-node=4 -n 48: 4 ranks on each of $(nodes_used "$DATA/out-npn4") nodes"
+else
+    fail "--ntasks-per-node=4 -n 48: between $lo and $hi ranks per node"
+fi
+
+chose=0
+for jid in "${tofa[@]}"; do
+    grep -q "job $jid: TOFA chose its" "$DIR/log/slurmctld.log" && chose=$((chose + 1))
+done
+note "TOFA chose the nodes of $chose of ${#tofa[@]} jobs, cons_tres of the rest (all placed by TOFA on their allocation)"
+# A placement failure on an allocation is logged as an error and leaves
+# Slurm's layout: that must not happen here.
+if grep -q "no TOFA mapping on its allocation" "$DIR/log/slurmctld.log"; then
+    fail "some allocation got no TOFA mapping: $(grep -m1 'no TOFA mapping on its allocation' "$DIR/log/slurmctld.log")"
+else
+    pass "every TOFA job got a TOFA placement on its allocation"
+fi
+
+# Direct srun with -N: the placement spans the nodes asked for.
+out=$(srun -N 12 -n 48 --tofa-matrix=st48.mat -l printenv SLURMD_NODENAME 2>&1)
+n=$(layout <<<"$out" | awk '{ print $2 }' | sort -u | wc -l)
+[ "$n" -eq 12 ] && pass "srun -N 12 -n 48: ranks on 12 nodes" ||
+    fail "srun -N 12 -n 48: ranks on $n nodes: $(head -c 300 <<<"$out")"
+
+# A step of another graph inside a TOFA job is placed within the CPUs the
+# job was granted (SLURM_JOB_CPUS_PER_NODE).
+jid=$(sbatch --parsable -n 16 --tofa-matrix=st16.mat -o "$DATA/out-step8" \
+    --wrap 'srun -n 8 --tofa-matrix=st8.mat -l printenv SLURMD_NODENAME')
+wait_until $TMO finished "$jid"
+if [ "$(job_state "$jid")" = COMPLETED ] && [ "$(layout < "$DATA/out-step8" | wc -l)" -eq 8 ]; then
+    pass "an 8-task step of another graph inside a 16-task TOFA job ran"
+else
+    fail "8-task step in job $jid: $(job_state "$jid"); $(head -c 300 "$DATA/out-step8")"
+fi
