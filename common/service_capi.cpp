@@ -165,8 +165,8 @@ int tofa_service_graph_info(const char* graph_id, unsigned uid, int* task_count,
 
 int tofa_service_place_job(unsigned job_id, unsigned uid, const char* graph_id,
                            const char* strategy, const char* candidates, int slots_per_node,
-                           char** placement, tofa_metrics_t* metrics, char* err,
-                           size_t err_size) {
+                           const char* parameters, char** placement, tofa_metrics_t* metrics,
+                           char* err, size_t err_size) {
   return guarded(err, err_size, [&] {
     require(graph_id != nullptr && placement != nullptr, "tofa_service_place_job: NULL argument");
     *placement = nullptr;
@@ -178,6 +178,7 @@ int tofa_service_place_job(unsigned job_id, unsigned uid, const char* graph_id,
     request.strategy = text_or_empty(strategy);
     request.candidates = text_or_empty(candidates);
     request.slots_per_node = slots_per_node;
+    request.parameters = text_or_empty(parameters);
     const PlacementRecord record = running_service()->state().place(request);
     char* text = malloc_copy(join_nodes(record.nodes));
     copy_metrics(record.metrics, metrics);
@@ -304,14 +305,15 @@ int tofa_client_job_placement(const char* conf_path, const char* host, const cha
 
 int tofa_client_place(const char* conf_path, const char* host, const char* munge_socket,
                       const char* graph_id, unsigned job_id, int task_count, const char* strategy,
-                      const char* candidates, int slots_per_node, char** placement, char* err,
-                      size_t err_size) {
+                      const char* candidates, int slots_per_node, const char* parameters,
+                      char** placement, char* err, size_t err_size) {
   return guarded(err, err_size, [&] {
     require(graph_id != nullptr && placement != nullptr, "tofa_client_place: NULL argument");
     *placement = nullptr;
     *placement = malloc_copy(join_nodes(request_placement(
         context_of(conf_path, host, munge_socket), graph_id, job_id, task_count,
-        text_or_empty(strategy), text_or_empty(candidates), slots_per_node)));
+        text_or_empty(strategy), text_or_empty(candidates), slots_per_node,
+        text_or_empty(parameters))));
   });
 }
 

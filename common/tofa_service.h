@@ -123,7 +123,8 @@ int tofa_service_graph_info(const char *graph_id, unsigned uid, int *task_count,
  * limits when every item ends in ":MAX" or ":MIN-MAX": "t[1-2]:1-8,t5:1-3"
  * is an allocation (each node gets 1 to MAX tasks), "t1:3,t2:8" the free
  * CPUs of a node choice; slots_per_node must then be 0.
- * slots_per_node 0 = CoresPerNode. *placement receives a
+ * slots_per_node 0 = CoresPerNode. parameters NULL or "" = none, else the
+ * strategy's settings "KEY=VALUE;KEY=VALUE" (--tofa-param; `spec` refused). *placement receives a
  * comma list of node names, one per task (task i = i-th name). metrics may be
  * NULL. Re-placing a job replaces its record. Returns without waiting for
  * the disk (the caller holds slurmctld's locks): a background thread writes
@@ -131,8 +132,8 @@ int tofa_service_graph_info(const char *graph_id, unsigned uid, int *task_count,
  * TOFA_MAPPING_FAILED when the mapping worker failed (see tofa.h). */
 int tofa_service_place_job(unsigned job_id, unsigned uid, const char *graph_id,
                            const char *strategy, const char *candidates, int slots_per_node,
-                           char **placement, tofa_metrics_t *metrics, char *err,
-                           size_t err_size);
+                           const char *parameters, char **placement, tofa_metrics_t *metrics,
+                           char *err, size_t err_size);
 
 /* 1 when MapFailure=wait: a job whose mapping fails with
  * TOFA_MAPPING_FAILED waits instead of getting Slurm's layout; else 0. */
@@ -212,12 +213,12 @@ int tofa_client_job_placement(const char *conf_path, const char *host, const cha
  * placement is recorded for the job with the caller as owner; a job already
  * recorded for another uid is refused; TOFA_OK means the record is on
  * disk). task_count 0 = the graph's;
- * otherwise it must equal the graph's task count. strategy, candidates and
- * slots_per_node as in tofa_service_place_job. */
+ * otherwise it must equal the graph's task count. strategy, candidates,
+ * slots_per_node and parameters as in tofa_service_place_job. */
 int tofa_client_place(const char *conf_path, const char *host, const char *munge_socket,
                       const char *graph_id, unsigned job_id, int task_count, const char *strategy,
-                      const char *candidates, int slots_per_node, char **placement, char *err,
-                      size_t err_size);
+                      const char *candidates, int slots_per_node, const char *parameters,
+                      char **placement, char *err, size_t err_size);
 
 #ifdef __cplusplus
 }

@@ -286,8 +286,9 @@ static int _srun_layout(slurm_opt_t *opt, const char *graph_id)
 	}
 	if (!placement &&
 	    tofa_client_place(conf, host, munge_socket, graph_id, 0,
-			      opt->ntasks, strategy, candidates, 0, &placement,
-			      err, sizeof(err)) != TOFA_OK) {
+			      opt->ntasks, strategy, candidates, 0,
+			      getenv(TOFA_ENV_PARAMS), &placement, err,
+			      sizeof(err)) != TOFA_OK) {
 		error("%s: no TOFA placement: %s", plugin_type, err);
 		goto out;
 	}
@@ -307,6 +308,36 @@ out:
 	xfree(candidates);
 	free(conf);
 	return rc;
+}
+
+/* sbatch/salloc with --tofa-strategy or --tofa-param: a trial placement on
+ * the whole machine (nothing recorded), so that a strategy that cannot
+ * apply to this graph, or a bad parameter, stops the command before the
+ * job is submitted instead of failing it when it starts. */
+static int _check_strategy_applies(slurm_opt_t *opt, const char *graph_id)
+{
+	const char *strategy = getenv(TOFA_ENV_STRATEGY);
+	const char *parameters = getenv(TOFA_ENV_PARAMS);
+	char err[1024], host[256], munge_socket[1024], *placement = NULL;
+	char *conf;
+	int rc;
+
+	if ((!strategy || !strategy[0]) && (!parameters || !parameters[0]))
+		return SLURM_SUCCESS;
+	conf = tofa_glue_conf_path();
+	tofa_glue_service_host(conf, host, sizeof(host));
+	tofa_glue_munge_socket(munge_socket, sizeof(munge_socket));
+	rc = tofa_client_place(conf, host, munge_socket, graph_id, 0,
+			       opt->ntasks_set ? opt->ntasks : 0, strategy,
+			       NULL, 0, parameters, &placement, err,
+			       sizeof(err));
+	free(placement);
+	free(conf);
+	if (rc == TOFA_OK)
+		return SLURM_SUCCESS;
+	error("%s: strategy %s cannot place this job: %s", plugin_type,
+	      strategy && strategy[0] ? strategy : "(default)", err);
+	return SLURM_ERROR;
 }
 
 /* True for --distribution=TOFA (patched Slurm); clears the marker, and for
@@ -349,5 +380,8 @@ extern int cli_filter_p_pre_submit(slurm_opt_t *opt, int offset)
 		}
 		return skip ? SLURM_SUCCESS : _srun_layout(opt, graph_id);
 	}
-	return _check_tasks(opt, opt->sbatch_opt ? "sbatch" : "salloc", &skip);
+	if (_check_tasks(opt, opt->sbatch_opt ? "sbatch" : "salloc", &skip) !=
+	    SLURM_SUCCESS)
+		return SLURM_ERROR;
+	return _check_strategy_applies(opt, graph_id);
 }

@@ -197,6 +197,13 @@ extern int fini(void)
 
 /* ---- TOFA placement ------------------------------------------------------ */
 
+/* A TOFA variable of the job's spank environment, NULL when absent. */
+static const char *_job_env(job_record_t *job_ptr, const char *name)
+{
+	return tofa_glue_env_find(job_ptr->spank_job_env,
+				  job_ptr->spank_job_env_size, name);
+}
+
 /* The job's CPUs per task, and the most tasks a node may run: at most
  * --ntasks-per-node, unbounded (by the CPUs) with --overcommit. */
 static uint32_t _cpus_per_task(job_record_t *job_ptr)
@@ -297,10 +304,11 @@ static char *_allocation(job_record_t *job_ptr)
  * for the job when `record`. Returns its node set, or NULL with err set
  * (and *worker_failed true when the mapping worker itself failed). */
 static bitstr_t *_place(job_record_t *job_ptr, const char *graph_id,
-			const char *strategy, const char *candidates,
-			bool record, char *err, size_t err_size,
-			bool *worker_failed)
+			const char *candidates, bool record, char *err,
+			size_t err_size, bool *worker_failed)
 {
+	const char *strategy = _job_env(job_ptr, TOFA_ENV_STRATEGY);
+	const char *parameters = _job_env(job_ptr, TOFA_ENV_PARAMS);
 	char *placement = NULL;
 	bitstr_t *nodes = NULL;
 	int rc;
@@ -311,8 +319,8 @@ static bitstr_t *_place(job_record_t *job_ptr, const char *graph_id,
 	}
 	rc = tofa_service_place_job(record ? job_ptr->job_id : 0,
 				    job_ptr->user_id, graph_id, strategy,
-				    candidates, 0, &placement, NULL, err,
-				    err_size);
+				    candidates, 0, parameters, &placement, NULL,
+				    err, err_size);
 	if (worker_failed)
 		*worker_failed = rc == TOFA_MAPPING_FAILED;
 	if (rc != TOFA_OK)
@@ -331,8 +339,7 @@ static bitstr_t *_place(job_record_t *job_ptr, const char *graph_id,
 
 /* Records the job's placement on what cons_tres granted: its nodes and, on
  * each, the tasks its CPUs allow, so that srun's step always fits. */
-static void _place_on_allocation(job_record_t *job_ptr, const char *graph_id,
-				 const char *strategy)
+static void _place_on_allocation(job_record_t *job_ptr, const char *graph_id)
 {
 	char err[1024], *allocation = _allocation(job_ptr);
 	bitstr_t *nodes = NULL;
@@ -340,8 +347,8 @@ static void _place_on_allocation(job_record_t *job_ptr, const char *graph_id,
 	if (!allocation)
 		snprintf(err, sizeof(err), "cons_tres left no job resources");
 	else
-		nodes = _place(job_ptr, graph_id, strategy, allocation, true,
-			       err, sizeof(err), NULL);
+		nodes = _place(job_ptr, graph_id, allocation, true, err,
+			       sizeof(err), NULL);
 	if (!nodes)
 		error("%s: %s: job %u: no TOFA mapping on its allocation %s: %s; srun uses Slurm's layout",
 		      plugin_type, __func__, job_ptr->job_id,
@@ -360,9 +367,6 @@ static int _tofa_job_test(slurm_select_ops_t *ops, job_record_t *job_ptr,
 			  List preemptee_candidates, List *preemptee_job_list,
 			  bitstr_t *exc_core_bitmap)
 {
-	const char *strategy = tofa_glue_env_find(job_ptr->spank_job_env,
-						  job_ptr->spank_job_env_size,
-						  TOFA_ENV_STRATEGY);
 	char err[1024] = "", *free_slots = NULL;
 	bitstr_t *wanted = NULL, *restricted = NULL;
 	bool worker_failed = false;
@@ -380,8 +384,8 @@ static int _tofa_job_test(slurm_select_ops_t *ops, job_record_t *job_ptr,
 		return rc;
 	}
 	free_slots = _free_task_slots(job_ptr, bitmap, min_nodes);
-	wanted = _place(job_ptr, graph_id, strategy, free_slots, false, err,
-			sizeof(err), &worker_failed);
+	wanted = _place(job_ptr, graph_id, free_slots, false, err, sizeof(err),
+			&worker_failed);
 	xfree(free_slots);
 	if (!wanted) {
 		if (worker_failed && tofa_service_map_failure_waits()) {
@@ -410,7 +414,7 @@ static int _tofa_job_test(slurm_select_ops_t *ops, job_record_t *job_ptr,
 		     plugin_type, __func__, job_ptr->job_id, count);
 		FREE_NULL_BITMAP(wanted);
 		FREE_NULL_BITMAP(restricted);
-		_place_on_allocation(job_ptr, graph_id, strategy);
+		_place_on_allocation(job_ptr, graph_id);
 		return rc;
 	}
 	snprintf(err, sizeof(err),
@@ -429,7 +433,7 @@ fallback:
 		     plugin_type, __func__, job_ptr->job_id, err);
 		/* A worker that just crashed or ran out of time would again. */
 		if (!worker_failed)
-			_place_on_allocation(job_ptr, graph_id, strategy);
+			_place_on_allocation(job_ptr, graph_id);
 	} else {
 		debug("%s: %s: job %u: %s; cons_tres cannot run it now either",
 		      plugin_type, __func__, job_ptr->job_id, err);
@@ -506,9 +510,7 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 	CONS_OR(SLURM_ERROR);
 
 	if (mode == SELECT_MODE_RUN_NOW && job_ptr && bitmap)
-		graph_id = tofa_glue_env_find(job_ptr->spank_job_env,
-					      job_ptr->spank_job_env_size,
-					      TOFA_ENV_GRAPH_ID);
+		graph_id = _job_env(job_ptr, TOFA_ENV_GRAPH_ID);
 	/* Nodes pinned by the user (e.g. by cli_filter/tofa): theirs stand. */
 	if (graph_id && job_ptr->details && job_ptr->details->req_node_bitmap)
 		graph_id = NULL;

@@ -3,11 +3,13 @@
  * salloc accept
  *     --tofa-matrix=FILE     the job's communication graph (tofa.h formats)
  *     --tofa-strategy=NAME   mapping strategy (default: DefaultStrategy)
+ *     --tofa-param=KEY=VALUE a strategy parameter (repeatable), e.g.
+ *                            stencil=4x4x3 for the stencil strategies
  *
  * The option callback, in the submitting command, validates FILE locally
  * (a format error prints "FILE:LINE:COL: ..." and the command fails before
  * anything is submitted), uploads it to the TOFA service and exports
- * TOFA_GRAPH_ID / TOFA_MATRIX / TOFA_STRATEGY into the command's environment
+ * TOFA_GRAPH_ID / TOFA_MATRIX / TOFA_STRATEGY / TOFA_PARAMS into the command's environment
  * (cli_filter/tofa reads them in the same process). slurm_spank_init_post_opt
  * attaches them to the job (spank_job_control_setenv; slurmctld sees
  * SPANK_TOFA_GRAPH_ID in the job's spank environment, select/tofa_cons_tres
@@ -36,10 +38,11 @@ SPANK_PLUGIN(tofa_loadmatrix, 1);
 
 static const char log_prefix[] = "tofa";
 
-enum { OPT_MATRIX = 1, OPT_STRATEGY = 2 };
+enum { OPT_MATRIX = 1, OPT_STRATEGY = 2, OPT_PARAM = 3 };
 
 static int _matrix_cb(int val, const char *optarg, int remote);
 static int _strategy_cb(int val, const char *optarg, int remote);
+static int _param_cb(int val, const char *optarg, int remote);
 
 static struct spank_option options[] = {
 	{ "tofa-matrix", "FILE",
@@ -48,6 +51,9 @@ static struct spank_option options[] = {
 	{ "tofa-strategy", "NAME",
 	  "TOFA mapping strategy (default: the service's DefaultStrategy)", 1,
 	  OPT_STRATEGY, _strategy_cb },
+	{ "tofa-param", "KEY=VALUE",
+	  "a parameter of the TOFA strategy, e.g. stencil=4x4x3 (repeatable)",
+	  1, OPT_PARAM, _param_cb },
 	SPANK_OPTIONS_TABLE_END
 };
 
@@ -74,6 +80,50 @@ static int _strategy_cb(int val, const char *optarg, int remote)
 			break;
 	}
 	setenv(TOFA_ENV_STRATEGY, optarg, 1);
+	return 0;
+}
+
+/* Checks the form KEY=VALUE (the service checks the rest, cli_filter/tofa
+ * asks it before submission) and appends it to TOFA_PARAMS; sbatch parses
+ * its options twice, so an item already there is not added again. */
+static int _param_cb(int val, const char *optarg, int remote)
+{
+	const char *old = getenv(TOFA_ENV_PARAMS), *equals;
+	size_t key_length;
+	char *joined;
+	(void) val;
+
+	if (remote)
+		return 0;
+	equals = optarg ? strchr(optarg, '=') : NULL;
+	key_length = equals ? (size_t) (equals - optarg) : 0;
+	if (!equals || !key_length || !equals[1] || strchr(optarg, ';') ||
+	    strpbrk(optarg, " \t\n")) {
+		slurm_error("%s: --tofa-param '%s': expected KEY=VALUE (no blanks or ';')",
+			    log_prefix, optarg ? optarg : "");
+		return -1;
+	}
+	if (old && old[0]) {
+		for (const char *item = old; item; item = strchr(item, ';')) {
+			if (*item == ';')
+				item++;
+			if (!strncmp(item, optarg, strlen(optarg)) &&
+			    (item[strlen(optarg)] == ';' || !item[strlen(optarg)]))
+				return 0;
+			if (!strncmp(item, optarg, key_length + 1)) {
+				slurm_error("%s: --tofa-param %.*s given twice",
+					    log_prefix, (int) key_length, optarg);
+				return -1;
+			}
+		}
+	}
+	joined = malloc(strlen(old ? old : "") + strlen(optarg) + 2);
+	if (!joined)
+		return -1;
+	sprintf(joined, "%s%s%s", old && old[0] ? old : "",
+		old && old[0] ? ";" : "", optarg);
+	setenv(TOFA_ENV_PARAMS, joined, 1);
+	free(joined);
 	return 0;
 }
 
@@ -185,7 +235,8 @@ int slurm_spank_init(spank_t sp, int ac, char **av)
 int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
 {
 	static const char *names[] = { TOFA_ENV_GRAPH_ID, TOFA_ENV_MATRIX,
-				       TOFA_ENV_STRATEGY, NULL };
+				       TOFA_ENV_STRATEGY, TOFA_ENV_PARAMS,
+				       NULL };
 	(void) ac;
 	(void) av;
 	if (spank_remote(sp) || !done_path[0])

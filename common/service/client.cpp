@@ -93,7 +93,8 @@ std::vector<std::string> fetch_job_placement(const ClientContext& context, unsig
 std::vector<std::string> request_placement(const ClientContext& context,
                                            const std::string& graph_id, unsigned job, int tasks,
                                            const std::string& strategy,
-                                           const std::string& candidates, int slots_per_node) {
+                                           const std::string& candidates, int slots_per_node,
+                                           const std::string& parameters) {
   std::vector<std::pair<std::string, std::string>> fields = {
       {"graph", graph_id},
       {"job", job == 0 ? "none" : std::to_string(job)},
@@ -101,6 +102,7 @@ std::vector<std::string> request_placement(const ClientContext& context,
       {"slots", std::to_string(slots_per_node)}};
   if (!strategy.empty()) fields.emplace_back("strategy", strategy);
   if (!candidates.empty()) fields.emplace_back("candidates", candidates);
+  if (!parameters.empty()) fields.emplace_back("params", parameters);
   const Message reply = call(context, format_message("PLACE", fields));
   return split_nodes(reply.field("nodes"));
 }

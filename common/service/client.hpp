@@ -40,11 +40,13 @@ UploadedGraph upload_graph_file(const ClientContext& context, const std::string&
 /// PLACEMENT job=N: node name per task.
 std::vector<std::string> fetch_job_placement(const ClientContext& context, unsigned job);
 
-/// PLACE; job 0 = not recorded. Returns the node name per task.
+/// PLACE; job 0 = not recorded. parameters: "KEY=VALUE;..." (see
+/// parse_parameters). Returns the node name per task.
 std::vector<std::string> request_placement(const ClientContext& context,
                                            const std::string& graph_id, unsigned job, int tasks,
                                            const std::string& strategy,
-                                           const std::string& candidates, int slots_per_node);
+                                           const std::string& candidates, int slots_per_node,
+                                           const std::string& parameters = "");
 
 /// "a,b,c" -> {a, b, c} ("" -> {}).
 std::vector<std::string> split_nodes(const std::string& text);

@@ -78,6 +78,35 @@ TaskLimits parse_candidates(const Topology& topology, const std::string& candida
   return result;
 }
 
+std::map<std::string, std::string> parse_parameters(const std::string& text) {
+  std::map<std::string, std::string> parameters;
+  if (text.empty()) return parameters;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = std::min(text.find(';', start), text.size());
+    const std::string item = text.substr(start, end - start);
+    const std::size_t equals = item.find('=');
+    const std::string key = item.substr(0, equals);
+    const std::string value = equals == std::string::npos ? "" : item.substr(equals + 1);
+    const auto bad = [&](const std::string& why) {
+      return Error("--tofa-param '" + item.substr(0, 80) + "': " + why);
+    };
+    if (equals == std::string::npos || key.empty() || key.size() > 64 ||
+        key.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") !=
+            std::string::npos)
+      throw bad("expected KEY=VALUE, KEY of letters, digits, '-' and '_'");
+    if (value.empty() || value.size() > 256 ||
+        std::any_of(value.begin(), value.end(), [](char c) { return c <= ' ' || c == 0x7f; }))
+      throw bad("VALUE must be 1 to 256 printable characters without blanks");
+    if (key == "spec")
+      throw bad("the service reads no user's files; map with a Rubik spec offline (tofa-map, tofa-rubik)");
+    if (!parameters.emplace(key, value).second) throw bad("KEY given twice");
+    if (parameters.size() > 16) throw bad("more than 16 parameters");
+    start = end + 1;
+  }
+  return parameters;
+}
+
 ComputedPlacement compute_placement(const PlacementInput& input) {
   MappingRequest request;
   request.graph = input.graph;
@@ -87,6 +116,7 @@ ComputedPlacement compute_placement(const PlacementInput& input) {
   request.outage = input.outage;
   request.slots_per_node = input.slots_per_node;
   request.fault_cost = input.fault_cost;
+  request.parameters = input.parameters;
   const bool limited = !limits.max_tasks.empty();
   if (limited) {
     if (input.slots_per_node != 0)

@@ -1,6 +1,7 @@
 // One placement computation: a registered strategy over named candidate nodes.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,7 @@ struct PlacementInput {
   /// within its CPUs); then only those nodes are used, within the limits.
   std::string candidates;
   int slots_per_node = 0;      ///< 0 = cores per node; must be 0 with limits
+  std::map<std::string, std::string> parameters;  ///< the strategy's settings
   /// Where the strategy runs: a worker process with these limits, or this
   /// process when null (tools and tests only: never inside a daemon).
   const MapWorkerLimits* worker = nullptr;
@@ -41,6 +43,13 @@ struct ComputedPlacement {
 /// dropped; with limits a repeat is an error). Throws Error "candidate node X
 /// is not in the topology", or naming the item whose limits are bad.
 TaskLimits parse_candidates(const Topology& topology, const std::string& candidates);
+
+/// Strategy parameters as users give them to Slurm jobs ("--tofa-param
+/// KEY=VALUE", joined as "KEY=VALUE;KEY=VALUE"): at most 16, keys of
+/// letters, digits, '-' and '_', values of 1 to 256 printable characters.
+/// The service never reads files named by users: `spec` (a Rubik spec
+/// file) is refused. Throws Error naming the bad item.
+std::map<std::string, std::string> parse_parameters(const std::string& text);
 
 /// Runs the strategy and evaluates the result. Throws Error (unknown
 /// strategy, not enough slots, ...).

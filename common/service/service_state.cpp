@@ -346,6 +346,7 @@ PlacementRecord ServiceState::place(const PlaceRequest& request) {
   input.strategy = strategy;
   input.candidates = request.candidates;
   input.slots_per_node = request.slots_per_node;
+  input.parameters = parse_parameters(request.parameters);
   if (!settings_.map_worker.program.empty()) input.worker = &settings_.map_worker;
   ComputedPlacement computed = compute_placement(input);
 

@@ -66,6 +66,7 @@ struct PlaceRequest {
   std::string strategy;         ///< "" = DefaultStrategy
   std::string candidates;       ///< "" = all topology nodes
   int slots_per_node = 0;
+  std::string parameters;       ///< "KEY=VALUE;..." (see parse_parameters)
   /// Return only once the recorded placement is on disk (a network PLACE is
   /// answered after that). The in-process caller (select/tofa, under
   /// slurmctld's locks) does not wait: the record is written within one

@@ -17,6 +17,8 @@
 #define TOFA_ENV_GRAPH_ID "TOFA_GRAPH_ID"
 #define TOFA_ENV_STRATEGY "TOFA_STRATEGY"
 #define TOFA_ENV_MATRIX "TOFA_MATRIX"
+/* --tofa-param KEY=VALUE options, joined "KEY=VALUE;KEY=VALUE". */
+#define TOFA_ENV_PARAMS "TOFA_PARAMS"
 
 /* Path of tofa.conf: the directory of slurm.conf + "/tofa.conf" (malloc'ed,
  * release with free()). */

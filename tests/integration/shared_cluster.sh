@@ -144,3 +144,26 @@ if [ "$(job_state "$jid")" = COMPLETED ] && [ "$(layout < "$DATA/out-step8" | wc
 else
     fail "8-task step in job $jid: $(job_state "$jid"); $(head -c 300 "$DATA/out-step8")"
 fi
+
+# Issue 11 (8): strategy parameters per job, checked before submission.
+# stencil-rcb needs the job's shape, which pairs8 (not a stencil) does not
+# show: without it sbatch must refuse (it used to accept the job, which then
+# FAILED); with --tofa-param stencil=2x2x2 the job runs with that strategy.
+out=$(sbatch --parsable --tofa-matrix=pairs8.mat --tofa-strategy=stencil-rcb -n 8 -o /dev/null --wrap true 2>&1)
+if [ $? -ne 0 ] && grep -q "cannot place this job" <<<"$out"; then
+    pass "sbatch --tofa-strategy=stencil-rcb without its parameter is refused before submission: $(grep -m1 "cannot place" <<<"$out")"
+else
+    fail "stencil-rcb without stencil=: $out"
+fi
+out=$(sbatch --parsable --tofa-matrix=st16.mat --tofa-param=bogus -n 16 -o /dev/null --wrap true 2>&1)
+[ $? -ne 0 ] && grep -q "expected KEY=VALUE" <<<"$out" &&
+    pass "--tofa-param without '=' is refused: $(tail -1 <<<"$out")" || fail "--tofa-param=bogus: $out"
+jid=$(sbatch --parsable --tofa-matrix=pairs8.mat --tofa-strategy=stencil-rcb --tofa-param=stencil=2x2x2 \
+    -n 8 -o "$DATA/out-rcb" --wrap 'srun -l printenv SLURMD_NODENAME' 2>&1)
+wait_until $TMO finished "$jid"
+if [ "$(job_state "$jid")" = COMPLETED ] && why=$(ranks_as_recorded "$jid" "$DATA/out-rcb" 8) &&
+    query "JOB job=$jid" 2>/dev/null | grep -q "strategy=stencil-rcb"; then
+    pass "--tofa-strategy=stencil-rcb --tofa-param=stencil=2x2x2: job $jid placed by stencil-rcb and ran as recorded"
+else
+    fail "stencil-rcb job $jid: $(job_state "$jid") ${why:-}; $(query "JOB job=$jid" 2>&1 | head -c 200)"
+fi

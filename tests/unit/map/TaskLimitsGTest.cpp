@@ -168,4 +168,21 @@ TEST(FitTaskLimits, EmptyNodeTakesTheCheapestTask) {
   EXPECT_EQ(from_one, 1);
 }
 
+TEST(ParseParameters, KeysValuesAndErrors) {
+  using tofa::service::parse_parameters;
+  EXPECT_TRUE(parse_parameters("").empty());
+  const auto parsed = parse_parameters("stencil=4x4x3;attempts=2");
+  EXPECT_EQ(parsed, (std::map<std::string, std::string>{{"attempts", "2"}, {"stencil", "4x4x3"}}));
+  EXPECT_EQ(error_text([] { parse_parameters("stencil"); }),
+            "--tofa-param 'stencil': expected KEY=VALUE, KEY of letters, digits, '-' and '_'");
+  EXPECT_EQ(error_text([] { parse_parameters("a b=1"); }),
+            "--tofa-param 'a b=1': expected KEY=VALUE, KEY of letters, digits, '-' and '_'");
+  EXPECT_EQ(error_text([] { parse_parameters("a="); }),
+            "--tofa-param 'a=': VALUE must be 1 to 256 printable characters without blanks");
+  EXPECT_EQ(error_text([] { parse_parameters("a=1;a=2"); }), "--tofa-param 'a=2': KEY given twice");
+  std::string many;
+  for (int i = 0; i < 17; ++i) many += (i ? ";k" : "k") + std::to_string(i) + "=1";
+  EXPECT_EQ(error_text([&] { parse_parameters(many); }), "--tofa-param 'k16=1': more than 16 parameters");
+}
+
 }  // namespace

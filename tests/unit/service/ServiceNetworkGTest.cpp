@@ -383,7 +383,7 @@ TEST_F(ServiceNetworkTest, CApiServiceResponderAndClients) {
   char* placement = nullptr;
   tofa_metrics_t metrics{};
   ASSERT_EQ(tofa_service_place_job(77, geteuid(), id, "default-slurm", "r4,r3,r2,r1", 1,
-                                   &placement, &metrics, err, sizeof err),
+                                   nullptr, &placement, &metrics, err, sizeof err),
             TOFA_OK)
       << err;
   EXPECT_STREQ(placement, "r4,r3,r2,r1");
@@ -396,10 +396,27 @@ TEST_F(ServiceNetworkTest, CApiServiceResponderAndClients) {
   EXPECT_STREQ(placement, "r4,r3,r2,r1");
   std::free(placement);
   EXPECT_EQ(tofa_client_place(conf_.path().c_str(), host.c_str(), munge.c_str(), id, 0, 3,
-                              nullptr, nullptr, 0, &placement, err, sizeof err),
+                              nullptr, nullptr, 0, nullptr, &placement, err, sizeof err),
             TOFA_ERROR);
   EXPECT_EQ(std::string(err), std::string("graph ") + id + " has 4 tasks, the request asks for 3");
   EXPECT_EQ(placement, nullptr);
+  // --tofa-param values reach the strategy over the network; files are refused.
+  EXPECT_EQ(tofa_client_place(conf_.path().c_str(), host.c_str(), munge.c_str(), id, 0, 4,
+                              "anneal", nullptr, 0, "attempts=0", &placement, err, sizeof err),
+            TOFA_ERROR);
+  EXPECT_NE(std::string(err).find("attempts"), std::string::npos) << err;
+  EXPECT_EQ(tofa_client_place(conf_.path().c_str(), host.c_str(), munge.c_str(), id, 0, 4,
+                              "anneal", nullptr, 0, "attempts=2", &placement, err, sizeof err),
+            TOFA_OK)
+      << err;
+  std::free(placement);
+  EXPECT_EQ(tofa_client_place(conf_.path().c_str(), host.c_str(), munge.c_str(), id, 0, 4,
+                              "rubik", nullptr, 0, "spec=/etc/shadow", &placement, err,
+                              sizeof err),
+            TOFA_ERROR);
+  EXPECT_EQ(std::string(err),
+            "--tofa-param 'spec=/etc/shadow': the service reads no user's files; map with a "
+            "Rubik spec offline (tofa-map, tofa-rubik)");
 
   char* reply = nullptr;
   const std::string bad = "SET_OUTAGE node=r9 p=0.1";
