@@ -110,7 +110,10 @@ static int _task_limit(slurm_opt_t *opt, int cpus)
 	if (opt->ntasks_per_node > 0 && opt->ntasks_per_node != (int) NO_VAL &&
 	    limit > opt->ntasks_per_node)
 		limit = opt->ntasks_per_node;
-	if (opt->nodes_set && opt->min_nodes > 1) {
+	/* Only for -N given on the command line: inside a job SLURM_NNODES
+	 * sets it too, and srun drops that for an arbitrary layout. */
+	if (opt->nodes_set && !slurm_option_set_by_env(opt, 'N') &&
+	    opt->min_nodes > 1) {
 		int spread = (opt->ntasks + opt->min_nodes - 1) / opt->min_nodes;
 		if (limit > spread)
 			limit = spread;

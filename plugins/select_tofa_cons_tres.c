@@ -9,13 +9,14 @@
  *   1. node choice: the nodes cons_tres may use (the bitmap, in node table
  *      order, which topology/tofa ranks along the torus), each with the
  *      tasks its idle CPUs can take, are the candidates of a TOFA placement
- *      (fault-aware, not recorded);
+ *      (fault-aware; skipped when they cannot hold the job's tasks);
  *   2. cons_tres runs on exactly the placement's nodes; if that fails, or
  *      anything before it, plain cons_tres decides and the reason is logged;
- *   3. once cons_tres allocated, the placement is computed again on the
- *      allocation, every node with 1 to (CPUs granted / CPUs per task)
- *      tasks, and recorded: srun inside the allocation lays out its step
- *      from it, so the step always fits what Slurm granted.
+ *   3. once cons_tres allocated, the recorded placement must give every
+ *      node of the allocation 1 to (CPUs granted / CPUs per task) tasks;
+ *      unless the node choice's does, it is computed again on the
+ *      allocation. srun inside the allocation lays out its step from it,
+ *      so the step always fits what Slurm granted.
  * Jobs without a graph get exactly what cons_tres gives them.
  *
  * The name keeps "cons_tres": Slurm tests xstrstr(SelectType, "cons_tres")
@@ -26,6 +27,7 @@
 #include "common/slurm_config.h"
 
 #include <dlfcn.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -237,9 +239,9 @@ static uint32_t _task_limit(job_record_t *job_ptr, uint32_t cpus)
  * idle nodes only for --exclusive). With -N, at most ceil(tasks / min_nodes)
  * per node so that the placement spans -N nodes, and only the nodes with
  * room for that many while there are enough of them. NULL when no node can
- * take a task. */
+ * take a task; *room receives the sum of the listed limits. */
 static char *_free_task_slots(job_record_t *job_ptr, bitstr_t *bitmap,
-			      uint32_t min_nodes)
+			      uint32_t min_nodes, uint64_t *room)
 {
 	struct job_details *details = job_ptr->details;
 	bool whole = details && (details->whole_node == 1 || !details->share_res);
@@ -248,6 +250,7 @@ static char *_free_task_slots(job_record_t *job_ptr, bitstr_t *bitmap,
 	node_record_t *node_ptr;
 	char *list = NULL;
 
+	*room = 0;
 	if (details && details->num_tasks && min_nodes > 1)
 		spread = (details->num_tasks + min_nodes - 1) / min_nodes;
 	select_g_select_nodeinfo_set_all();
@@ -273,6 +276,7 @@ static char *_free_task_slots(job_record_t *job_ptr, bitstr_t *bitmap,
 			continue;
 		xstrfmtcat(list, "%s%s:%u", list ? "," : "", node_ptr->name,
 			   limit[i]);
+		*room += limit[i];
 	}
 	xfree(limit);
 	return list;
@@ -300,11 +304,12 @@ static char *_allocation(job_record_t *job_ptr)
 	return list;
 }
 
-/* Runs the placement on `candidates` (a list with task limits); records it
- * for the job when `record`. Returns its node set, or NULL with err set
- * (and *worker_failed true when the mapping worker itself failed). */
+/* Runs the placement on `candidates` (a list with task limits) and records
+ * it for the job. Returns its node set, or NULL with err set (and
+ * *worker_failed true when the mapping worker itself failed); *text, when
+ * not NULL, receives the placement (free() it). */
 static bitstr_t *_place(job_record_t *job_ptr, const char *graph_id,
-			const char *candidates, bool record, char *err,
+			const char *candidates, char **text, char *err,
 			size_t err_size, bool *worker_failed)
 {
 	const char *strategy = _job_env(job_ptr, TOFA_ENV_STRATEGY);
@@ -317,8 +322,7 @@ static bitstr_t *_place(job_record_t *job_ptr, const char *graph_id,
 		snprintf(err, err_size, "no candidate node has a free CPU");
 		return NULL;
 	}
-	rc = tofa_service_place_job(record ? job_ptr->job_id : 0,
-				    job_ptr->user_id, graph_id, strategy,
+	rc = tofa_service_place_job(job_ptr->job_id, job_ptr->user_id, graph_id, strategy,
 				    candidates, 0, parameters, &placement, NULL,
 				    err, err_size);
 	if (worker_failed)
@@ -333,8 +337,46 @@ static bitstr_t *_place(job_record_t *job_ptr, const char *graph_id,
 		debug("%s: job %u: TOFA placement %s", plugin_type,
 		      job_ptr->job_id, placement);
 	}
-	free(placement);
+	if (text && nodes)
+		*text = placement;
+	else
+		free(placement);
 	return nodes;
+}
+
+/* True when `placement` (one node name per task) gives every node of the
+ * job's allocation 1 to (CPUs granted / CPUs per task) tasks and no other
+ * node any: the node choice's placement then stands as recorded. */
+static bool _fits_allocation(job_record_t *job_ptr, const char *placement)
+{
+	job_resources_t *res = job_ptr->job_resrcs;
+	uint32_t *count = xcalloc(node_record_count, sizeof(*count));
+	char *names = xstrdup(placement), *save = NULL, *name;
+	node_record_t *node_ptr;
+	bool fits = res && res->node_bitmap && res->cpus;
+	uint32_t n = 0;
+
+	for (name = strtok_r(names, ",", &save); name && fits;
+	     name = strtok_r(NULL, ",", &save)) {
+		node_ptr = find_node_record(name);
+		if (!node_ptr || node_ptr->index >= bit_size(res->node_bitmap) ||
+		    !bit_test(res->node_bitmap, node_ptr->index))
+			fits = false;
+		else
+			count[node_ptr->index]++;
+	}
+	for (int i = 0; fits && (node_ptr = next_node(&i)) && n < res->nhosts;
+	     i++) {
+		if (i >= bit_size(res->node_bitmap) ||
+		    !bit_test(res->node_bitmap, i))
+			continue;
+		fits = count[i] >= 1 &&
+		       count[i] <= _task_limit(job_ptr, res->cpus[n]);
+		n++;
+	}
+	xfree(names);
+	xfree(count);
+	return fits;
 }
 
 /* Records the job's placement on what cons_tres granted: its nodes and, on
@@ -347,7 +389,7 @@ static void _place_on_allocation(job_record_t *job_ptr, const char *graph_id)
 	if (!allocation)
 		snprintf(err, sizeof(err), "cons_tres left no job resources");
 	else
-		nodes = _place(job_ptr, graph_id, allocation, true, err,
+		nodes = _place(job_ptr, graph_id, allocation, NULL, err,
 			       sizeof(err), NULL);
 	if (!nodes)
 		error("%s: %s: job %u: no TOFA mapping on its allocation %s: %s; srun uses Slurm's layout",
@@ -367,10 +409,11 @@ static int _tofa_job_test(slurm_select_ops_t *ops, job_record_t *job_ptr,
 			  List preemptee_candidates, List *preemptee_job_list,
 			  bitstr_t *exc_core_bitmap)
 {
-	char err[1024] = "", *free_slots = NULL;
+	char err[1024] = "", *free_slots = NULL, *chosen = NULL;
 	bitstr_t *wanted = NULL, *restricted = NULL;
 	bool worker_failed = false;
-	uint32_t count;
+	uint64_t room = 0;
+	uint32_t count, tasks = job_ptr->details ? job_ptr->details->num_tasks : 0;
 	int rc;
 
 	if (!tofa_service_running()) {
@@ -383,9 +426,16 @@ static int _tofa_job_test(slurm_select_ops_t *ops, job_record_t *job_ptr,
 			     plugin_type, __func__, job_ptr->job_id, err);
 		return rc;
 	}
-	free_slots = _free_task_slots(job_ptr, bitmap, min_nodes);
-	wanted = _place(job_ptr, graph_id, free_slots, false, err, sizeof(err),
-			&worker_failed);
+	free_slots = _free_task_slots(job_ptr, bitmap, min_nodes, &room);
+	if (room < tasks && !preemptee_candidates) {
+		/* Too few free CPUs: cons_tres will say so without a placement. */
+		snprintf(err, sizeof(err), "%" PRIu64 " free task slots for %u tasks",
+			 room, tasks);
+		xfree(free_slots);
+		goto fallback;
+	}
+	wanted = _place(job_ptr, graph_id, free_slots, &chosen, err,
+			sizeof(err), &worker_failed);
 	xfree(free_slots);
 	if (!wanted) {
 		if (worker_failed && tofa_service_map_failure_waits()) {
@@ -412,9 +462,11 @@ static int _tofa_job_test(slurm_select_ops_t *ops, job_record_t *job_ptr,
 		bit_or(bitmap, restricted);
 		info("%s: %s: job %u: TOFA chose its %u nodes",
 		     plugin_type, __func__, job_ptr->job_id, count);
+		if (!_fits_allocation(job_ptr, chosen))
+			_place_on_allocation(job_ptr, graph_id);
 		FREE_NULL_BITMAP(wanted);
 		FREE_NULL_BITMAP(restricted);
-		_place_on_allocation(job_ptr, graph_id);
+		free(chosen);
 		return rc;
 	}
 	snprintf(err, sizeof(err),
@@ -425,6 +477,8 @@ static int _tofa_job_test(slurm_select_ops_t *ops, job_record_t *job_ptr,
 fallback:
 	FREE_NULL_BITMAP(wanted);
 	FREE_NULL_BITMAP(restricted);
+	free(chosen);
+	chosen = NULL;
 	rc = ops->job_test(job_ptr, bitmap, min_nodes, max_nodes, req_nodes,
 			   mode, preemptee_candidates, preemptee_job_list,
 			   exc_core_bitmap);
