@@ -186,6 +186,16 @@ int tofa_service_place_job(unsigned job_id, unsigned uid, const char* graph_id,
   });
 }
 
+int tofa_service_fit_job(unsigned job_id, const char* candidates, char** placement, char* err,
+                         size_t err_size) {
+  return guarded(err, err_size, [&] {
+    require(candidates != nullptr && placement != nullptr, "tofa_service_fit_job: NULL argument");
+    *placement = nullptr;
+    const PlacementRecord record = running_service()->state().fit_job(job_id, candidates);
+    *placement = malloc_copy(join_nodes(record.nodes));
+  });
+}
+
 int tofa_service_job_placement(unsigned job_id, char** placement, char* err, size_t err_size) {
   return guarded(err, err_size, [&] {
     require(placement != nullptr, "tofa_service_job_placement: NULL placement");

@@ -135,6 +135,14 @@ int tofa_service_place_job(unsigned job_id, unsigned uid, const char *graph_id,
                            const char *parameters, char **placement, tofa_metrics_t *metrics,
                            char *err, size_t err_size);
 
+/* Fits job_id's recorded placement to the per-node task limits of
+ * `candidates` (as in tofa_service_place_job, e.g. its allocation
+ * "t1:1-8,t2:1-5") by moving the fewest tasks, in process and without
+ * running a strategy, and records it. *placement as there. TOFA_ERROR when
+ * the job has no record or the limits cannot be met. */
+int tofa_service_fit_job(unsigned job_id, const char *candidates, char **placement, char *err,
+                         size_t err_size);
+
 /* 1 when MapFailure=wait: a job whose mapping fails with
  * TOFA_MAPPING_FAILED waits instead of getting Slurm's layout; else 0. */
 int tofa_service_map_failure_waits(void);

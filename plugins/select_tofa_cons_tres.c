@@ -13,9 +13,10 @@
  *   2. cons_tres runs on exactly the placement's nodes; if that fails, or
  *      anything before it, plain cons_tres decides and the reason is logged;
  *   3. once cons_tres allocated, the recorded placement must give every
- *      node of the allocation 1 to (CPUs granted / CPUs per task) tasks;
- *      unless the node choice's does, it is computed again on the
- *      allocation. srun inside the allocation lays out its step from it,
+ *      node of the allocation 1 to (CPUs granted / CPUs per task) tasks:
+ *      the node choice's is fitted to that by moving the fewest tasks (in
+ *      process, tofa_service_fit_job), cons_tres's choice gets a new
+ *      placement. srun inside the allocation lays out its step from it,
  *      so the step always fits what Slurm granted.
  * Jobs without a graph get exactly what cons_tres gives them.
  *
@@ -306,11 +307,10 @@ static char *_allocation(job_record_t *job_ptr)
 
 /* Runs the placement on `candidates` (a list with task limits) and records
  * it for the job. Returns its node set, or NULL with err set (and
- * *worker_failed true when the mapping worker itself failed); *text, when
- * not NULL, receives the placement (free() it). */
+ * *worker_failed true when the mapping worker itself failed). */
 static bitstr_t *_place(job_record_t *job_ptr, const char *graph_id,
-			const char *candidates, char **text, char *err,
-			size_t err_size, bool *worker_failed)
+			const char *candidates, char *err, size_t err_size,
+			bool *worker_failed)
 {
 	const char *strategy = _job_env(job_ptr, TOFA_ENV_STRATEGY);
 	const char *parameters = _job_env(job_ptr, TOFA_ENV_PARAMS);
@@ -337,46 +337,8 @@ static bitstr_t *_place(job_record_t *job_ptr, const char *graph_id,
 		debug("%s: job %u: TOFA placement %s", plugin_type,
 		      job_ptr->job_id, placement);
 	}
-	if (text && nodes)
-		*text = placement;
-	else
-		free(placement);
+	free(placement);
 	return nodes;
-}
-
-/* True when `placement` (one node name per task) gives every node of the
- * job's allocation 1 to (CPUs granted / CPUs per task) tasks and no other
- * node any: the node choice's placement then stands as recorded. */
-static bool _fits_allocation(job_record_t *job_ptr, const char *placement)
-{
-	job_resources_t *res = job_ptr->job_resrcs;
-	uint32_t *count = xcalloc(node_record_count, sizeof(*count));
-	char *names = xstrdup(placement), *save = NULL, *name;
-	node_record_t *node_ptr;
-	bool fits = res && res->node_bitmap && res->cpus;
-	uint32_t n = 0;
-
-	for (name = strtok_r(names, ",", &save); name && fits;
-	     name = strtok_r(NULL, ",", &save)) {
-		node_ptr = find_node_record(name);
-		if (!node_ptr || node_ptr->index >= bit_size(res->node_bitmap) ||
-		    !bit_test(res->node_bitmap, node_ptr->index))
-			fits = false;
-		else
-			count[node_ptr->index]++;
-	}
-	for (int i = 0; fits && (node_ptr = next_node(&i)) && n < res->nhosts;
-	     i++) {
-		if (i >= bit_size(res->node_bitmap) ||
-		    !bit_test(res->node_bitmap, i))
-			continue;
-		fits = count[i] >= 1 &&
-		       count[i] <= _task_limit(job_ptr, res->cpus[n]);
-		n++;
-	}
-	xfree(names);
-	xfree(count);
-	return fits;
 }
 
 /* Records the job's placement on what cons_tres granted: its nodes and, on
@@ -389,14 +351,32 @@ static void _place_on_allocation(job_record_t *job_ptr, const char *graph_id)
 	if (!allocation)
 		snprintf(err, sizeof(err), "cons_tres left no job resources");
 	else
-		nodes = _place(job_ptr, graph_id, allocation, NULL, err,
-			       sizeof(err), NULL);
+		nodes = _place(job_ptr, graph_id, allocation, err, sizeof(err),
+			       NULL);
 	if (!nodes)
 		error("%s: %s: job %u: no TOFA mapping on its allocation %s: %s; srun uses Slurm's layout",
 		      plugin_type, __func__, job_ptr->job_id,
 		      allocation ? allocation : "", err);
 	FREE_NULL_BITMAP(nodes);
 	xfree(allocation);
+}
+
+/* The node choice's placement, already recorded, moved by the fewest tasks
+ * to meet the allocation's limits (cons_tres may grant a node fewer CPUs
+ * than the placement gave it tasks); a new placement if that fails. */
+static void _fit_to_allocation(job_record_t *job_ptr, const char *graph_id)
+{
+	char err[1024], *allocation = _allocation(job_ptr), *placement = NULL;
+
+	if (allocation &&
+	    tofa_service_fit_job(job_ptr->job_id, allocation, &placement, err,
+				 sizeof(err)) == TOFA_OK) {
+		free(placement);
+		xfree(allocation);
+		return;
+	}
+	xfree(allocation);
+	_place_on_allocation(job_ptr, graph_id);
 }
 
 /* TOFA chooses the nodes among those with free CPUs; cons_tres allocates
@@ -409,7 +389,7 @@ static int _tofa_job_test(slurm_select_ops_t *ops, job_record_t *job_ptr,
 			  List preemptee_candidates, List *preemptee_job_list,
 			  bitstr_t *exc_core_bitmap)
 {
-	char err[1024] = "", *free_slots = NULL, *chosen = NULL;
+	char err[1024] = "", *free_slots = NULL;
 	bitstr_t *wanted = NULL, *restricted = NULL;
 	bool worker_failed = false;
 	uint64_t room = 0;
@@ -434,8 +414,8 @@ static int _tofa_job_test(slurm_select_ops_t *ops, job_record_t *job_ptr,
 		xfree(free_slots);
 		goto fallback;
 	}
-	wanted = _place(job_ptr, graph_id, free_slots, &chosen, err,
-			sizeof(err), &worker_failed);
+	wanted = _place(job_ptr, graph_id, free_slots, err, sizeof(err),
+			&worker_failed);
 	xfree(free_slots);
 	if (!wanted) {
 		if (worker_failed && tofa_service_map_failure_waits()) {
@@ -462,11 +442,9 @@ static int _tofa_job_test(slurm_select_ops_t *ops, job_record_t *job_ptr,
 		bit_or(bitmap, restricted);
 		info("%s: %s: job %u: TOFA chose its %u nodes",
 		     plugin_type, __func__, job_ptr->job_id, count);
-		if (!_fits_allocation(job_ptr, chosen))
-			_place_on_allocation(job_ptr, graph_id);
+		_fit_to_allocation(job_ptr, graph_id);
 		FREE_NULL_BITMAP(wanted);
 		FREE_NULL_BITMAP(restricted);
-		free(chosen);
 		return rc;
 	}
 	snprintf(err, sizeof(err),
@@ -477,8 +455,6 @@ static int _tofa_job_test(slurm_select_ops_t *ops, job_record_t *job_ptr,
 fallback:
 	FREE_NULL_BITMAP(wanted);
 	FREE_NULL_BITMAP(restricted);
-	free(chosen);
-	chosen = NULL;
 	rc = ops->job_test(job_ptr, bitmap, min_nodes, max_nodes, req_nodes,
 			   mode, preemptee_candidates, preemptee_job_list,
 			   exc_core_bitmap);

@@ -375,6 +375,46 @@ PlacementRecord ServiceState::place(const PlaceRequest& request) {
   return record;
 }
 
+PlacementRecord ServiceState::fit_job(unsigned job, const std::string& candidates) {
+  PlacementRecord record;
+  std::shared_ptr<const CommGraph> graph;
+  std::vector<double> outage;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const PlacementRecord* existing = placements_.find(job);
+    if (existing == nullptr) throw Error("no placement recorded for job " + std::to_string(job));
+    const GraphRecord* graph_record = graphs_.find(existing->graph_id);
+    if (graph_record == nullptr) throw Error("unknown graph id " + existing->graph_id);
+    record = *existing;
+    graph = graph_record->graph;
+    outage = health_.outage_vector(topology_, settings_.outage_model);
+  }
+  const TaskLimits limits = parse_candidates(topology_, candidates);
+  if (limits.max_tasks.empty()) throw Error("fit_job needs per-node task limits");
+  MappingRequest request;
+  request.graph = graph.get();
+  request.topology = &topology_;
+  request.candidate_nodes = limits.nodes;
+  request.outage = outage;
+  Placement placement;
+  for (const std::string& name : record.nodes) placement.push_back(topology_.node_by_name(name));
+  if (static_cast<int>(placement.size()) != graph->task_count() ||
+      std::count(placement.begin(), placement.end(), -1) > 0)
+    throw Error("job " + std::to_string(job) + ": the recorded placement does not match its graph");
+  fit_task_limits(request, limits, placement);
+  record.nodes.clear();
+  for (int node : placement) record.nodes.push_back(topology_.node_name(node));
+  record.metrics = evaluate_placement(*graph, topology_, placement, outage);
+  record.time = now_seconds();
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    placements_.put(record);
+  }
+  placements_writer_.request();
+  log(1, "job " + std::to_string(job) + ": placement fitted to its allocation");
+  return record;
+}
+
 PlacementRecord ServiceState::job_placement(unsigned job, std::optional<uid_t> uid) const {
   std::lock_guard<std::mutex> lock(mutex_);
   const PlacementRecord* record = placements_.find(job);

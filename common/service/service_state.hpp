@@ -118,6 +118,13 @@ class ServiceState {
   /// A job recorded for another uid is refused unless uid is an admin.
   /// Metrics that are not finite are clamped (clamp_metrics) and logged.
   PlacementRecord place(const PlaceRequest& request);
+  /// Moves the fewest tasks of job's recorded placement so that it meets
+  /// the per-node limits of `candidates` ("t1:1-8,t2:1-5", see
+  /// PlacementInput::candidates), in this process (no strategy runs: the
+  /// fit is linear-time code of this library), and records the result.
+  /// Throws Error when the job has no record, its graph is gone or the
+  /// limits cannot be met.
+  PlacementRecord fit_job(unsigned job, const std::string& candidates);
   /// The job's record if uid (nullopt = trusted in-process caller) owns it
   /// or is an admin; else Error "no placement recorded for job N".
   PlacementRecord job_placement(unsigned job, std::optional<uid_t> uid) const;

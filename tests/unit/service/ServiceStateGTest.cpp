@@ -1,11 +1,13 @@
 // The service's state and protocol without the network: requests go to
 // handle_request with a synthetic uid, as if munge had vouched for it.
 #include <gtest/gtest.h>
+
 #include <dirent.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <random>
 #include <sstream>
 #include <string>
@@ -340,6 +342,29 @@ TEST_F(ServiceStateTest, SlurmctldsPlacementReplacesARecordSquattingItsJobId) {
   EXPECT_EQ(state->place(request).uid, kAlice);
   EXPECT_EQ(ask(*state, kAlice, "JOB job=40").rfind("OK job=40 uid=1000 graph=g1 ", 0), 0u);
   EXPECT_EQ(ask(*state, kBob, "PLACE graph=g2 job=40"), "ERROR job 40 belongs to another user");
+}
+
+// select/tofa's step after cons_tres allocated: the node choice's record
+// is fitted to the CPUs granted (here n5 got room for one task), moving the
+// fewest tasks, and recorded; a job without a record is an error.
+TEST_F(ServiceStateTest, FitJobMovesTheFewestTasksToMeetTheAllocation) {
+  auto state = open_state();
+  ASSERT_EQ(upload(*state, kAlice, "ring.mat", kRing), "OK id=g1 tasks=4 existing=0");
+  ASSERT_EQ(ask(*state, kAlice, "PLACE graph=g1 job=9 strategy=default-slurm candidates=n[5-6] slots=2")
+                .rfind("OK job=9 ", 0),
+            0u);
+  EXPECT_EQ(ask(*state, kAlice, "PLACEMENT job=9"), "OK job=9 nodes=n5,n5,n6,n6");
+  const auto record = state->fit_job(9, "n5:1-1,n6:1-3");
+  std::map<std::string, int> count;
+  for (const std::string& node : record.nodes) ++count[node];
+  EXPECT_EQ(count, (std::map<std::string, int>{{"n5", 1}, {"n6", 3}}));
+  EXPECT_EQ(ask(*state, kAlice, "PLACEMENT job=9"), "OK job=9 nodes=" + record.nodes[0] + "," +
+                                                        record.nodes[1] + "," + record.nodes[2] +
+                                                        "," + record.nodes[3]);
+  EXPECT_EQ(tofa_test::error_text([&] { state->fit_job(10, "n5:1-4"); }),
+            "no placement recorded for job 10");
+  EXPECT_EQ(tofa_test::error_text([&] { state->fit_job(9, "n5:1-1,n6:1-1"); }),
+            "4 tasks do not fit the 2 task slots of 2 nodes");
 }
 
 }  // namespace
