@@ -196,6 +196,10 @@ int tofa_service_fit_job(unsigned job_id, const char* candidates, char** placeme
   });
 }
 
+int tofa_service_move_placement(unsigned from, unsigned to, char* err, size_t err_size) {
+  return guarded(err, err_size, [&] { running_service()->state().move_placement(from, to); });
+}
+
 int tofa_service_job_placement(unsigned job_id, char** placement, char* err, size_t err_size) {
   return guarded(err, err_size, [&] {
     require(placement != nullptr, "tofa_service_job_placement: NULL placement");

@@ -143,6 +143,10 @@ int tofa_service_place_job(unsigned job_id, unsigned uid, const char *graph_id,
 int tofa_service_fit_job(unsigned job_id, const char *candidates, char **placement, char *err,
                          size_t err_size);
 
+/* Moves job `from`'s record to job `to` (a job array task, placed under the
+ * array's id before Slurm gave it its own). TOFA_ERROR when `from` has none. */
+int tofa_service_move_placement(unsigned from, unsigned to, char *err, size_t err_size);
+
 /* 1 when MapFailure=wait: a job whose mapping fails with
  * TOFA_MAPPING_FAILED waits instead of getting Slurm's layout; else 0. */
 int tofa_service_map_failure_waits(void);

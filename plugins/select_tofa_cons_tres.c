@@ -581,9 +581,25 @@ extern int select_p_node_init(void)
 	return ops->node_init();
 }
 
+/* A job array task is tested under the array's job id and split off with
+ * its own id only after (job_array_post_sched): its placement follows it. */
+static void _follow_array_split(job_record_t *job_ptr)
+{
+	char err[256];
+
+	if (job_ptr->array_task_id == NO_VAL || !job_ptr->array_job_id ||
+	    job_ptr->array_job_id == job_ptr->job_id ||
+	    !_job_env(job_ptr, TOFA_ENV_GRAPH_ID) || !tofa_service_running())
+		return;
+	if (tofa_service_move_placement(job_ptr->array_job_id, job_ptr->job_id,
+					err, sizeof(err)) != TOFA_OK)
+		debug("%s: %s: %pJ: %s", plugin_type, __func__, job_ptr, err);
+}
+
 extern int select_p_job_begin(job_record_t *job_ptr)
 {
 	CONS_OR(SLURM_ERROR);
+	_follow_array_split(job_ptr);
 	return ops->job_begin(job_ptr);
 }
 

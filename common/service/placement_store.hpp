@@ -33,6 +33,7 @@ class PlacementStore {
   /// clamp_metrics), then evicts the oldest records beyond the retention.
   void put(PlacementRecord record);
   const PlacementRecord* find(unsigned job) const;
+  void erase(unsigned job) { records_.erase(job); }
   std::size_t size() const { return records_.size(); }
   const std::map<unsigned, PlacementRecord>& records() const { return records_; }
 

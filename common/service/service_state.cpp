@@ -415,6 +415,20 @@ PlacementRecord ServiceState::fit_job(unsigned job, const std::string& candidate
   return record;
 }
 
+void ServiceState::move_placement(unsigned from, unsigned to) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const PlacementRecord* existing = placements_.find(from);
+    if (existing == nullptr) throw Error("no placement recorded for job " + std::to_string(from));
+    PlacementRecord record = *existing;
+    record.job = to;
+    placements_.erase(from);
+    placements_.put(std::move(record));
+  }
+  placements_writer_.request();
+  log(1, "job " + std::to_string(from) + ": placement now recorded for job " + std::to_string(to));
+}
+
 PlacementRecord ServiceState::job_placement(unsigned job, std::optional<uid_t> uid) const {
   std::lock_guard<std::mutex> lock(mutex_);
   const PlacementRecord* record = placements_.find(job);

@@ -125,6 +125,10 @@ class ServiceState {
   /// Throws Error when the job has no record, its graph is gone or the
   /// limits cannot be met.
   PlacementRecord fit_job(unsigned job, const std::string& candidates);
+  /// Re-keys a record: a job array task is placed under the array's job id
+  /// and gets its own id only after (job_array_split). Throws Error "no
+  /// placement recorded for job N".
+  void move_placement(unsigned from, unsigned to);
   /// The job's record if uid (nullopt = trusted in-process caller) owns it
   /// or is an admin; else Error "no placement recorded for job N".
   PlacementRecord job_placement(unsigned job, std::optional<uid_t> uid) const;

@@ -175,3 +175,21 @@ if [ "$(job_state "$jid")" = COMPLETED ] && why=$(ranks_as_recorded "$jid" "$DAT
 else
     fail "stencil-rcb job $jid: $(job_state "$jid") ${why:-}; $(query "JOB job=$jid" 2>&1 | head -c 200)"
 fi
+
+# Issue 11 (6): every task of a job array is placed and recorded under its
+# own job id (SLURM_JOB_ID inside the task), and its ranks run there.
+array=$(sbatch --parsable --array=1-3 -n 16 --tofa-matrix=st16.mat -o "$DATA/out-array-%a" \
+    --wrap 'echo "job $SLURM_JOB_ID"; srun -l printenv SLURMD_NODENAME')
+array_done() { [ -z "$(squeue -h -j "$array" 2>/dev/null)" ]; }
+wait_until 120 array_done
+ok=0
+for t in 1 2 3; do
+    jid=$(sed -n 's/^job \([0-9]*\)$/\1/p' "$DATA/out-array-$t" 2>/dev/null)
+    if [ -n "$jid" ] && why=$(grep -v '^job ' "$DATA/out-array-$t" > "$DATA/ranks-array-$t";
+                              ranks_as_recorded "$jid" "$DATA/ranks-array-$t" 16); then
+        ok=$((ok + 1))
+    else
+        fail "array task $t (job ${jid:-?}): ${why:-no output}"
+    fi
+done
+[ $ok -eq 3 ] && pass "the 3 tasks of array $array each placed, recorded under their own job id, ranks as recorded"

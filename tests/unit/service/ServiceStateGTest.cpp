@@ -367,4 +367,19 @@ TEST_F(ServiceStateTest, FitJobMovesTheFewestTasksToMeetTheAllocation) {
             "4 tasks do not fit the 2 task slots of 2 nodes");
 }
 
+// A job array task is placed under the array's id, then split off with its
+// own: the record follows it, and the array's id has none left.
+TEST_F(ServiceStateTest, MovePlacementRekeysARecord) {
+  auto state = open_state();
+  ASSERT_EQ(upload(*state, kAlice, "ring.mat", kRing), "OK id=g1 tasks=4 existing=0");
+  ASSERT_EQ(ask(*state, kAlice, "PLACE graph=g1 job=27 strategy=default-slurm candidates=n[5-8] slots=1")
+                .rfind("OK job=27 ", 0),
+            0u);
+  state->move_placement(27, 28);
+  EXPECT_EQ(ask(*state, kAlice, "PLACEMENT job=28"), "OK job=28 nodes=n5,n6,n7,n8");
+  EXPECT_EQ(ask(*state, kAlice, "PLACEMENT job=27"), "ERROR no placement recorded for job 27");
+  EXPECT_EQ(tofa_test::error_text([&] { state->move_placement(27, 29); }),
+            "no placement recorded for job 27");
+}
+
 }  // namespace
