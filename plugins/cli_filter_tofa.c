@@ -364,8 +364,11 @@ extern int cli_filter_p_pre_submit(slurm_opt_t *opt, int offset)
 	const char *graph_id = getenv(TOFA_ENV_GRAPH_ID);
 	bool tofa_dist = _take_tofa_distribution(opt);
 	bool skip = false;
-	(void) offset;
 
+	/* A heterogeneous job's graph is its first component's; the others
+	 * get Slurm's layout. */
+	if (offset > 0 && !tofa_dist)
+		return SLURM_SUCCESS;
 	if (!graph_id || !graph_id[0]) {
 		if (!tofa_dist)
 			return SLURM_SUCCESS;

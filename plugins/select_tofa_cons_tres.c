@@ -544,6 +544,9 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 	/* Nodes pinned by the user (e.g. by cli_filter/tofa): theirs stand. */
 	if (graph_id && job_ptr->details && job_ptr->details->req_node_bitmap)
 		graph_id = NULL;
+	/* A heterogeneous job's graph is its first component's. */
+	if (graph_id && job_ptr->het_job_id && job_ptr->het_job_offset)
+		graph_id = NULL;
 	if (!graph_id)
 		return ops->job_test(job_ptr, bitmap, min_nodes, max_nodes,
 				     req_nodes, mode, preemptee_candidates,

@@ -193,3 +193,16 @@ for t in 1 2 3; do
     fi
 done
 [ $ok -eq 3 ] && pass "the 3 tasks of array $array each placed, recorded under their own job id, ranks as recorded"
+
+# Issue 11 (8): a heterogeneous job with the graph on its first component is
+# accepted (it used to be refused: the graph was applied to every
+# component); the first component is placed and its srun follows it.
+het=$(sbatch --parsable --tofa-matrix=st16.mat -n 16 -o "$DATA/out-het" : -n 2 \
+    --wrap 'srun -l printenv SLURMD_NODENAME' 2>&1)
+het=${het%%+*}
+het_done() { [ -z "$(squeue -h -j "$het" 2>/dev/null)" ]; }
+if [[ $het =~ ^[0-9]+$ ]] && wait_until 60 het_done && why=$(ranks_as_recorded "$het" "$DATA/out-het" 16); then
+    pass "heterogeneous job $het: its first component placed and run as recorded"
+else
+    fail "heterogeneous job: '$het' ${why:-}; $(head -c 300 "$DATA/out-het" 2>/dev/null)"
+fi
