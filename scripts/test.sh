@@ -19,7 +19,7 @@ grep -E '^(PASS|FAIL|ERROR|XFAIL|XPASS|SKIP):' "$results/make-check.log" || true
 # Integration tests: real munged, slurmctld and 8 slurmd with the plugins.
 if [ "$(id -u)" -eq 0 ]; then
   make -s tests/integration/tofa_query bench/service_load >/dev/null
-  for test in smoke_cluster tofa_cluster tofa_distribution untrusted_input failing_nodes graph_quota shared_cluster state_kill9; do
+  for test in smoke_cluster tofa_cluster tofa_distribution untrusted_input failing_nodes graph_quota shared_cluster job_stream state_kill9; do
     echo "== tests/integration/$test.sh"
     top_builddir=$PWD top_srcdir=$PWD timeout 1200 bash "tests/integration/$test.sh" \
       >"$results/$test.log" 2>&1 || status=1
