@@ -185,8 +185,10 @@ static char *_allocation_nodes(slurm_opt_t *opt)
 				break;
 			count = strtol(c, &end, 10);
 			repeat = 1;
-			if (!strncmp(end, "(x", 2))
-				repeat = strtol(end + 2, &end, 10), end++;
+			if (!strncmp(end, "(x", 2)) {
+				repeat = strtol(end + 2, &end, 10);
+				end++; /* ')' */
+			}
 			c = *end == ',' ? end + 1 : end;
 		}
 		_add_limit(&list, name, _task_limit(opt, (int) count));
@@ -278,8 +280,11 @@ static int _srun_layout(slurm_opt_t *opt, const char *graph_id)
 			free(placement);
 			placement = NULL;
 		}
-		if (!placement)
-			candidates = _allocation_nodes(opt);
+		if (!placement && !(candidates = _allocation_nodes(opt))) {
+			error("%s: SLURM_JOB_NODELIST or SLURM_JOB_CPUS_PER_NODE missing: cannot place the step",
+			      plugin_type);
+			goto out;
+		}
 	} else if (opt->nodelist) {
 		candidates = xstrdup(opt->nodelist);
 	} else if (!(candidates = _free_nodes(opt))) {

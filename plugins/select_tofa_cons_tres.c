@@ -207,8 +207,6 @@ static const char *_job_env(job_record_t *job_ptr, const char *name)
 				  job_ptr->spank_job_env_size, name);
 }
 
-/* The job's CPUs per task, and the most tasks a node may run: at most
- * --ntasks-per-node, unbounded (by the CPUs) with --overcommit. */
 static uint32_t _cpus_per_task(job_record_t *job_ptr)
 {
 	struct job_details *details = job_ptr->details;
@@ -221,6 +219,9 @@ static uint32_t _cpus_per_task(job_record_t *job_ptr)
 
 #define TOFA_MAX_TASKS_PER_NODE 65535
 
+/* The most tasks of the job a node with `cpus` CPUs may run: CPUs / CPUs
+ * per task, unbounded by the CPUs with --overcommit, at most
+ * --ntasks-per-node. */
 static uint32_t _task_limit(job_record_t *job_ptr, uint32_t cpus)
 {
 	struct job_details *details = job_ptr->details;
@@ -322,9 +323,10 @@ static bitstr_t *_place(job_record_t *job_ptr, const char *graph_id,
 		snprintf(err, err_size, "no candidate node has a free CPU");
 		return NULL;
 	}
-	rc = tofa_service_place_job(job_ptr->job_id, job_ptr->user_id, graph_id, strategy,
-				    candidates, 0, parameters, &placement, NULL,
-				    err, err_size);
+	rc = tofa_service_place_job(job_ptr->job_id, job_ptr->user_id,
+				    graph_id, strategy, candidates, 0,
+				    parameters, &placement, NULL, err,
+				    err_size);
 	if (worker_failed)
 		*worker_failed = rc == TOFA_MAPPING_FAILED;
 	if (rc != TOFA_OK)
