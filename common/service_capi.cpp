@@ -331,4 +331,16 @@ int tofa_client_place(const char* conf_path, const char* host, const char* munge
   });
 }
 
+int tofa_client_record_placement(const char* conf_path, const char* host,
+                                 const char* munge_socket, const char* graph_id, unsigned job_id,
+                                 const char* strategy, const char* placement, char* err,
+                                 size_t err_size) {
+  return guarded(err, err_size, [&] {
+    require(graph_id != nullptr && placement != nullptr && job_id != 0,
+            "tofa_client_record_placement: NULL argument or job 0");
+    record_placement(context_of(conf_path, host, munge_socket), graph_id, job_id,
+                     text_or_empty(strategy), placement);
+  });
+}
+
 }  // extern "C"

@@ -232,6 +232,15 @@ int tofa_client_place(const char *conf_path, const char *host, const char *munge
                       const char *candidates, int slots_per_node, const char *parameters,
                       char **placement, char *err, size_t err_size);
 
+/* Records `placement` (comma list, one node per task, as tofa_client_place
+ * returned it for job 0) for job_id with the caller as owner: what a direct
+ * srun ran, recorded once Slurm gave the job its id. Refused for a job
+ * recorded for another uid. */
+int tofa_client_record_placement(const char *conf_path, const char *host,
+                                 const char *munge_socket, const char *graph_id, unsigned job_id,
+                                 const char *strategy, const char *placement, char *err,
+                                 size_t err_size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -76,12 +76,31 @@ extern int cli_filter_p_setup_defaults(slurm_opt_t *opt, bool early)
 	return SLURM_SUCCESS;
 }
 
+/* A direct srun's placement (computed before its job had an id), recorded
+ * in post_submit once it has one. */
+static char *direct_graph_id, *direct_placement;
+
 extern void cli_filter_p_post_submit(int offset, uint32_t jobid,
 				     uint32_t stepid)
 {
-	(void) offset;
-	(void) jobid;
+	char err[1024], host[256], munge_socket[1024], *conf;
 	(void) stepid;
+
+	if (offset != 0 || !direct_placement)
+		return;
+	conf = tofa_glue_conf_path();
+	tofa_glue_service_host(conf, host, sizeof(host));
+	tofa_glue_munge_socket(munge_socket, sizeof(munge_socket));
+	if (tofa_client_record_placement(conf, host, munge_socket,
+					 direct_graph_id, jobid,
+					 getenv(TOFA_ENV_STRATEGY),
+					 direct_placement, err,
+					 sizeof(err)) != TOFA_OK)
+		error("%s: job %u's placement is not recorded: %s",
+		      plugin_type, jobid, err);
+	free(conf);
+	xfree(direct_graph_id);
+	xfree(direct_placement);
 }
 
 /* Number of names in a comma list. */
@@ -307,6 +326,12 @@ static int _srun_layout(slurm_opt_t *opt, const char *graph_id)
 	}
 	xfree(opt->nodelist);
 	opt->nodelist = xstrdup(placement);
+	if (!job_id) {
+		xfree(direct_graph_id);
+		xfree(direct_placement);
+		direct_graph_id = xstrdup(graph_id);
+		direct_placement = xstrdup(placement);
+	}
 	opt->distribution = (opt->distribution & SLURM_DIST_STATE_FLAGS) |
 			    SLURM_DIST_ARBITRARY;
 	verbose("%s: task i runs on node i of %s", plugin_type, placement);

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "service/client.hpp"
+#include "service/placement_store.hpp"
 #include "service/protocol.hpp"
 #include "tofa/error.hpp"
 

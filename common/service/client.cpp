@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "net/client.hpp"
+#include "service/placement_store.hpp"
 #include "service/state_files.hpp"
 #include "tofa/error.hpp"
 
@@ -72,18 +73,6 @@ UploadedGraph upload_graph_file(const ClientContext& context, const std::string&
   return graph;
 }
 
-std::vector<std::string> split_nodes(const std::string& text) {
-  std::vector<std::string> nodes;
-  if (text.empty()) return nodes;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t comma = text.find(',', start);
-    nodes.push_back(text.substr(start, comma - start));
-    if (comma == std::string::npos) return nodes;
-    start = comma + 1;
-  }
-}
-
 std::vector<std::string> fetch_job_placement(const ClientContext& context, unsigned job) {
   const Message reply =
       call(context, format_message("PLACEMENT", {{"job", std::to_string(job)}}));
@@ -104,6 +93,17 @@ std::vector<std::string> request_placement(const ClientContext& context,
   if (!candidates.empty()) fields.emplace_back("candidates", candidates);
   if (!parameters.empty()) fields.emplace_back("params", parameters);
   const Message reply = call(context, format_message("PLACE", fields));
+  return split_nodes(reply.field("nodes"));
+}
+
+std::vector<std::string> record_placement(const ClientContext& context,
+                                          const std::string& graph_id, unsigned job,
+                                          const std::string& strategy,
+                                          const std::string& nodes) {
+  std::vector<std::pair<std::string, std::string>> fields = {
+      {"graph", graph_id}, {"job", std::to_string(job)}, {"nodes", nodes}};
+  if (!strategy.empty()) fields.emplace_back("strategy", strategy);
+  const Message reply = call(context, format_message("RECORD", fields));
   return split_nodes(reply.field("nodes"));
 }
 

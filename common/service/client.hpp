@@ -48,7 +48,11 @@ std::vector<std::string> request_placement(const ClientContext& context,
                                            const std::string& candidates, int slots_per_node,
                                            const std::string& parameters = "");
 
-/// "a,b,c" -> {a, b, c} ("" -> {}).
-std::vector<std::string> split_nodes(const std::string& text);
+/// RECORD: the placement `nodes` ("a,b,c", one per task) of a direct srun,
+/// recorded for its job once Slurm gave it an id. Returns the nodes.
+std::vector<std::string> record_placement(const ClientContext& context,
+                                          const std::string& graph_id, unsigned job,
+                                          const std::string& strategy,
+                                          const std::string& nodes);
 
 }  // namespace tofa::service

@@ -15,6 +15,18 @@ std::string join_nodes(const std::vector<std::string>& nodes) {
   return text;
 }
 
+std::vector<std::string> split_nodes(const std::string& text) {
+  std::vector<std::string> nodes;
+  if (text.empty()) return nodes;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', start);
+    nodes.push_back(text.substr(start, comma - start));
+    if (comma == std::string::npos) return nodes;
+    start = comma + 1;
+  }
+}
+
 std::vector<std::string> clamp_metrics(PlacementMetrics& m) {
   std::vector<std::string> clamped;
   const std::pair<const char*, double*> values[] = {

@@ -57,6 +57,8 @@ class PlacementStore {
 
 /// "a,b,c" of a node list.
 std::string join_nodes(const std::vector<std::string>& nodes);
+/// "a,b,c" -> {a, b, c} ("" -> {}).
+std::vector<std::string> split_nodes(const std::string& text);
 /// Replaces non-finite metrics by clamp_to_finite (a placement is never
 /// recorded with inf or nan); returns "NAME=VALUE is not finite, kept as X"
 /// for each replaced one.

@@ -5,6 +5,7 @@
 #include <new>
 #include <system_error>
 
+#include "service/placement_store.hpp"
 #include "service/protocol.hpp"
 #include "service/state_text.hpp"
 #include "tofa/error.hpp"
@@ -134,6 +135,12 @@ std::string dispatch(ServiceState& state, const Message& m, uid_t uid) {
     return "OK";
   }
   if (verb == "PLACE") return place(state, m, uid);
+  if (verb == "RECORD")
+    return format_message("OK", placement_fields(
+                                    state.record_placement(uid, m.field("graph"), job_field(m),
+                                                           m.field_or("strategy", ""),
+                                                           split_nodes(m.field("nodes"))),
+                                    false));
   if (verb == "PLACEMENT") {
     const PlacementRecord r = state.job_placement(job_field(m), uid);
     return format_message("OK", {{"job", std::to_string(r.job)}, {"nodes", join_nodes(r.nodes)}});

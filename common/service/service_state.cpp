@@ -415,6 +415,47 @@ PlacementRecord ServiceState::fit_job(unsigned job, const std::string& candidate
   return record;
 }
 
+PlacementRecord ServiceState::record_placement(uid_t uid, const std::string& graph_id,
+                                               unsigned job, const std::string& strategy,
+                                               const std::vector<std::string>& nodes) {
+  std::shared_ptr<const CommGraph> graph;
+  std::vector<double> outage;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const GraphRecord& record = graphs_.usable(graph_id, uid, is_admin(uid));
+    if (static_cast<int>(nodes.size()) != record.task_count)
+      throw Error("graph " + record.id + " has " + std::to_string(record.task_count) +
+                  " tasks, the placement " + std::to_string(nodes.size()));
+    const PlacementRecord* existing = placements_.find(job);
+    if (existing && existing->uid != uid && !is_admin(uid))
+      throw Error("job " + std::to_string(job) + " belongs to another user");
+    graph = record.graph;
+    outage = health_.outage_vector(topology_, settings_.outage_model);
+  }
+  Placement placement;
+  for (const std::string& name : nodes) {
+    const int id = topology_.node_by_name(name);
+    if (id < 0) throw Error("node " + name + " is not in the topology");
+    placement.push_back(id);
+  }
+  PlacementRecord record;
+  record.job = job;
+  record.uid = uid;
+  record.graph_id = graph_id;
+  record.strategy = strategy.empty() ? settings_.default_strategy : strategy;
+  record.nodes = nodes;
+  record.metrics = evaluate_placement(*graph, topology_, placement, outage);
+  record.time = now_seconds();
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    placements_.put(record);
+  }
+  if (!placements_writer_.wait(placements_writer_.request()))
+    throw Error("job " + std::to_string(job) + ": placement recorded but not saved (see the slurmctld log)");
+  log(1, "job " + std::to_string(job) + ": placement of a direct srun recorded");
+  return record;
+}
+
 void ServiceState::move_placement(unsigned from, unsigned to) {
   {
     std::lock_guard<std::mutex> lock(mutex_);

@@ -125,6 +125,13 @@ class ServiceState {
   /// Throws Error when the job has no record, its graph is gone or the
   /// limits cannot be met.
   PlacementRecord fit_job(unsigned job, const std::string& candidates);
+  /// Records a placement computed earlier (PLACE job=none by a direct
+  /// srun, recorded once Slurm gave the job its id): the same checks as
+  /// place() (graph usable by uid, task count, the job not another user's),
+  /// node names from the topology. Persists before returning.
+  PlacementRecord record_placement(uid_t uid, const std::string& graph_id, unsigned job,
+                                   const std::string& strategy,
+                                   const std::vector<std::string>& nodes);
   /// Re-keys a record: a job array task is placed under the array's job id
   /// and gets its own id only after (job_array_split). Throws Error "no
   /// placement recorded for job N".

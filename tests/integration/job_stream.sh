@@ -75,6 +75,8 @@ job_state() { scontrol show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]
 recorded() { query "PLACEMENT job=$1" 2>/dev/null | sed -n 's/.* nodes=\([^ ]*\).*/\1/p'; }
 above_half() { local p; p=$(outage "$1"); [ -n "$p" ] && awk -v p="$p" 'BEGIN { exit !(p > 0.5) }'; }
 SCRIPT='echo "job $SLURM_JOB_ID nodes $SLURM_JOB_NODELIST"; srun -l printenv SLURMD_NODENAME; echo "srun exit $?"; sleep 2'
+# A direct srun's ranks: the node, and from rank 0 the job's id and nodes.
+RANK='echo $SLURMD_NODENAME; [ $SLURM_PROCID = 0 ] && echo "job $SLURM_JOB_ID nodes $SLURM_JOB_NODELIST"; true'
 
 tofa_lib_start
 cd "$DATA" || exit 1
@@ -90,7 +92,7 @@ submit_phase() {
         case $kind in
         srun-*)
             # shellcheck disable=SC2086
-            ( srun $opts -l printenv SLURMD_NODENAME > "$DATA/out-$name.srun" 2>&1
+            ( srun $opts -l bash -c "$RANK" > "$DATA/out-$name.srun" 2>&1
               echo "srun exit $?" >> "$DATA/out-$name.srun" ) &
             kind_of[$name]=$kind phase_of[$name]=$phase ids+=("$name") ;;
         *)
@@ -129,7 +131,12 @@ scontrol ping 2>/dev/null | grep -q UP && pass "slurmctld alive" || fail "slurmc
 
 # Per job: the outputs (one per array task), each "job ID nodes LIST", the
 # rank lines and "srun exit N".
-touched_failed() { grep -qE "nodes .*($KILLED|$FROZEN)([^0-9]|$)|^ *[0-9]+: ($KILLED|$FROZEN)$" "$1"; }
+touched_failed() {   # the job's allocation or ranks include a failed node
+    local list
+    list=$(sed -n 's/.*job [0-9]* nodes \(.*\)$/\1/p' "$1" | head -1)
+    { [ -n "$list" ] && scontrol show hostnames "$list"; layout < "$1" | awk '{ print $2 }'; } |
+        grep -qxE "$KILLED|$FROZEN"
+}
 block_layout() {   # ranks grouped per node, in node order, as Slurm's block layout
     layout < "$1" | awk '{ print $2 }' | uniq | awk 'seen[$1]++ { bad = 1 } END { exit bad }'
 }
@@ -138,7 +145,7 @@ for name in "${ids[@]}"; do
     kind=${kind_of[$name]} phase=${phase_of[$name]}
     for out in "$DATA/out-$name."*; do
         [ -f "$out" ] || { fail "$name: no output"; continue; }
-        jid=$(sed -n 's/^job \([0-9]*\) nodes.*/\1/p' "$out")
+        jid=$(sed -n 's/^\( *0: \)\{0,1\}job \([0-9]*\) nodes.*/\2/p' "$out")
         # Running on a node when it failed: Slurm's business, not tofa's.
         if [ "$phase" = 1 ] && touched_failed "$out"; then excluded=$((excluded + 1)); continue; fi
         started=no; grep -q '^srun exit 0$' "$out" && started=yes
@@ -151,15 +158,13 @@ for name in "${ids[@]}"; do
             if [ "$phase" = 2 ] && layout < "$out" | grep -qwE "$KILLED|$FROZEN"; then
                 fail "$name: TOFA ranks on a failed node"; continue
             fi
-            if [ "$kind" != srun-tofa ]; then
-                tofa_batch=$((tofa_batch + 1))
-                placement=$(recorded "$jid")
-                want=$(tr ',' '\n' <<<"$placement" | awk 'NF { print NR - 1, $1 }')
-                if [ -z "$placement" ] || [ "$(layout < "$out")" != "$want" ]; then
-                    fail "$name (job $jid): ranks not as recorded ('$placement')"; continue
-                fi
-                tofa_placed=$((tofa_placed + 1))
+            [ "$kind" != srun-tofa ] && tofa_batch=$((tofa_batch + 1))
+            placement=$(recorded "$jid")
+            want=$(tr ',' '\n' <<<"$placement" | awk 'NF { print NR - 1, $1 }')
+            if [ -z "$placement" ] || [ "$(layout < "$out")" != "$want" ]; then
+                fail "$name (job $jid): ranks not as recorded ('$placement')"; continue
             fi
+            [ "$kind" != srun-tofa ] && tofa_placed=$((tofa_placed + 1))
             tofa_ok=$((tofa_ok + 1)) ;;
         *)
             if [ "$phase" = 2 ] && touched_failed "$out"; then excluded=$((excluded + 1)); continue; fi
@@ -171,7 +176,7 @@ for name in "${ids[@]}"; do
 done
 note "$excluded runs left out (on a node when it failed, or plain jobs Slurm sent there)"
 [ "$tofa_jobs" -gt 0 ] && [ "$tofa_ok" -eq "$tofa_jobs" ] &&
-    pass "all $tofa_jobs TOFA runs started, ranks as recorded, none on a failed node once seen"
+    pass "all $tofa_jobs TOFA runs (sbatch and direct srun) started, ranks as recorded, none on a failed node once seen"
 if [ "$tofa_batch" -gt 0 ] && [ $((100 * tofa_placed)) -ge $((95 * tofa_batch)) ]; then
     pass "TOFA-placed share: $tofa_placed of $tofa_batch batch TOFA runs"
 else

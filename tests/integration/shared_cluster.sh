@@ -137,10 +137,18 @@ else
 fi
 
 # Direct srun with -N: the placement spans the nodes asked for.
-out=$(srun -N 12 -n 48 --tofa-matrix=st48.mat -l printenv SLURMD_NODENAME 2>&1)
-n=$(layout <<<"$out" | awk '{ print $2 }' | sort -u | wc -l)
+# Issue 11 (6): its placement is recorded under its job id.
+srun -N 12 -n 48 --tofa-matrix=st48.mat -l bash -c \
+    'echo $SLURMD_NODENAME; [ $SLURM_PROCID = 0 ] && echo "job $SLURM_JOB_ID"; true' > "$DATA/out-srun" 2>&1
+n=$(layout < "$DATA/out-srun" | awk '{ print $2 }' | sort -u | wc -l)
 [ "$n" -eq 12 ] && pass "srun -N 12 -n 48: ranks on 12 nodes" ||
-    fail "srun -N 12 -n 48: ranks on $n nodes: $(head -c 300 <<<"$out")"
+    fail "srun -N 12 -n 48: ranks on $n nodes: $(head -c 300 "$DATA/out-srun")"
+jid=$(sed -n 's/^ *0: job \([0-9]*\)$/\1/p' "$DATA/out-srun")
+if [ -n "$jid" ] && why=$(ranks_as_recorded "$jid" "$DATA/out-srun" 48); then
+    pass "the direct srun's placement is recorded under its job $jid, ranks as recorded"
+else
+    fail "direct srun job '${jid:-?}': ${why:-no job id}"
+fi
 
 # A step of another graph inside a TOFA job is placed within the CPUs the
 # job was granted (SLURM_JOB_CPUS_PER_NODE).

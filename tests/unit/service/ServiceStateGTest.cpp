@@ -382,4 +382,23 @@ TEST_F(ServiceStateTest, MovePlacementRekeysARecord) {
             "no placement recorded for job 27");
 }
 
+// A direct srun's placement, computed before its job had an id, is
+// recorded with RECORD once it has one: same checks as PLACE job=N.
+TEST_F(ServiceStateTest, RecordKeepsADirectSrunsPlacement) {
+  auto state = open_state();
+  ASSERT_EQ(upload(*state, kAlice, "ring.mat", kRing), "OK id=g1 tasks=4 existing=0");
+  ASSERT_EQ(upload(*state, kBob, "ring.mat", kRing), "OK id=g2 tasks=4 existing=0");
+  EXPECT_EQ(ask(*state, kAlice, "RECORD graph=g1 job=50 strategy=greedy nodes=n5,n5,n6,n6")
+                .rfind("OK job=50 strategy=greedy nodes=n5,n5,n6,n6 tasks=4 nodes_used=2 ", 0),
+            0u);
+  EXPECT_EQ(ask(*state, kAlice, "PLACEMENT job=50"), "OK job=50 nodes=n5,n5,n6,n6");
+  EXPECT_EQ(ask(*state, kAlice, "RECORD graph=g1 job=51 nodes=n5,n6"),
+            "ERROR graph g1 has 4 tasks, the placement 2");
+  EXPECT_EQ(ask(*state, kAlice, "RECORD graph=g1 job=51 nodes=n5,n6,x1,n6"),
+            "ERROR node x1 is not in the topology");
+  EXPECT_EQ(ask(*state, kBob, "RECORD graph=g2 job=50 nodes=n1,n1,n1,n1"),
+            "ERROR job 50 belongs to another user");
+  EXPECT_EQ(ask(*state, kBob, "RECORD graph=g1 job=52 nodes=n1,n1,n1,n1"), "ERROR unknown graph id g1");
+}
+
 }  // namespace
