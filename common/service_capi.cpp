@@ -331,6 +331,20 @@ int tofa_client_place(const char* conf_path, const char* host, const char* munge
   });
 }
 
+int tofa_client_place_srun(const char* conf_path, const char* host, const char* munge_socket,
+                           const char* graph_id, int task_count, const char* strategy,
+                           const char* candidates, const char* parameters, char** placement,
+                           char* err, size_t err_size) {
+  return guarded(err, err_size, [&] {
+    require(graph_id != nullptr && placement != nullptr, "tofa_client_place_srun: NULL argument");
+    *placement = nullptr;
+    *placement = malloc_copy(join_nodes(request_placement(
+        context_of(conf_path, host, munge_socket), graph_id, 0, task_count,
+        text_or_empty(strategy), text_or_empty(candidates), 0, text_or_empty(parameters),
+        true)));
+  });
+}
+
 int tofa_client_record_placement(const char* conf_path, const char* host,
                                  const char* munge_socket, const char* graph_id, unsigned job_id,
                                  const char* strategy, const char* placement, char* err,

@@ -232,6 +232,15 @@ int tofa_client_place(const char *conf_path, const char *host, const char *munge
                       const char *candidates, int slots_per_node, const char *parameters,
                       char **placement, char *err, size_t err_size);
 
+/* tofa_client_place for a direct srun (job_id 0): its tasks are promised
+ * until tofa_client_record_placement records its job (or 30 s pass), and it
+ * avoids the tasks promised to other direct sruns while it fits beside
+ * them, so that concurrent direct sruns do not all pin the same free nodes. */
+int tofa_client_place_srun(const char *conf_path, const char *host, const char *munge_socket,
+                           const char *graph_id, int task_count, const char *strategy,
+                           const char *candidates, const char *parameters, char **placement,
+                           char *err, size_t err_size);
+
 /* Records `placement` (comma list, one node per task, as tofa_client_place
  * returned it for job 0) for job_id with the caller as owner: what a direct
  * srun ran, recorded once Slurm gave the job its id. Refused for a job

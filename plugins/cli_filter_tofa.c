@@ -311,13 +311,21 @@ static int _srun_layout(slurm_opt_t *opt, const char *graph_id)
 		      plugin_type, opt->ntasks);
 		goto out;
 	}
-	if (!placement &&
-	    tofa_client_place(conf, host, munge_socket, graph_id, 0,
-			      opt->ntasks, strategy, candidates, 0,
-			      getenv(TOFA_ENV_PARAMS), &placement, err,
-			      sizeof(err)) != TOFA_OK) {
-		error("%s: no TOFA placement: %s", plugin_type, err);
-		goto out;
+	if (!placement) {
+		const char *parameters = getenv(TOFA_ENV_PARAMS);
+		int got = job_id ?
+			tofa_client_place(conf, host, munge_socket, graph_id,
+					  0, opt->ntasks, strategy, candidates,
+					  0, parameters, &placement, err,
+					  sizeof(err)) :
+			tofa_client_place_srun(conf, host, munge_socket,
+					       graph_id, opt->ntasks, strategy,
+					       candidates, parameters,
+					       &placement, err, sizeof(err));
+		if (got != TOFA_OK) {
+			error("%s: no TOFA placement: %s", plugin_type, err);
+			goto out;
+		}
 	}
 	if (_count_names(placement) != opt->ntasks) {
 		error("%s: the placement has %d tasks, --ntasks is %d",

@@ -83,7 +83,7 @@ std::vector<std::string> request_placement(const ClientContext& context,
                                            const std::string& graph_id, unsigned job, int tasks,
                                            const std::string& strategy,
                                            const std::string& candidates, int slots_per_node,
-                                           const std::string& parameters) {
+                                           const std::string& parameters, bool claim) {
   std::vector<std::pair<std::string, std::string>> fields = {
       {"graph", graph_id},
       {"job", job == 0 ? "none" : std::to_string(job)},
@@ -92,6 +92,7 @@ std::vector<std::string> request_placement(const ClientContext& context,
   if (!strategy.empty()) fields.emplace_back("strategy", strategy);
   if (!candidates.empty()) fields.emplace_back("candidates", candidates);
   if (!parameters.empty()) fields.emplace_back("params", parameters);
+  if (claim) fields.emplace_back("claim", "yes");
   const Message reply = call(context, format_message("PLACE", fields));
   return split_nodes(reply.field("nodes"));
 }

@@ -41,12 +41,14 @@ UploadedGraph upload_graph_file(const ClientContext& context, const std::string&
 std::vector<std::string> fetch_job_placement(const ClientContext& context, unsigned job);
 
 /// PLACE; job 0 = not recorded. parameters: "KEY=VALUE;..." (see
-/// parse_parameters). Returns the node name per task.
+/// parse_parameters); claim: a direct srun's (see PlaceRequest::claim).
+/// Returns the node name per task.
 std::vector<std::string> request_placement(const ClientContext& context,
                                            const std::string& graph_id, unsigned job, int tasks,
                                            const std::string& strategy,
                                            const std::string& candidates, int slots_per_node,
-                                           const std::string& parameters = "");
+                                           const std::string& parameters = "",
+                                           bool claim = false);
 
 /// RECORD: the placement `nodes` ("a,b,c", one per task) of a direct srun,
 /// recorded for its job once Slurm gave it an id. Returns the nodes.

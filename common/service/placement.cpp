@@ -1,6 +1,7 @@
 #include "service/placement.hpp"
 
 #include <algorithm>
+#include <numeric>
 #include <unordered_set>
 
 #include "tofa/error.hpp"
@@ -40,6 +41,22 @@ void parse_limits(const std::string& item, const std::string& text, int& min, in
   max = number(dash == std::string::npos ? text : text.substr(dash + 1));
   if (min < 0 || max < 1 || max < min)
     throw Error("candidate '" + item + "': expected NODES:MAX or NODES:MIN-MAX with 1 <= MAX, MIN <= MAX");
+}
+
+/// The limits with promised tasks taken off the maximums; nodes left
+/// without room are dropped.
+TaskLimits without_promised(const Topology& topology, const TaskLimits& limits,
+                            const std::map<std::string, int>& promised) {
+  TaskLimits left;
+  for (std::size_t i = 0; i < limits.nodes.size(); ++i) {
+    const auto it = promised.find(topology.node_name(limits.nodes[i]));
+    const int max = limits.max_tasks[i] - (it == promised.end() ? 0 : it->second);
+    if (max < 1) continue;
+    left.nodes.push_back(limits.nodes[i]);
+    left.min_tasks.push_back(std::min(limits.min_tasks[i], max));
+    left.max_tasks.push_back(max);
+  }
+  return left;
 }
 
 }  // namespace
@@ -111,7 +128,16 @@ ComputedPlacement compute_placement(const PlacementInput& input) {
   MappingRequest request;
   request.graph = input.graph;
   request.topology = input.topology;
-  const TaskLimits limits = parse_candidates(*input.topology, input.candidates);
+  TaskLimits limits = parse_candidates(*input.topology, input.candidates);
+  if (!input.promised.empty() && !limits.max_tasks.empty()) {
+    // Only while the job still fits beside the promises: else it queues for
+    // the same CPUs, as it would without them.
+    TaskLimits left = without_promised(*input.topology, limits, input.promised);
+    const long long room = std::accumulate(left.max_tasks.begin(), left.max_tasks.end(), 0LL);
+    const long long least = std::accumulate(left.min_tasks.begin(), left.min_tasks.end(), 0LL);
+    const long long tasks = input.graph->task_count();
+    if (!left.nodes.empty() && least <= tasks && tasks <= room) limits = std::move(left);
+  }
   request.candidate_nodes = limits.nodes;
   request.outage = input.outage;
   request.slots_per_node = input.slots_per_node;

@@ -27,6 +27,10 @@ struct PlacementInput {
   std::string candidates;
   int slots_per_node = 0;      ///< 0 = cores per node; must be 0 with limits
   std::map<std::string, std::string> parameters;  ///< the strategy's settings
+  /// Tasks already promised per node name (direct sruns not started yet):
+  /// taken off the per-node maximums of a candidate list with limits while
+  /// the job still fits in what is left.
+  std::map<std::string, int> promised;
   /// Where the strategy runs: a worker process with these limits, or this
   /// process when null (tools and tests only: never inside a daemon).
   const MapWorkerLimits* worker = nullptr;

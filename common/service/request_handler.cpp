@@ -108,6 +108,7 @@ std::string place(ServiceState& state, const Message& m, uid_t uid) {
   request.candidates = m.field_or("candidates", "");
   request.slots_per_node = static_cast<int>(integer_field(m, "slots", 0, 1 << 20, 0));
   request.parameters = m.field_or("params", "");
+  request.claim = m.field_or("claim", "no") == "yes";
   request.wait_until_saved = true;  // OK means the record survives a crash
   return format_message("OK", placement_fields(state.place(request), false));
 }

@@ -339,6 +339,7 @@ PlacementRecord ServiceState::place(const PlaceRequest& request) {
     graph = record.graph;
     graphs_.touch(record.id, now_seconds());
     input.outage = health_.outage_vector(topology_, settings_.outage_model);
+    if (request.claim && !request.job) input.promised = claims_.promised(now_seconds());
   }
   input.topology = &topology_;
   input.graph = graph.get();
@@ -359,6 +360,10 @@ PlacementRecord ServiceState::place(const PlaceRequest& request) {
   record.metrics = computed.metrics;
   record.time = now_seconds();
   const std::string job = request.job ? "job " + std::to_string(*request.job) : "placement";
+  if (request.claim && !request.job) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    claims_.add(request.uid, record.nodes, now_seconds());
+  }
   for (const std::string& metric : clamp_metrics(record.metrics))
     log(0, job + ": metric " + metric);
   if (request.job) {
@@ -431,6 +436,7 @@ PlacementRecord ServiceState::record_placement(uid_t uid, const std::string& gra
       throw Error("job " + std::to_string(job) + " belongs to another user");
     graph = record.graph;
     outage = health_.outage_vector(topology_, settings_.outage_model);
+    claims_.release(uid, nodes, now_seconds());  // the job started: Slurm counts its CPUs
   }
   Placement placement;
   for (const std::string& name : nodes) {

@@ -19,6 +19,7 @@
 #include "service/graph_store.hpp"
 #include "service/node_health.hpp"
 #include "service/placement_store.hpp"
+#include "service/srun_claims.hpp"
 #include "service/tofa_conf.hpp"
 
 namespace tofa::service {
@@ -67,6 +68,10 @@ struct PlaceRequest {
   std::string candidates;       ///< "" = all topology nodes
   int slots_per_node = 0;
   std::string parameters;       ///< "KEY=VALUE;..." (see parse_parameters)
+  /// A direct srun (job unset): its tasks are promised until its job is
+  /// recorded (record_placement) or the promise lapses, and it avoids the
+  /// tasks promised to others (see SrunClaims).
+  bool claim = false;
   /// Return only once the recorded placement is on disk (a network PLACE is
   /// answered after that). The in-process caller (select/tofa, under
   /// slurmctld's locks) does not wait: the record is written within one
@@ -200,6 +205,7 @@ class ServiceState {
   std::set<std::string> referenced_graphs_;
   NodeHealth health_;
   PlacementStore placements_;
+  SrunClaims claims_;
   std::vector<NodeAddress> polled_;
 
   /// Inserts and erases of graphs, and how many of them the index on disk

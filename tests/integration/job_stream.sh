@@ -131,11 +131,11 @@ scontrol ping 2>/dev/null | grep -q UP && pass "slurmctld alive" || fail "slurmc
 
 # Per job: the outputs (one per array task), each "job ID nodes LIST", the
 # rank lines and "srun exit N".
-touched_failed() {   # the job's allocation or ranks include a failed node
+touched_failed() {   # the job's allocation, ranks or errors name a failed node
     local list
+    grep -qwE "$KILLED|$FROZEN" "$1" && return 0
     list=$(sed -n 's/.*job [0-9]* nodes \(.*\)$/\1/p' "$1" | head -1)
-    { [ -n "$list" ] && scontrol show hostnames "$list"; layout < "$1" | awk '{ print $2 }'; } |
-        grep -qxE "$KILLED|$FROZEN"
+    [ -n "$list" ] && scontrol show hostnames "$list" | grep -qxE "$KILLED|$FROZEN"
 }
 block_layout() {   # ranks grouped per node, in node order, as Slurm's block layout
     layout < "$1" | awk '{ print $2 }' | uniq | awk 'seen[$1]++ { bad = 1 } END { exit bad }'

@@ -2,7 +2,7 @@
 # Shared setup of the integration tests that run the tofa plugins on a native
 # mini-cluster (scripts/minicluster.sh: munged, slurmctld, 8 slurmd on
 # loopback). Sourced, not executed. The same configuration as
-# tofa_cluster.sh: t1..t8 on a 2x2x2 torus, CoresPerNode=1, the service on
+# tofa_cluster.sh: t1..t8 on a 2x2x2 torus, 1 CPU per node, the service on
 # PORT_BASE + 50, heartbeat responders on the slurmd port + 100.
 #
 # Before sourcing, a test may set
@@ -10,9 +10,8 @@
 #   TOFA_LIB_DEFAULT_PORT_BASE  default of TOFA_CLUSTER_PORT_BASE
 #   TOFA_LIB_EXTRA_CONF         more tofa.conf lines
 #   TOFA_LIB_NODES, TOFA_LIB_DIMS, TOFA_LIB_CPUS
-#                               node count (8), torus (2x2x2) and Slurm CPUs
-#                               per node (4); CoresPerNode follows the CPUs
-#                               only when TOFA_LIB_CPUS is set (else 1)
+#                               node count (8), torus (2x2x2) and CPUs per
+#                               node (1), in slurm.conf and tofa.conf alike
 # It then calls, in this order:
 #   tofa_lib_require_root_and_plugins   (exit 77 when not possible)
 #   tofa_lib_write_config               (tofa.conf, conf-extra, plugstack, graphs)
@@ -35,8 +34,8 @@ PORT_BASE=${TOFA_CLUSTER_PORT_BASE:-${TOFA_LIB_DEFAULT_PORT_BASE:-17400}}
 SERVICE_PORT=$((PORT_BASE + 50))
 NODES=${TOFA_LIB_NODES:-8}
 DIMS=${TOFA_LIB_DIMS:-2x2x2}
-CPUS=${TOFA_LIB_CPUS:-4}
-CORES=${TOFA_LIB_CPUS:-1}
+CPUS=${TOFA_LIB_CPUS:-1}
+CORES=$CPUS
 TMO=60   # seconds any single srun/sbatch wait may take
 CONF_DIR=$DIR/etc
 TOFA_CONF=$CONF_DIR/tofa.conf

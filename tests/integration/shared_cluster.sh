@@ -214,3 +214,21 @@ if [[ $het =~ ^[0-9]+$ ]] && wait_until 60 het_done && why=$(ranks_as_recorded "
 else
     fail "heterogeneous job: '$het' ${why:-}; $(head -c 300 "$DATA/out-het" 2>/dev/null)"
 fi
+
+# Issue 11 (5): six concurrent direct sruns see the same free CPUs; each
+# must get nodes of its own (they used to all pin the same idle nodes and
+# queue behind each other while 10 nodes sat idle).
+for i in 1 2 3 4 5 6; do
+    srun -n 16 --tofa-matrix=st16.mat -l bash -c \
+        'echo $SLURMD_NODENAME; sleep 3' > "$DATA/out-concurrent-$i" 2>&1 &
+done
+wait
+sets=$(for i in 1 2 3 4 5 6; do layout < "$DATA/out-concurrent-$i" | awk '{ print $2 }' | sort -u | tr '\n' ' '; echo; done)
+all=$(tr ' ' '\n' <<<"$sets" | grep -c .)
+distinct=$(tr ' ' '\n' <<<"$sets" | grep . | sort -u | wc -l)
+ran=$(cat "$DATA"/out-concurrent-* | layout | wc -l)
+if [ "$ran" -eq 96 ] && [ "$all" -eq "$distinct" ]; then
+    pass "6 concurrent direct sruns ran on disjoint nodes: $(tr '\n' '|' <<<"$sets")"
+else
+    fail "6 concurrent direct sruns: $ran of 96 ranks, nodes $(tr '\n' '|' <<<"$sets")"
+fi

@@ -103,9 +103,9 @@ if [ "$state" = COMPLETED ] && [ -n "$recorded" ] && [ "$ran" = "$recorded" ] \
 else
     fail "(b) sbatch job $jid_b: state '$state', allocation '$alloc', recorded '$recorded', ran '$ran' ${why:-}; $(cat "$DATA/job_b.out" 2>/dev/null | head -n 5)"
 fi
-grep -q "select/tofa_cons_tres: _tofa_job_test: job $jid_b placed by TOFA" "$DIR/log/slurmctld.log" \
-    && pass "(b) slurmctld log: job $jid_b placed by TOFA" \
-    || fail "(b) no 'placed by TOFA' line for job $jid_b in slurmctld.log"
+grep -q "select/tofa_cons_tres: _tofa_job_test: job $jid_b: TOFA chose its" "$DIR/log/slurmctld.log" \
+    && pass "(b) slurmctld log: TOFA chose job $jid_b's nodes" \
+    || fail "(b) no 'TOFA chose its' line for job $jid_b in slurmctld.log"
 
 # ---- (e, part 1) jobs without a graph: layouts on select/tofa_cons_tres ---------
 plain_layouts() {

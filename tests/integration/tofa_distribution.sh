@@ -194,12 +194,14 @@ else
 fi
 
 # ---- (d) other distributions: patched and stock clients agree ---------------------------------
-cases=("-N 4 -n 8 --distribution=block"
-       "-N 4 -n 8 --distribution=cyclic"
-       "-n 4 --distribution=arbitrary -w t3,t1,t1,t2"
-       "-N 4 -n 8 --distribution=plane=2"
-       "-N 2 -n 6 -m cyclic:block"
-       "-N 3 -n 6 -m block,nopack"
+# Nodes have 1 CPU here (as tofa.conf's CoresPerNode): -O lets several
+# tasks share one, the layouts are computed the same.
+cases=("-N 4 -n 8 -O --distribution=block"
+       "-N 4 -n 8 -O --distribution=cyclic"
+       "-n 4 -O --distribution=arbitrary -w t3,t1,t1,t2"
+       "-N 4 -n 8 -O --distribution=plane=2"
+       "-N 2 -n 6 -O -m cyclic:block"
+       "-N 3 -n 6 -O -m block,nopack"
        "-n 5")
 same=0
 for c in "${cases[@]}"; do
@@ -222,8 +224,8 @@ for c in "${cases[@]}"; do
 done
 [ $same -eq ${#cases[@]} ] && pass "(d) ${#cases[@]} other distributions: the same layouts and -v lines with the patched and the stock srun"
 wait_until 30 all_idle
-out_p=$(SLURM_DISTRIBUTION=cyclic p_srun -N 4 -n 8 -l printenv SLURMD_NODENAME 2>&1 | layout)
-out_s=$(SLURM_DISTRIBUTION=cyclic s_srun -N 4 -n 8 -l printenv SLURMD_NODENAME 2>&1 | layout)
+out_p=$(SLURM_DISTRIBUTION=cyclic p_srun -N 4 -n 8 -O -l printenv SLURMD_NODENAME 2>&1 | layout)
+out_s=$(SLURM_DISTRIBUTION=cyclic s_srun -N 4 -n 8 -O -l printenv SLURMD_NODENAME 2>&1 | layout)
 if [ -n "$out_s" ] && [ "$out_p" = "$out_s" ]; then
     pass "(d) SLURM_DISTRIBUTION=cyclic: the same layout ($(order "$out_s"))"
 else

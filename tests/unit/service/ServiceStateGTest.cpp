@@ -9,14 +9,17 @@
 #include <fstream>
 #include <map>
 #include <random>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "fixtures.hpp"
+#include "service/placement_store.hpp"
 #include "service/protocol.hpp"
 #include "service/request_handler.hpp"
 #include "service/service_state.hpp"
+#include "service/srun_claims.hpp"
 #include "service/state_files.hpp"
 #include "tofa/error.hpp"
 
@@ -399,6 +402,60 @@ TEST_F(ServiceStateTest, RecordKeepsADirectSrunsPlacement) {
   EXPECT_EQ(ask(*state, kBob, "RECORD graph=g2 job=50 nodes=n1,n1,n1,n1"),
             "ERROR job 50 belongs to another user");
   EXPECT_EQ(ask(*state, kBob, "RECORD graph=g1 job=52 nodes=n1,n1,n1,n1"), "ERROR unknown graph id g1");
+}
+
+/// The node names of a PLACE or RECORD reply.
+std::set<std::string> nodes_of(const std::string& reply) {
+  const std::size_t start = reply.find(" nodes=") + 7;
+  std::set<std::string> nodes;
+  for (const std::string& n : tofa::service::split_nodes(reply.substr(start, reply.find(' ', start) - start)))
+    nodes.insert(n);
+  return nodes;
+}
+
+bool disjoint(const std::set<std::string>& a, const std::set<std::string>& b) {
+  for (const std::string& n : a)
+    if (b.count(n)) return false;
+  return true;
+}
+
+// Issue 11 (5): concurrent direct sruns see the same free CPUs; the tasks
+// promised to one are left to it until its job is recorded, while the next
+// still fits beside them.
+TEST_F(ServiceStateTest, DirectSrunsAvoidEachOthersPromisedTasks) {
+  auto state = open_state();
+  ASSERT_EQ(upload(*state, kAlice, "ring.mat", kRing), "OK id=g1 tasks=4 existing=0");
+  const std::string place =
+      "PLACE graph=g1 job=none tasks=4 strategy=greedy candidates=n0:2,n1:2,n2:2,n3:2 claim=yes";
+  const std::set<std::string> first = nodes_of(ask(*state, kAlice, place));
+  const std::set<std::string> second = nodes_of(ask(*state, kAlice, place));
+  EXPECT_EQ(first.size(), 2u);
+  EXPECT_EQ(second.size(), 2u);
+  EXPECT_TRUE(disjoint(first, second));
+  // All 8 slots promised: the third does not fit beside them and is placed
+  // on the free CPUs anyway (its job queues, as without promises).
+  EXPECT_EQ(ask(*state, kAlice, place).rfind("OK ", 0), 0u);
+  // Without claim=yes (a trial or a step), promises are ignored.
+  EXPECT_EQ(nodes_of(ask(*state, kAlice,
+                         "PLACE graph=g1 job=none tasks=4 strategy=greedy candidates=n0:2,n1:2,n2:2,n3:2")),
+            nodes_of(ask(*state, kAlice,
+                         "PLACE graph=g1 job=none tasks=4 strategy=greedy candidates=n0:2,n1:2,n2:2,n3:2")));
+}
+
+TEST(SrunClaims, PromisesLapseAndAreReleasedByTheirRecord) {
+  tofa::service::SrunClaims claims(30, 5);
+  claims.add(1000, {"n1", "n1", "n2"}, 100);
+  claims.add(1001, {"n2"}, 110);
+  EXPECT_EQ(claims.promised(120), (std::map<std::string, int>{{"n1", 2}, {"n2", 2}}));
+  EXPECT_FALSE(claims.release(1000, {"n1", "n2"}, 120));       // other counts
+  EXPECT_FALSE(claims.release(1001, {"n1", "n1", "n2"}, 120));  // other user
+  EXPECT_TRUE(claims.release(1000, {"n2", "n1", "n1"}, 120));   // order does not matter
+  EXPECT_FALSE(claims.release(1000, {"n2", "n1", "n1"}, 120));  // released once
+  // Kept 5 s after its release (node states read just before).
+  EXPECT_EQ(claims.promised(124), (std::map<std::string, int>{{"n1", 2}, {"n2", 2}}));
+  EXPECT_EQ(claims.promised(126), (std::map<std::string, int>{{"n2", 1}}));
+  EXPECT_TRUE(claims.promised(141).empty());  // 31 s after the second
+  EXPECT_EQ(claims.size(), 0u);
 }
 
 }  // namespace
