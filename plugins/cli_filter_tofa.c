@@ -273,6 +273,24 @@ static int _check_tasks(slurm_opt_t *opt, const char *command, bool *skip)
 	return SLURM_SUCCESS;
 }
 
+/* False when -N was given on the command line and the placement's distinct
+ * nodes are not within it. */
+static bool _spans_requested_nodes(slurm_opt_t *opt, const char *placement)
+{
+	hostlist_t hl;
+	int nodes;
+
+	if (!opt->nodes_set || slurm_option_set_by_env(opt, 'N'))
+		return true;
+	if (!(hl = hostlist_create(placement)))
+		return false;
+	hostlist_uniq(hl);
+	nodes = hostlist_count(hl);
+	hostlist_destroy(hl);
+	return nodes >= opt->min_nodes &&
+	       (opt->max_nodes <= 0 || nodes <= opt->max_nodes);
+}
+
 static int _srun_layout(slurm_opt_t *opt, const char *graph_id)
 {
 	char err[1024], host[256], munge_socket[1024];
@@ -322,10 +340,27 @@ static int _srun_layout(slurm_opt_t *opt, const char *graph_id)
 					       graph_id, opt->ntasks, strategy,
 					       candidates, parameters,
 					       &placement, err, sizeof(err));
+		/* Other sruns' promised CPUs may push a direct srun off its -N:
+		 * then it is placed on the free CPUs alone. */
+		if (got == TOFA_OK && !job_id &&
+		    !_spans_requested_nodes(opt, placement)) {
+			free(placement);
+			placement = NULL;
+			got = tofa_client_place(conf, host, munge_socket,
+						graph_id, 0, opt->ntasks,
+						strategy, candidates, 0,
+						parameters, &placement, err,
+						sizeof(err));
+		}
 		if (got != TOFA_OK) {
 			error("%s: no TOFA placement: %s", plugin_type, err);
 			goto out;
 		}
+	}
+	if (!_spans_requested_nodes(opt, placement)) {
+		error("%s: the TOFA placement %s spans another number of nodes than -N %d-%d asks for",
+		      plugin_type, placement, opt->min_nodes, opt->max_nodes);
+		goto out;
 	}
 	if (_count_names(placement) != opt->ntasks) {
 		error("%s: the placement has %d tasks, --ntasks is %d",
