@@ -291,6 +291,47 @@ static bool _spans_requested_nodes(slurm_opt_t *opt, const char *placement)
 	       (opt->max_nodes <= 0 || nodes <= opt->max_nodes);
 }
 
+/* For a direct srun whose placement uses fewer nodes than -N asks for
+ * (ceil(n/N) per node may fill fewer): exactly min_nodes nodes, the
+ * placement's first, then the next candidates in node order, each to take
+ * 1 to its free task slots ("t1:1-8,..."); NULL when there are too few. */
+static char *_widen_to_min_nodes(slurm_opt_t *opt, const char *placement,
+				 const char *candidates)
+{
+	hostlist_t used = hostlist_create(placement);
+	char *list = NULL, *copy = xstrdup(candidates), *save = NULL, *item;
+	int count = 0;
+
+	hostlist_uniq(used);
+	for (int pass = 0; pass < 2; pass++) {
+		for (item = strtok_r(copy, ",", &save);
+		     item && count < opt->min_nodes;
+		     item = strtok_r(NULL, ",", &save)) {
+			char *colon = strrchr(item, ':');
+			bool in_placement;
+
+			if (!colon)
+				continue;
+			*colon = '\0';
+			in_placement = hostlist_find(used, item) >= 0;
+			if (in_placement == (pass == 0)) {
+				xstrfmtcat(list, "%s%s:1-%s", list ? "," : "",
+					   item, colon + 1);
+				count++;
+			}
+			*colon = ':';
+		}
+		xfree(copy);
+		copy = xstrdup(candidates);
+		save = NULL;
+	}
+	xfree(copy);
+	hostlist_destroy(used);
+	if (count < opt->min_nodes)
+		xfree(list);
+	return list;
+}
+
 static int _srun_layout(slurm_opt_t *opt, const char *graph_id)
 {
 	char err[1024], host[256], munge_socket[1024];
@@ -351,6 +392,24 @@ static int _srun_layout(slurm_opt_t *opt, const char *graph_id)
 						strategy, candidates, 0,
 						parameters, &placement, err,
 						sizeof(err));
+		}
+		if (got == TOFA_OK && !job_id &&
+		    !_spans_requested_nodes(opt, placement)) {
+			char *exact = _widen_to_min_nodes(opt, placement,
+							  candidates);
+			free(placement);
+			placement = NULL;
+			got = exact ? tofa_client_place_srun(
+					      conf, host, munge_socket,
+					      graph_id, opt->ntasks, strategy,
+					      exact, parameters, &placement,
+					      err, sizeof(err)) :
+				      TOFA_ERROR;
+			if (!exact)
+				snprintf(err, sizeof(err),
+					 "fewer than %d nodes have a free CPU",
+					 opt->min_nodes);
+			xfree(exact);
 		}
 		if (got != TOFA_OK) {
 			error("%s: no TOFA placement: %s", plugin_type, err);

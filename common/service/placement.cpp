@@ -50,13 +50,21 @@ TaskLimits without_promised(const Topology& topology, const TaskLimits& limits,
   TaskLimits left;
   for (std::size_t i = 0; i < limits.nodes.size(); ++i) {
     const auto it = promised.find(topology.node_name(limits.nodes[i]));
-    const int max = limits.max_tasks[i] - (it == promised.end() ? 0 : it->second);
+    const long long max =
+        limits.max_tasks[i] - (it == promised.end() ? 0LL : static_cast<long long>(it->second));
     if (max < 1) continue;
     left.nodes.push_back(limits.nodes[i]);
-    left.min_tasks.push_back(std::min(limits.min_tasks[i], max));
-    left.max_tasks.push_back(max);
+    left.min_tasks.push_back(static_cast<int>(std::min<long long>(limits.min_tasks[i], max)));
+    left.max_tasks.push_back(static_cast<int>(max));
   }
   return left;
+}
+
+/// True when `tasks` can meet the limits.
+bool holds(const TaskLimits& limits, long long tasks) {
+  const long long room = std::accumulate(limits.max_tasks.begin(), limits.max_tasks.end(), 0LL);
+  const long long least = std::accumulate(limits.min_tasks.begin(), limits.min_tasks.end(), 0LL);
+  return !limits.nodes.empty() && least <= tasks && tasks <= room;
 }
 
 }  // namespace
@@ -129,14 +137,19 @@ ComputedPlacement compute_placement(const PlacementInput& input) {
   request.graph = input.graph;
   request.topology = input.topology;
   TaskLimits limits = parse_candidates(*input.topology, input.candidates);
-  if (!input.promised.empty() && !limits.max_tasks.empty()) {
-    // Only while the job still fits beside the promises: else it queues for
-    // the same CPUs, as it would without them.
-    TaskLimits left = without_promised(*input.topology, limits, input.promised);
-    const long long room = std::accumulate(left.max_tasks.begin(), left.max_tasks.end(), 0LL);
-    const long long least = std::accumulate(left.min_tasks.begin(), left.min_tasks.end(), 0LL);
-    const long long tasks = input.graph->task_count();
-    if (!left.nodes.empty() && least <= tasks && tasks <= room) limits = std::move(left);
+  if (!limits.max_tasks.empty() && (!input.failing.empty() || !input.promised.empty())) {
+    // Only while the job still fits: else it queues for the same CPUs, as
+    // it would without them.
+    std::map<std::string, int> unusable;
+    for (const std::string& name : input.failing) unusable[name] = 1 << 30;
+    TaskLimits healthy = without_promised(*input.topology, limits, unusable);
+    for (const auto& [name, tasks] : input.promised)
+      if (unusable[name] < (1 << 30)) unusable[name] += tasks;
+    TaskLimits free = without_promised(*input.topology, limits, unusable);
+    if (holds(free, input.graph->task_count()))
+      limits = std::move(free);
+    else if (holds(healthy, input.graph->task_count()))
+      limits = std::move(healthy);
   }
   request.candidate_nodes = limits.nodes;
   request.outage = input.outage;

@@ -27,9 +27,11 @@ struct PlacementInput {
   std::string candidates;
   int slots_per_node = 0;      ///< 0 = cores per node; must be 0 with limits
   std::map<std::string, std::string> parameters;  ///< the strategy's settings
-  /// Tasks already promised per node name (direct sruns not started yet):
-  /// taken off the per-node maximums of a candidate list with limits while
-  /// the job still fits in what is left.
+  /// For a candidate list with limits, in this order while the job still
+  /// fits in what is left: nodes above OutageThreshold are dropped, tasks
+  /// already promised per node name (direct sruns not started yet) are
+  /// taken off the maximums.
+  std::vector<std::string> failing;
   std::map<std::string, int> promised;
   /// Where the strategy runs: a worker process with these limits, or this
   /// process when null (tools and tests only: never inside a daemon).

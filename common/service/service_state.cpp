@@ -339,7 +339,12 @@ PlacementRecord ServiceState::place(const PlaceRequest& request) {
     graph = record.graph;
     graphs_.touch(record.id, now_seconds());
     input.outage = health_.outage_vector(topology_, settings_.outage_model);
-    if (request.claim && !request.job) input.promised = claims_.promised(now_seconds());
+    if (request.claim && !request.job) {
+      input.promised = claims_.promised(now_seconds());
+      for (int node = 0; node < topology_.node_count(); ++node)
+        if (input.outage[node] > settings_.outage_threshold)
+          input.failing.push_back(topology_.node_name(node));
+    }
   }
   input.topology = &topology_;
   input.graph = graph.get();

@@ -125,7 +125,10 @@ else
     fail "outage of $KILLED '$(outage $KILLED)', of $FROZEN '$(outage $FROZEN)'"
 fi
 submit_phase 2
-wait_until 300 queue_empty || fail "jobs left after 300 s: $(squeue -h -o '%i %T %r' | tr '\n' ';')"
+if ! wait_until 300 queue_empty; then
+    fail "jobs left after 300 s: $(squeue -h -o '%i %T %r' | tr '\n' ';')"
+    scancel --full $(squeue -h -o %i) 2>/dev/null   # so that the direct sruns end
+fi
 wait
 scontrol ping 2>/dev/null | grep -q UP && pass "slurmctld alive" || fail "slurmctld died"
 

@@ -435,6 +435,11 @@ TEST_F(ServiceStateTest, DirectSrunsAvoidEachOthersPromisedTasks) {
   // All 8 slots promised: the third does not fit beside them and is placed
   // on the free CPUs anyway (its job queues, as without promises).
   EXPECT_EQ(ask(*state, kAlice, place).rfind("OK ", 0), 0u);
+  // A direct srun also leaves nodes above OutageThreshold alone while it fits.
+  ASSERT_EQ(ask(*state, kAdmin, "SET_OUTAGE node=n4 p=0.9"), "OK");
+  const std::string fresh =
+      "PLACE graph=g1 job=none tasks=4 strategy=greedy candidates=n4:4,n5:4 claim=yes";
+  EXPECT_EQ(nodes_of(ask(*state, kAlice, fresh)), (std::set<std::string>{"n5"}));
   // Without claim=yes (a trial or a step), promises are ignored.
   EXPECT_EQ(nodes_of(ask(*state, kAlice,
                          "PLACE graph=g1 job=none tasks=4 strategy=greedy candidates=n0:2,n1:2,n2:2,n3:2")),
