@@ -45,7 +45,7 @@ PY
 done
 chmod 0644 "$DATA"/*.mat
 
-# The stream: one line per job, "KIND NAME OPTIONS..." (KIND tofa, plain,
+# The stream: one line per job, "PHASE KIND NAME OPTIONS..." (KIND tofa, plain,
 # array, het, srun-tofa, srun-plain), from the seed.
 python3 - "$SEED" "$PER_PHASE" > "$DATA/stream" <<'PY'
 import random, sys
@@ -71,7 +71,6 @@ for phase in (1, 2):
         print(phase, job)
 PY
 
-job_state() { scontrol show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p' | head -1; }
 recorded() { query "PLACEMENT job=$1" 2>/dev/null | sed -n 's/.* nodes=\([^ ]*\).*/\1/p'; }
 above_half() { local p; p=$(outage "$1"); [ -n "$p" ] && awk -v p="$p" 'BEGIN { exit !(p > 0.5) }'; }
 SCRIPT='echo "job $SLURM_JOB_ID nodes $SLURM_JOB_NODELIST"; srun -l printenv SLURMD_NODENAME; echo "srun exit $?"; sleep 2'
@@ -83,10 +82,10 @@ cd "$DATA" || exit 1
 wait_until 30 all_answered || note "warning: not every responder answered yet"
 note "seed $SEED, $(wc -l < "$DATA/stream") jobs"
 
-declare -A kind_of phase_of submitted_at
+declare -A kind_of phase_of
 ids=()
 submit_phase() {
-    local phase=$1 line p kind name opts jid
+    local phase=$1 p kind name opts jid
     while read -r p kind name opts; do
         [ "$p" = "$phase" ] || continue
         case $kind in
@@ -104,7 +103,6 @@ submit_phase() {
             jid=${jid%%+*}
             if [[ $jid =~ ^[0-9]+$ ]]; then
                 kind_of[$name]=$kind phase_of[$name]=$phase ids+=("$name")
-                echo "$jid" > "$DATA/jid-$name"
             else
                 fail "$name: sbatch $opts refused: $jid"
             fi ;;
@@ -118,7 +116,6 @@ sleep 4
 kill -9 "$(cat "$DIR/run/slurmd-$KILLED.pid")"
 frozen_pid=$(cat "$DIR/run/slurmd-$FROZEN.pid")
 kill -STOP "$frozen_pid"
-failed_at=$(date +%s)
 if wait_until 30 above_half $KILLED && wait_until 30 above_half $FROZEN; then
     pass "$KILLED killed and $FROZEN frozen mid-stream: outage $(outage $KILLED), $(outage $FROZEN)"
 else
