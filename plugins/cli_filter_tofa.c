@@ -148,11 +148,14 @@ static void _add_limit(char **list, const char *name, int limit)
 
 /* Schedulable nodes with free CPUs, in slurmctld's node order (topology/tofa
  * ranks it along the torus), each with the tasks it can take
- * ("t1:8,t3:5"); xmalloc'ed, NULL when none. */
+ * ("t1:8,t3:5"); when they cannot hold the job, every schedulable node with
+ * all its CPUs (the job then queues, as it would without TOFA). xmalloc'ed,
+ * NULL when none. */
 static char *_free_nodes(slurm_opt_t *opt)
 {
 	node_info_msg_t *info = NULL;
-	char *list = NULL;
+	char *free_list = NULL, *all_list = NULL;
+	long room = 0;
 
 	if (slurm_load_node((time_t) 0, &info, SHOW_ALL) != SLURM_SUCCESS) {
 		error("%s: %s: cannot read node states: %s", plugin_type,
@@ -163,24 +166,34 @@ static char *_free_nodes(slurm_opt_t *opt)
 		node_info_t *node = &info->node_array[i];
 		uint32_t base = node->node_state & NODE_STATE_BASE;
 		uint16_t alloc_cpus = 0;
+		int limit;
 
 		if (!node->name ||
-		    (base != NODE_STATE_IDLE && base != NODE_STATE_MIXED) ||
+		    (base != NODE_STATE_IDLE && base != NODE_STATE_MIXED &&
+		     base != NODE_STATE_ALLOCATED) ||
 		    (node->node_state & (NODE_STATE_DRAIN | NODE_STATE_FAIL |
 					 NODE_STATE_NO_RESPOND |
 					 NODE_STATE_POWERED_DOWN)))
 			continue;
+		_add_limit(&all_list, node->name,
+			   _task_limit(opt, node->cpus_efctv));
 		slurm_get_select_nodeinfo(node->select_nodeinfo,
 					  SELECT_NODEDATA_SUBCNT,
 					  NODE_STATE_ALLOCATED, &alloc_cpus);
-		if (opt->shared == 0 && alloc_cpus) /* --exclusive */
+		if ((opt->shared == 0 && alloc_cpus) || /* --exclusive */
+		    node->cpus_efctv <= alloc_cpus)
 			continue;
-		if (node->cpus_efctv > alloc_cpus)
-			_add_limit(&list, node->name,
-				   _task_limit(opt, node->cpus_efctv - alloc_cpus));
+		limit = _task_limit(opt, node->cpus_efctv - alloc_cpus);
+		_add_limit(&free_list, node->name, limit);
+		room += limit > 0 ? limit : 0;
 	}
 	slurm_free_node_info_msg(info);
-	return list;
+	if (room < opt->ntasks) {
+		xfree(free_list);
+		return all_list;
+	}
+	xfree(all_list);
+	return free_list;
 }
 
 /* The job's nodes (SLURM_JOB_NODELIST) each with the tasks its CPUs

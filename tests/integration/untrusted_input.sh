@@ -20,6 +20,9 @@ set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 TOFA_LIB_DEFAULT_DIR=/tmp/tofa-untrusted-cluster
 TOFA_LIB_DEFAULT_PORT_BASE=17800
+# 4 CPUs per node: after the kill -9 of (3), Slurm may hold a node or two
+# as allocated for a while, and (4) still has room for its 8 tasks.
+TOFA_LIB_CPUS=4
 . "$HERE/lib_tofa_cluster.sh"
 trap 'stop_idle; finish' EXIT
 tofa_lib_require_root_and_plugins
