@@ -114,8 +114,6 @@ static int _count_names(const char *list)
 	return count;
 }
 
-#define TOFA_MAX_TASKS_PER_NODE 65535
-
 /* The most tasks of this srun a node with `cpus` free CPUs may run:
  * CPUs / --cpus-per-task (unbounded with --overcommit), at most
  * --ntasks-per-node, and at most ceil(ntasks / -N) so that the placement

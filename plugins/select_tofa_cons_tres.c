@@ -217,8 +217,6 @@ static uint32_t _cpus_per_task(job_record_t *job_ptr)
 	return details->cpus_per_task;
 }
 
-#define TOFA_MAX_TASKS_PER_NODE 65535
-
 /* The most tasks of the job a node with `cpus` CPUs may run: CPUs / CPUs
  * per task, unbounded by the CPUs with --overcommit, at most
  * --ntasks-per-node. */
@@ -344,10 +342,12 @@ static bitstr_t *_place(job_record_t *job_ptr, const char *graph_id,
 }
 
 /* Records the job's placement on what cons_tres granted: its nodes and, on
- * each, the tasks its CPUs allow, so that srun's step always fits. */
-static void _place_on_allocation(job_record_t *job_ptr, const char *graph_id)
+ * each, the tasks its CPUs allow, so that srun's step always fits.
+ * `allocation` is _allocation(job_ptr) (freed here). */
+static void _place_on_allocation(job_record_t *job_ptr, const char *graph_id,
+				 char *allocation)
 {
-	char err[1024], *allocation = _allocation(job_ptr);
+	char err[1024];
 	bitstr_t *nodes = NULL;
 
 	if (!allocation)
@@ -377,8 +377,7 @@ static void _fit_to_allocation(job_record_t *job_ptr, const char *graph_id)
 		xfree(allocation);
 		return;
 	}
-	xfree(allocation);
-	_place_on_allocation(job_ptr, graph_id);
+	_place_on_allocation(job_ptr, graph_id, allocation);
 }
 
 /* TOFA chooses the nodes among those with free CPUs; cons_tres allocates
@@ -465,7 +464,8 @@ fallback:
 		     plugin_type, __func__, job_ptr->job_id, err);
 		/* A worker that just crashed or ran out of time would again. */
 		if (!worker_failed)
-			_place_on_allocation(job_ptr, graph_id);
+			_place_on_allocation(job_ptr, graph_id,
+					     _allocation(job_ptr));
 	} else {
 		debug("%s: %s: job %u: %s; cons_tres cannot run it now either",
 		      plugin_type, __func__, job_ptr->job_id, err);

@@ -218,6 +218,7 @@ fi
 # Issue 11 (5): six concurrent direct sruns see the same free CPUs; each
 # must get nodes of its own (they used to all pin the same idle nodes and
 # queue behind each other while 10 nodes sat idle).
+wait_until 60 all_idle || note "warning: not all nodes idle: $(sinfo -h -N -o '%N %T' | tr '\n' ' ')"
 for i in 1 2 3 4 5 6; do
     srun -n 16 --tofa-matrix=st16.mat -l bash -c \
         'echo $SLURMD_NODENAME; sleep 3' > "$DATA/out-concurrent-$i" 2>&1 &
