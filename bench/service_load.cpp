@@ -182,7 +182,12 @@ pid_t start_service(const Options& o, const std::string& dir, int* port, int* st
                                                ".mat\n0 1 " + std::to_string(n + 1) +
                                                "\n1 2 7\n");
             } else {
-              tofa::service::request_placement(context, graph, 0, 4, "", o.candidates, 1);
+              tofa::service::PlaceRequest place;
+              place.graph_id = graph;
+              place.tasks = 4;
+              place.candidates = o.candidates;
+              place.slots_per_node = 1;
+              tofa::service::request_placement(context, place);
             }
             break;
           } catch (const tofa::net::MungeError& e) {

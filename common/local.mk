@@ -66,6 +66,7 @@ common_libtofa_la_SOURCES = \
 	common/service/node_health.hpp common/service/node_health.cpp \
 	common/service/placement_store.hpp common/service/placement_store.cpp \
 	common/service/placement.hpp common/service/placement.cpp \
+	common/service/place_request.hpp \
 	common/service/srun_claims.hpp common/service/srun_claims.cpp \
 	common/service/map_job_codec.hpp common/service/map_job_codec.cpp \
 	common/service/map_worker.hpp common/service/map_worker.cpp \

@@ -318,30 +318,25 @@ int tofa_client_job_placement(const char* conf_path, const char* host, const cha
 }
 
 int tofa_client_place(const char* conf_path, const char* host, const char* munge_socket,
-                      const char* graph_id, unsigned job_id, int task_count, const char* strategy,
-                      const char* candidates, int slots_per_node, const char* parameters,
-                      char** placement, char* err, size_t err_size) {
+                      const tofa_place_request_t* request, char** placement, char* err,
+                      size_t err_size) {
   return guarded(err, err_size, [&] {
-    require(graph_id != nullptr && placement != nullptr, "tofa_client_place: NULL argument");
+    require(request != nullptr && request->graph_id != nullptr && placement != nullptr,
+            "tofa_client_place: NULL argument");
     *placement = nullptr;
-    *placement = malloc_copy(join_nodes(request_placement(
-        context_of(conf_path, host, munge_socket), graph_id, job_id, task_count,
-        text_or_empty(strategy), text_or_empty(candidates), slots_per_node,
-        text_or_empty(parameters))));
-  });
-}
-
-int tofa_client_place_srun(const char* conf_path, const char* host, const char* munge_socket,
-                           const char* graph_id, int task_count, const char* strategy,
-                           const char* candidates, const char* parameters, char** placement,
-                           char* err, size_t err_size) {
-  return guarded(err, err_size, [&] {
-    require(graph_id != nullptr && placement != nullptr, "tofa_client_place_srun: NULL argument");
-    *placement = nullptr;
-    *placement = malloc_copy(join_nodes(request_placement(
-        context_of(conf_path, host, munge_socket), graph_id, 0, task_count,
-        text_or_empty(strategy), text_or_empty(candidates), 0, text_or_empty(parameters),
-        true)));
+    PlaceRequest place;
+    place.graph_id = request->graph_id;
+    if (request->job_id != 0) place.job = request->job_id;
+    place.tasks = request->task_count;
+    place.strategy = text_or_empty(request->strategy);
+    place.candidates = text_or_empty(request->candidates);
+    place.slots_per_node = request->slots_per_node;
+    place.parameters = text_or_empty(request->parameters);
+    place.min_nodes = request->min_nodes;
+    place.max_nodes = request->max_nodes;
+    place.claim = request->direct_srun != 0;
+    *placement = malloc_copy(
+        join_nodes(request_placement(context_of(conf_path, host, munge_socket), place)));
   });
 }
 

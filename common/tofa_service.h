@@ -220,26 +220,37 @@ int tofa_client_upload_graph(const char *conf_path, const char *host, const char
 int tofa_client_job_placement(const char *conf_path, const char *host, const char *munge_socket,
                               unsigned job_id, char **placement, char *err, size_t err_size);
 
-/* Asks the service for a placement, e.g. for a direct srun before
- * submission (job_id 0: nothing is recorded) or for a job (job_id > 0: the
- * placement is recorded for the job with the caller as owner; a job already
- * recorded for another uid is refused; TOFA_OK means the record is on
- * disk). task_count 0 = the graph's;
- * otherwise it must equal the graph's task count. strategy, candidates,
- * slots_per_node and parameters as in tofa_service_place_job. */
-int tofa_client_place(const char *conf_path, const char *host, const char *munge_socket,
-                      const char *graph_id, unsigned job_id, int task_count, const char *strategy,
-                      const char *candidates, int slots_per_node, const char *parameters,
-                      char **placement, char *err, size_t err_size);
+/* A placement request to the service (tofa_client_place). */
+typedef struct {
+    const char *graph_id;
+    /* > 0: the placement is recorded for this job with the caller as owner
+     * (a job recorded for another uid is refused; TOFA_OK means the record
+     * is on disk); 0: nothing is recorded. */
+    unsigned job_id;
+    int task_count; /* 0 = the graph's; otherwise it must equal it */
+    /* strategy, candidates, slots_per_node, parameters: as in
+     * tofa_service_place_job (NULL = the default). */
+    const char *strategy;
+    const char *candidates;
+    int slots_per_node;
+    const char *parameters;
+    /* With per-node task limits: the distinct nodes the placement spans,
+     * at least min_nodes and at most max_nodes (0 = no bound), as srun -N
+     * MIN-MAX asks. */
+    int min_nodes;
+    int max_nodes;
+    /* A direct srun (job_id 0): its tasks are promised until
+     * tofa_client_record_placement records its job (or 30 s pass), and it
+     * avoids the tasks promised to other direct sruns while it fits beside
+     * them, so that concurrent direct sruns do not all pin the same nodes. */
+    int direct_srun;
+} tofa_place_request_t;
 
-/* tofa_client_place for a direct srun (job_id 0): its tasks are promised
- * until tofa_client_record_placement records its job (or 30 s pass), and it
- * avoids the tasks promised to other direct sruns while it fits beside
- * them, so that concurrent direct sruns do not all pin the same free nodes. */
-int tofa_client_place_srun(const char *conf_path, const char *host, const char *munge_socket,
-                           const char *graph_id, int task_count, const char *strategy,
-                           const char *candidates, const char *parameters, char **placement,
-                           char *err, size_t err_size);
+/* Asks the service for a placement: e.g. a direct srun's before submission,
+ * a step's inside its allocation, a trial before sbatch. */
+int tofa_client_place(const char *conf_path, const char *host, const char *munge_socket,
+                      const tofa_place_request_t *request, char **placement, char *err,
+                      size_t err_size);
 
 /* Records `placement` (comma list, one node per task, as tofa_client_place
  * returned it for job 0) for job_id with the caller as owner: what a direct

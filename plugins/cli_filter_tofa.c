@@ -114,6 +114,16 @@ static int _count_names(const char *list)
 	return count;
 }
 
+/* -N MIN-MAX given on the command line (inside a job SLURM_NNODES sets
+ * it too, and srun drops that for an arbitrary layout): 0, 0 otherwise. */
+static void _node_count(slurm_opt_t *opt, int *min_nodes, int *max_nodes)
+{
+	bool given = opt->nodes_set && !slurm_option_set_by_env(opt, 'N');
+
+	*min_nodes = given && opt->min_nodes > 0 ? opt->min_nodes : 0;
+	*max_nodes = given && opt->max_nodes > 0 ? opt->max_nodes : 0;
+}
+
 /* The most tasks of this srun a node with `cpus` free CPUs may run:
  * CPUs / --cpus-per-task (unbounded with --overcommit), at most
  * --ntasks-per-node, and at most ceil(ntasks / -N) so that the placement
@@ -123,15 +133,14 @@ static int _task_limit(slurm_opt_t *opt, int cpus)
 	int per_task = opt->cpus_set && opt->cpus_per_task > 0 ?
 		       opt->cpus_per_task : 1;
 	int limit = opt->overcommit ? TOFA_MAX_TASKS_PER_NODE : cpus / per_task;
+	int min_nodes, max_nodes;
 
 	if (opt->ntasks_per_node > 0 && opt->ntasks_per_node != (int) NO_VAL &&
 	    limit > opt->ntasks_per_node)
 		limit = opt->ntasks_per_node;
-	/* Only for -N given on the command line: inside a job SLURM_NNODES
-	 * sets it too, and srun drops that for an arbitrary layout. */
-	if (opt->nodes_set && !slurm_option_set_by_env(opt, 'N') &&
-	    opt->min_nodes > 1) {
-		int spread = (opt->ntasks + opt->min_nodes - 1) / opt->min_nodes;
+	_node_count(opt, &min_nodes, &max_nodes);
+	if (min_nodes > 1) {
+		int spread = (opt->ntasks + min_nodes - 1) / min_nodes;
 		if (limit > spread)
 			limit = spread;
 	}
@@ -146,10 +155,11 @@ static void _add_limit(char **list, const char *name, int limit)
 
 /* Schedulable nodes with free CPUs, in slurmctld's node order (topology/tofa
  * ranks it along the torus), each with the tasks it can take
- * ("t1:8,t3:5"); when they cannot hold the job, every schedulable node with
- * all its CPUs (the job then queues, as it would without TOFA). xmalloc'ed,
- * NULL when none. */
-static char *_free_nodes(slurm_opt_t *opt)
+ * ("t1:8,t3:5"), and into *all every schedulable node with all its CPUs
+ * (where the job queues, as it would without TOFA, when the free CPUs
+ * cannot hold it). Both xmalloc'ed; the free list is NULL when the free
+ * CPUs are too few. */
+static char *_free_nodes(slurm_opt_t *opt, char **all)
 {
 	node_info_msg_t *info = NULL;
 	char *free_list = NULL, *all_list = NULL;
@@ -158,6 +168,7 @@ static char *_free_nodes(slurm_opt_t *opt)
 	if (slurm_load_node((time_t) 0, &info, SHOW_ALL) != SLURM_SUCCESS) {
 		error("%s: %s: cannot read node states: %s", plugin_type,
 		      __func__, slurm_strerror(slurm_get_errno()));
+		*all = NULL;
 		return NULL;
 	}
 	for (uint32_t i = 0; i < info->record_count; i++) {
@@ -186,11 +197,9 @@ static char *_free_nodes(slurm_opt_t *opt)
 		room += limit > 0 ? limit : 0;
 	}
 	slurm_free_node_info_msg(info);
-	if (room < opt->ntasks) {
+	if (room < opt->ntasks)
 		xfree(free_list);
-		return all_list;
-	}
-	xfree(all_list);
+	*all = all_list;
 	return free_list;
 }
 
@@ -289,68 +298,30 @@ static int _check_tasks(slurm_opt_t *opt, const char *command, bool *skip)
 static bool _spans_requested_nodes(slurm_opt_t *opt, const char *placement)
 {
 	hostlist_t hl;
-	int nodes;
+	int nodes, min_nodes, max_nodes;
 
-	if (!opt->nodes_set || slurm_option_set_by_env(opt, 'N'))
-		return true;
+	_node_count(opt, &min_nodes, &max_nodes);
 	if (!(hl = hostlist_create(placement)))
 		return false;
 	hostlist_uniq(hl);
 	nodes = hostlist_count(hl);
 	hostlist_destroy(hl);
-	return nodes >= opt->min_nodes &&
-	       (opt->max_nodes <= 0 || nodes <= opt->max_nodes);
-}
-
-/* For a direct srun whose placement uses fewer nodes than -N asks for
- * (ceil(n/N) per node may fill fewer): exactly min_nodes nodes, the
- * placement's first, then the next candidates in node order, each to take
- * 1 to its free task slots ("t1:1-8,..."); NULL when there are too few. */
-static char *_widen_to_min_nodes(slurm_opt_t *opt, const char *placement,
-				 const char *candidates)
-{
-	hostlist_t used = hostlist_create(placement);
-	char *list = NULL, *copy = xstrdup(candidates), *save = NULL, *item;
-	int count = 0;
-
-	hostlist_uniq(used);
-	for (int pass = 0; pass < 2; pass++) {
-		for (item = strtok_r(copy, ",", &save);
-		     item && count < opt->min_nodes;
-		     item = strtok_r(NULL, ",", &save)) {
-			char *colon = strrchr(item, ':');
-			bool in_placement;
-
-			if (!colon)
-				continue;
-			*colon = '\0';
-			in_placement = hostlist_find(used, item) >= 0;
-			if (in_placement == (pass == 0)) {
-				xstrfmtcat(list, "%s%s:1-%s", list ? "," : "",
-					   item, colon + 1);
-				count++;
-			}
-			*colon = ':';
-		}
-		xfree(copy);
-		copy = xstrdup(candidates);
-		save = NULL;
-	}
-	xfree(copy);
-	hostlist_destroy(used);
-	if (count < opt->min_nodes)
-		xfree(list);
-	return list;
+	return nodes >= min_nodes && (max_nodes == 0 || nodes <= max_nodes);
 }
 
 static int _srun_layout(slurm_opt_t *opt, const char *graph_id)
 {
 	char err[1024], host[256], munge_socket[1024];
-	const char *strategy = getenv(TOFA_ENV_STRATEGY);
 	const char *job_text = getenv("SLURM_JOB_ID");
 	char *conf = tofa_glue_conf_path();
-	char *placement = NULL, *candidates = NULL;
+	char *placement = NULL, *candidates = NULL, *all_nodes = NULL;
 	unsigned job_id = job_text ? (unsigned) strtoul(job_text, NULL, 10) : 0;
+	tofa_place_request_t request = {
+		.graph_id = graph_id,
+		.task_count = opt->ntasks,
+		.strategy = getenv(TOFA_ENV_STRATEGY),
+		.parameters = getenv(TOFA_ENV_PARAMS),
+	};
 	int rc = SLURM_ERROR;
 
 	if (opt->srun_opt->jobid != NO_VAL && opt->srun_opt->jobid)
@@ -376,51 +347,34 @@ static int _srun_layout(slurm_opt_t *opt, const char *graph_id)
 		}
 	} else if (opt->nodelist) {
 		candidates = xstrdup(opt->nodelist);
-	} else if (!(candidates = _free_nodes(opt))) {
-		error("%s: no node has a free CPU to place %d tasks on",
-		      plugin_type, opt->ntasks);
-		goto out;
+	} else {
+		candidates = _free_nodes(opt, &all_nodes);
+		if (!candidates && !all_nodes) {
+			error("%s: no node can take the %d tasks",
+			      plugin_type, opt->ntasks);
+			goto out;
+		}
 	}
 	if (!placement) {
-		const char *parameters = getenv(TOFA_ENV_PARAMS);
-		int got = job_id ?
-			tofa_client_place(conf, host, munge_socket, graph_id,
-					  0, opt->ntasks, strategy, candidates,
-					  0, parameters, &placement, err,
-					  sizeof(err)) :
-			tofa_client_place_srun(conf, host, munge_socket,
-					       graph_id, opt->ntasks, strategy,
-					       candidates, parameters,
-					       &placement, err, sizeof(err));
-		/* Other sruns' promised CPUs may push a direct srun off its -N:
-		 * then it is placed on the free CPUs alone. */
-		if (got == TOFA_OK && !job_id &&
-		    !_spans_requested_nodes(opt, placement)) {
-			free(placement);
-			placement = NULL;
+		int got = TOFA_ERROR;
+
+		request.direct_srun = job_id == 0;
+		/* Limits per node: the node count is the service's to meet. */
+		if (!opt->nodelist || job_id)
+			_node_count(opt, &request.min_nodes, &request.max_nodes);
+		if (candidates) {
+			request.candidates = candidates;
 			got = tofa_client_place(conf, host, munge_socket,
-						graph_id, 0, opt->ntasks,
-						strategy, candidates, 0,
-						parameters, &placement, err,
+						&request, &placement, err,
 						sizeof(err));
 		}
-		if (got == TOFA_OK && !job_id &&
-		    !_spans_requested_nodes(opt, placement)) {
-			char *exact = _widen_to_min_nodes(opt, placement,
-							  candidates);
-			free(placement);
-			placement = NULL;
-			got = exact ? tofa_client_place_srun(
-					      conf, host, munge_socket,
-					      graph_id, opt->ntasks, strategy,
-					      exact, parameters, &placement,
-					      err, sizeof(err)) :
-				      TOFA_ERROR;
-			if (!exact)
-				snprintf(err, sizeof(err),
-					 "fewer than %d nodes have a free CPU",
-					 opt->min_nodes);
-			xfree(exact);
+		/* The free CPUs cannot hold it (on -N nodes): it queues
+		 * for the nodes' CPUs, as it would without TOFA. */
+		if (got != TOFA_OK && all_nodes) {
+			request.candidates = all_nodes;
+			got = tofa_client_place(conf, host, munge_socket,
+						&request, &placement, err,
+						sizeof(err));
 		}
 		if (got != TOFA_OK) {
 			error("%s: no TOFA placement: %s", plugin_type, err);
@@ -452,6 +406,7 @@ static int _srun_layout(slurm_opt_t *opt, const char *graph_id)
 out:
 	free(placement);
 	xfree(candidates);
+	xfree(all_nodes);
 	free(conf);
 	return rc;
 }
@@ -464,6 +419,12 @@ static int _check_strategy_applies(slurm_opt_t *opt, const char *graph_id)
 {
 	const char *strategy = getenv(TOFA_ENV_STRATEGY);
 	const char *parameters = getenv(TOFA_ENV_PARAMS);
+	tofa_place_request_t request = {
+		.graph_id = graph_id,
+		.task_count = opt->ntasks_set ? opt->ntasks : 0,
+		.strategy = strategy,
+		.parameters = parameters,
+	};
 	char err[1024], host[256], munge_socket[1024], *placement = NULL;
 	char *conf;
 	int rc;
@@ -473,10 +434,8 @@ static int _check_strategy_applies(slurm_opt_t *opt, const char *graph_id)
 	conf = tofa_glue_conf_path();
 	tofa_glue_service_host(conf, host, sizeof(host));
 	tofa_glue_munge_socket(munge_socket, sizeof(munge_socket));
-	rc = tofa_client_place(conf, host, munge_socket, graph_id, 0,
-			       opt->ntasks_set ? opt->ntasks : 0, strategy,
-			       NULL, 0, parameters, &placement, err,
-			       sizeof(err));
+	rc = tofa_client_place(conf, host, munge_socket, &request, &placement,
+			       err, sizeof(err));
 	free(placement);
 	free(conf);
 	if (rc == TOFA_OK)

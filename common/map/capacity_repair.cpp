@@ -33,7 +33,8 @@ void repair_capacity(const MappingRequest& request, const std::vector<int>& node
   for (int task = 0; task < static_cast<int>(placement.size()); ++task)
     tasks_on[placement[task]].push_back(task);
   bool over = false;
-  for (int node : nodes) over = over || static_cast<int>(tasks_on[node].size()) > slots_of[node];
+  for (std::size_t node = 0; node < tasks_on.size(); ++node)
+    over = over || static_cast<int>(tasks_on[node].size()) > slots_of[node];
   if (!over) return;
 
   const std::vector<double> volume = graph.task_volumes();

@@ -8,8 +8,8 @@
 
 namespace tofa {
 
-/// `placement` has every task on a node of `nodes`. While a node holds more
-/// than `slots` tasks, its task with the fewest bytes to the other tasks still
+/// While a node holds more than `slots` tasks (a node not in `nodes` has
+/// none), its task with the fewest bytes to the other tasks still
 /// on it (then the smallest total volume, then the highest id) leaves. Each
 /// leaving task, in node id then leaving order, goes to the free node of
 /// `nodes` nearest to its old one: fewest hops, then fault-free, then lowest

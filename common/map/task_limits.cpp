@@ -1,7 +1,11 @@
 #include "task_limits.hpp"
 
+#include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <limits>
+#include <numeric>
+#include <unordered_map>
 
 #include "../tofa/error.hpp"
 #include "capacity_repair.hpp"
@@ -87,6 +91,54 @@ void fit_task_limits(const MappingRequest& request, const TaskLimits& limits,
     }
   }
   check_limits_met(request, limits, placement);
+}
+
+TaskLimits keep_node_count(const TaskLimits& limits, const Placement& placement, int count,
+                           int tasks) {
+  const int listed = static_cast<int>(limits.nodes.size());
+  if (count < 1 || count > listed)
+    throw Error("the job asks for " + std::to_string(count) + " nodes, " +
+                std::to_string(listed) + " can take its tasks");
+  std::unordered_map<int, int> tasks_on;
+  for (int node : placement) ++tasks_on[node];
+  std::vector<int> placed(listed, 0);
+  for (int i = 0; i < listed; ++i) placed[i] = tasks_on[limits.nodes[i]];
+  std::vector<int> order(listed);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return placed[a] > placed[b]; });
+  std::vector<int> kept(order.begin(), order.begin() + count);
+  std::vector<int> dropped(order.begin() + count, order.end());
+  const auto room = [&] {
+    long long sum = 0;
+    for (int i : kept) sum += limits.max_tasks[i];
+    return sum;
+  };
+  const auto by_max = [&](int a, int b) { return limits.max_tasks[a] < limits.max_tasks[b]; };
+  while (room() < tasks) {
+    const auto smallest = std::min_element(kept.begin(), kept.end(), by_max);
+    const auto largest = std::max_element(dropped.begin(), dropped.end(), by_max);
+    if (largest == dropped.end() || limits.max_tasks[*largest] <= limits.max_tasks[*smallest])
+      throw Error(std::to_string(tasks) + " tasks do not fit on any " + std::to_string(count) +
+                  " of the " + std::to_string(listed) + " nodes");
+    std::swap(*smallest, *largest);
+  }
+  std::sort(kept.begin(), kept.end());
+  TaskLimits result;
+  for (int i : kept) {
+    result.nodes.push_back(limits.nodes[i]);
+    result.min_tasks.push_back(std::max(1, limits.min_tasks[i]));
+    result.max_tasks.push_back(limits.max_tasks[i]);
+  }
+  return result;
+}
+
+bool node_count_holds(const TaskLimits& limits, long long tasks, int min_nodes, int max_nodes) {
+  const int listed = static_cast<int>(limits.nodes.size());
+  if (listed == 0 || min_nodes > listed || (min_nodes > tasks)) return false;
+  std::vector<int> largest = limits.max_tasks;
+  std::sort(largest.begin(), largest.end(), std::greater<int>());
+  const int most = max_nodes > 0 ? std::min(max_nodes, listed) : listed;
+  return std::accumulate(largest.begin(), largest.begin() + most, 0LL) >= tasks;
 }
 
 void check_limits_met(const MappingRequest& request, const TaskLimits& limits,

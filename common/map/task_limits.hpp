@@ -28,6 +28,19 @@ void check_task_limits(const MappingRequest& request, const TaskLimits& limits);
 void fit_task_limits(const MappingRequest& request, const TaskLimits& limits,
                      Placement& placement);
 
+/// The limits of the `count` nodes a job told to span exactly `count` nodes
+/// (srun -N) keeps: the nodes holding the most tasks of `placement` (ties in
+/// list order, so the preferred ones), then, while their maximums cannot
+/// hold `tasks`, the kept node with the smallest maximum gives way to the
+/// dropped one with the largest. Every kept node takes at least one task.
+/// In list order; throws Error when no `count` nodes hold `tasks`.
+TaskLimits keep_node_count(const TaskLimits& limits, const Placement& placement, int count,
+                           int tasks);
+
+/// True when some node count in [min_nodes, max_nodes] (0 = unbounded) of
+/// the listed nodes can hold `tasks` within their maximums.
+bool node_count_holds(const TaskLimits& limits, long long tasks, int min_nodes, int max_nodes);
+
 /// Throws Error unless every task is on a listed node and every node is
 /// within its limits.
 void check_limits_met(const MappingRequest& request, const TaskLimits& limits,

@@ -80,19 +80,19 @@ std::vector<std::string> fetch_job_placement(const ClientContext& context, unsig
 }
 
 std::vector<std::string> request_placement(const ClientContext& context,
-                                           const std::string& graph_id, unsigned job, int tasks,
-                                           const std::string& strategy,
-                                           const std::string& candidates, int slots_per_node,
-                                           const std::string& parameters, bool claim) {
+                                           const PlaceRequest& request) {
   std::vector<std::pair<std::string, std::string>> fields = {
-      {"graph", graph_id},
-      {"job", job == 0 ? "none" : std::to_string(job)},
-      {"tasks", std::to_string(tasks)},
-      {"slots", std::to_string(slots_per_node)}};
-  if (!strategy.empty()) fields.emplace_back("strategy", strategy);
-  if (!candidates.empty()) fields.emplace_back("candidates", candidates);
-  if (!parameters.empty()) fields.emplace_back("params", parameters);
-  if (claim) fields.emplace_back("claim", "yes");
+      {"graph", request.graph_id},
+      {"job", request.job ? std::to_string(*request.job) : "none"},
+      {"tasks", std::to_string(request.tasks)},
+      {"slots", std::to_string(request.slots_per_node)}};
+  if (!request.strategy.empty()) fields.emplace_back("strategy", request.strategy);
+  if (!request.candidates.empty()) fields.emplace_back("candidates", request.candidates);
+  if (!request.parameters.empty()) fields.emplace_back("params", request.parameters);
+  if (request.min_nodes > 0 || request.max_nodes > 0)
+    fields.emplace_back("nodes", std::to_string(request.min_nodes) + "-" +
+                                     std::to_string(request.max_nodes));
+  if (request.claim) fields.emplace_back("claim", "yes");
   const Message reply = call(context, format_message("PLACE", fields));
   return split_nodes(reply.field("nodes"));
 }

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "service/place_request.hpp"
 #include "service/protocol.hpp"
 #include "service/tofa_conf.hpp"
 
@@ -40,15 +41,11 @@ UploadedGraph upload_graph_file(const ClientContext& context, const std::string&
 /// PLACEMENT job=N: node name per task.
 std::vector<std::string> fetch_job_placement(const ClientContext& context, unsigned job);
 
-/// PLACE; job 0 = not recorded. parameters: "KEY=VALUE;..." (see
-/// parse_parameters); claim: a direct srun's (see PlaceRequest::claim).
-/// Returns the node name per task.
+/// PLACE with the fields of `request` (its uid and the server-side flags
+/// are not sent: the service takes the caller's uid from munge). Returns the
+/// node name per task.
 std::vector<std::string> request_placement(const ClientContext& context,
-                                           const std::string& graph_id, unsigned job, int tasks,
-                                           const std::string& strategy,
-                                           const std::string& candidates, int slots_per_node,
-                                           const std::string& parameters = "",
-                                           bool claim = false);
+                                           const PlaceRequest& request);
 
 /// RECORD: the placement `nodes` ("a,b,c", one per task) of a direct srun,
 /// recorded for its job once Slurm gave it an id. Returns the nodes.

@@ -60,11 +60,14 @@ TaskLimits without_promised(const Topology& topology, const TaskLimits& limits,
   return left;
 }
 
-/// True when `tasks` can meet the limits.
-bool holds(const TaskLimits& limits, long long tasks) {
-  const long long room = std::accumulate(limits.max_tasks.begin(), limits.max_tasks.end(), 0LL);
+/// True when `tasks` can meet the limits on the node count asked for.
+bool holds(const TaskLimits& limits, long long tasks, const PlacementInput& input) {
   const long long least = std::accumulate(limits.min_tasks.begin(), limits.min_tasks.end(), 0LL);
-  return !limits.nodes.empty() && least <= tasks && tasks <= room;
+  return least <= tasks && node_count_holds(limits, tasks, input.min_nodes, input.max_nodes);
+}
+
+int distinct_nodes(const Placement& placement) {
+  return static_cast<int>(std::unordered_set<int>(placement.begin(), placement.end()).size());
 }
 
 }  // namespace
@@ -146,9 +149,9 @@ ComputedPlacement compute_placement(const PlacementInput& input) {
     for (const auto& [name, tasks] : input.promised)
       if (unusable[name] < (1 << 30)) unusable[name] += tasks;
     TaskLimits free = without_promised(*input.topology, limits, unusable);
-    if (holds(free, input.graph->task_count()))
+    if (holds(free, input.graph->task_count(), input))
       limits = std::move(free);
-    else if (holds(healthy, input.graph->task_count()))
+    else if (holds(healthy, input.graph->task_count(), input))
       limits = std::move(healthy);
   }
   request.candidate_nodes = limits.nodes;
@@ -169,7 +172,20 @@ ComputedPlacement compute_placement(const PlacementInput& input) {
   Placement placement =
       input.worker ? map_in_worker(request, input.strategy, *input.worker) : mapper->map(request);
   check_placement(request, placement);
-  if (limited) fit_task_limits(request, limits, placement);
+  if (limited) {
+    fit_task_limits(request, limits, placement);
+    const int spanned = distinct_nodes(placement);
+    const int count = spanned < input.min_nodes                         ? input.min_nodes
+                      : input.max_nodes > 0 && spanned > input.max_nodes ? input.max_nodes
+                                                                         : 0;
+    if (count > 0) {
+      limits = keep_node_count(limits, placement, count, input.graph->task_count());
+      request.candidate_nodes = limits.nodes;
+      fit_task_limits(request, limits, placement);
+    }
+  } else if (input.min_nodes > 0 || input.max_nodes > 0) {
+    throw Error("a node count needs per-node task limits (NODES:MAX)");
+  }
 
   ComputedPlacement result;
   result.nodes.reserve(placement.size());

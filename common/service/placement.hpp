@@ -26,6 +26,10 @@ struct PlacementInput {
   /// within its CPUs); then only those nodes are used, within the limits.
   std::string candidates;
   int slots_per_node = 0;      ///< 0 = cores per node; must be 0 with limits
+  /// With limits: the placement spans at least min_nodes and at most
+  /// max_nodes distinct nodes (0 = no bound), as srun -N MIN-MAX asks.
+  int min_nodes = 0;
+  int max_nodes = 0;
   std::map<std::string, std::string> parameters;  ///< the strategy's settings
   /// For a candidate list with limits, in this order while the job still
   /// fits in what is left: nodes above OutageThreshold are dropped, tasks

@@ -96,6 +96,20 @@ std::string list_nodes(ServiceState& state) {
   return format_message("OK", {{"count", std::to_string(nodes.size())}}, body);
 }
 
+/// "N" or "MIN-MAX" (srun -N), 0 = no bound.
+void parse_node_count(const std::string& text, int& min, int& max) {
+  const auto number = [&](const std::string& digits) {
+    if (digits.empty() || digits.size() > 7 ||
+        digits.find_first_not_of("0123456789") != std::string::npos)
+      throw Error("nodes=" + text.substr(0, 40) + ": expected N or MIN-MAX");
+    return std::stoi(digits);
+  };
+  const std::size_t dash = text.find('-');
+  min = number(text.substr(0, dash));
+  max = dash == std::string::npos ? min : number(text.substr(dash + 1));
+  if (max != 0 && max < min) throw Error("nodes=" + text + ": MAX below MIN");
+}
+
 std::string place(ServiceState& state, const Message& m, uid_t uid) {
   PlaceRequest request;
   request.uid = uid;
@@ -108,6 +122,7 @@ std::string place(ServiceState& state, const Message& m, uid_t uid) {
   request.candidates = m.field_or("candidates", "");
   request.slots_per_node = static_cast<int>(integer_field(m, "slots", 0, 1 << 20, 0));
   request.parameters = m.field_or("params", "");
+  parse_node_count(m.field_or("nodes", "0"), request.min_nodes, request.max_nodes);
   request.claim = m.field_or("claim", "no") == "yes";
   request.wait_until_saved = true;  // OK means the record survives a crash
   return format_message("OK", placement_fields(state.place(request), false));

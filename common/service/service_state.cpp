@@ -321,6 +321,9 @@ void ServiceState::delete_graph(const std::string& id, uid_t uid) {
 PlacementRecord ServiceState::place(const PlaceRequest& request) {
   const std::string strategy =
       request.strategy.empty() ? settings_.default_strategy : request.strategy;
+  const bool claims = request.claim && !request.job;
+  std::unique_lock<std::mutex> claiming(claim_mutex_, std::defer_lock);
+  if (claims) claiming.lock();
   std::shared_ptr<const CommGraph> graph;
   PlacementInput input;
   {
@@ -339,7 +342,7 @@ PlacementRecord ServiceState::place(const PlaceRequest& request) {
     graph = record.graph;
     graphs_.touch(record.id, now_seconds());
     input.outage = health_.outage_vector(topology_, settings_.outage_model);
-    if (request.claim && !request.job) {
+    if (claims) {
       input.promised = claims_.promised(now_seconds());
       for (int node = 0; node < topology_.node_count(); ++node)
         if (input.outage[node] > settings_.outage_threshold)
@@ -352,6 +355,8 @@ PlacementRecord ServiceState::place(const PlaceRequest& request) {
   input.strategy = strategy;
   input.candidates = request.candidates;
   input.slots_per_node = request.slots_per_node;
+  input.min_nodes = request.min_nodes;
+  input.max_nodes = request.max_nodes;
   input.parameters = parse_parameters(request.parameters);
   if (!settings_.map_worker.program.empty()) input.worker = &settings_.map_worker;
   ComputedPlacement computed = compute_placement(input);
@@ -365,9 +370,10 @@ PlacementRecord ServiceState::place(const PlaceRequest& request) {
   record.metrics = computed.metrics;
   record.time = now_seconds();
   const std::string job = request.job ? "job " + std::to_string(*request.job) : "placement";
-  if (request.claim && !request.job) {
+  if (claims) {
     std::lock_guard<std::mutex> lock(mutex_);
     claims_.add(request.uid, record.nodes, now_seconds());
+    claiming.unlock();
   }
   for (const std::string& metric : clamp_metrics(record.metrics))
     log(0, job + ": metric " + metric);

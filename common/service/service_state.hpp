@@ -18,6 +18,7 @@
 #include "service/deferred_writer.hpp"
 #include "service/graph_store.hpp"
 #include "service/node_health.hpp"
+#include "service/place_request.hpp"
 #include "service/placement_store.hpp"
 #include "service/srun_claims.hpp"
 #include "service/tofa_conf.hpp"
@@ -56,30 +57,6 @@ struct NodeReport {
   double last_answer = 0;
   std::uint64_t answered = 0;
   std::uint64_t missed = 0;
-};
-
-/// A placement request (network PLACE or in-process).
-struct PlaceRequest {
-  uid_t uid = 0;
-  std::string graph_id;
-  std::optional<unsigned> job;  ///< recorded when set
-  int tasks = 0;                ///< 0 = the graph's; else must match
-  std::string strategy;         ///< "" = DefaultStrategy
-  std::string candidates;       ///< "" = all topology nodes
-  int slots_per_node = 0;
-  std::string parameters;       ///< "KEY=VALUE;..." (see parse_parameters)
-  /// A direct srun (job unset): its tasks are promised until its job is
-  /// recorded (record_placement) or the promise lapses, and it avoids the
-  /// tasks promised to others (see SrunClaims).
-  bool claim = false;
-  /// Return only once the recorded placement is on disk (a network PLACE is
-  /// answered after that). The in-process caller (select/tofa, under
-  /// slurmctld's locks) does not wait: the record is written within one
-  /// write of the deferred writer, see DeferredWriter.
-  bool wait_until_saved = false;
-  /// From slurmctld itself (select/tofa): its record replaces one another
-  /// user made for the same job id over the network before the job existed.
-  bool from_slurmctld = false;
 };
 
 /// File names inside the state directory.
@@ -216,6 +193,9 @@ class ServiceState {
   std::uint64_t graph_changes_saved_ = 0;
 
   std::mutex save_mutex_;  // orders writes of state files
+  /// Held by a direct srun's placement from reading the promises to adding
+  /// its own, so that concurrent direct sruns see each other's claims.
+  std::mutex claim_mutex_;
 
   // Last member: destroyed (and so flushed and joined) before the others.
   DeferredWriter placements_writer_{[this] {

@@ -106,6 +106,7 @@ PY
 # between them, so every optimal placement puts each heavy pair on
 # neighbouring nodes; pairs4 is the same with 4 tasks.
 tofa_lib_write_config() {
+    rm -rf "$DATA"   # outputs of an earlier run must not count in this one
     mkdir -p "$CONF_DIR" "$DATA"
     chmod 0755 "$DIR" "$DATA"
     cat > "$TOFA_CONF" <<CONF

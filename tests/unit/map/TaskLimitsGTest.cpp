@@ -168,6 +168,57 @@ TEST(FitTaskLimits, EmptyNodeTakesTheCheapestTask) {
   EXPECT_EQ(from_one, 1);
 }
 
+// srun -N: the nodes holding most tasks stay; a small node gives way to a
+// larger one while the kept ones cannot hold the job.
+TEST(KeepNodeCount, MostUsedNodesThatHoldTheJob) {
+  const TaskLimits limits{{0, 1, 2, 3}, {0, 0, 0, 0}, {3, 3, 3, 8}};
+  const TaskLimits two = tofa::keep_node_count(limits, {0, 0, 0, 1, 1, 1, 2, 2}, 2, 6);
+  EXPECT_EQ(two.nodes, (std::vector<int>{0, 1}));
+  EXPECT_EQ(two.min_tasks, (std::vector<int>{1, 1}));
+  EXPECT_EQ(two.max_tasks, (std::vector<int>{3, 3}));
+  // 8 tasks: nodes 0 and 1 hold 6, so the smaller of them yields to node 3.
+  EXPECT_EQ(tofa::keep_node_count(limits, {0, 0, 0, 1, 1, 1, 2, 2}, 2, 8).nodes,
+            (std::vector<int>{1, 3}));
+  EXPECT_EQ(error_text([&] { tofa::keep_node_count(limits, {}, 2, 12); }),
+            "12 tasks do not fit on any 2 of the 4 nodes");
+  EXPECT_EQ(error_text([&] { tofa::keep_node_count(limits, {}, 5, 8); }),
+            "the job asks for 5 nodes, 4 can take its tasks");
+  EXPECT_TRUE(tofa::node_count_holds(limits, 11, 2, 2));
+  EXPECT_FALSE(tofa::node_count_holds(limits, 12, 2, 2));
+  EXPECT_TRUE(tofa::node_count_holds(limits, 12, 2, 0));
+  EXPECT_FALSE(tofa::node_count_holds(limits, 3, 4, 0));
+}
+
+// The job stream's failure: srun -n 16 -N 2 on free CPUs spread over more
+// nodes than two; the placement spans exactly -N nodes, or -N MIN-MAX.
+TEST(PlaceOnAllocation, SpansTheNodeCountAskedFor) {
+  const Topology topology = mini_cluster();
+  const CommGraph graph = tofa_test::stencil_graph(4, 4, 1);
+  PlacementInput input;
+  input.topology = &topology;
+  input.graph = &graph;
+  input.candidates = "t1:5,t2:4,t3:8,t4:8,t5:8";
+  for (const tofa::MapperInfo& info : tofa::mapper_table()) {
+    if (!info.general) continue;
+    SCOPED_TRACE(info.name);
+    input.strategy = info.name;
+    input.min_nodes = input.max_nodes = 2;
+    const auto two = tasks_per_node(compute_placement(input));
+    EXPECT_EQ(two.size(), 2u);
+    for (const auto& [node, tasks] : two) EXPECT_EQ(tasks, 8) << node;
+    input.min_nodes = 4;
+    input.max_nodes = 0;
+    EXPECT_GE(tasks_per_node(compute_placement(input)).size(), 4u);
+  }
+  input.candidates = "t1:5,t2:4,t3:8";
+  input.min_nodes = input.max_nodes = 2;
+  EXPECT_EQ(error_text([&] { compute_placement(input); }),
+            "16 tasks do not fit on any 2 of the 3 nodes");
+  input.candidates = "t[1-3]";
+  EXPECT_EQ(error_text([&] { compute_placement(input); }),
+            "a node count needs per-node task limits (NODES:MAX)");
+}
+
 TEST(ParseParameters, KeysValuesAndErrors) {
   using tofa::service::parse_parameters;
   EXPECT_TRUE(parse_parameters("").empty());

@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -27,6 +28,7 @@
 #include "raw_peers.hpp"
 #include "service/client.hpp"
 #include "service/heartbeat_loop.hpp"
+#include "service/placement_store.hpp"
 #include "service/responder.hpp"
 #include "service/service.hpp"
 #include "tofa/error.hpp"
@@ -159,8 +161,13 @@ TEST_F(ServiceNetworkTest, NodeWhoseHeartbeatsStopGetsAnOutageProbability) {
   // tofa maps onto the first run of 2 consecutive fault-free candidates, r3 r4.
   tofa_test::TempFile pair("0 1 10\n", ".mat");
   const std::string id = upload_graph_file(client(*service), pair.path()).id;
-  std::vector<std::string> placed =
-      request_placement(client(*service), id, 0, 2, "tofa", "r1,r2,r3,r4", 1);
+  PlaceRequest place;
+  place.graph_id = id;
+  place.tasks = 2;
+  place.strategy = "tofa";
+  place.candidates = "r1,r2,r3,r4";
+  place.slots_per_node = 1;
+  std::vector<std::string> placed = request_placement(client(*service), place);
   std::sort(placed.begin(), placed.end());
   EXPECT_EQ(placed, (std::vector<std::string>{"r3", "r4"}));
 }
@@ -177,8 +184,14 @@ TEST_F(ServiceNetworkTest, RequestsCarryTheCallersUidAndStateSurvivesRestart) {
     const UploadedGraph uploaded = upload_graph_file(client(*service), graph.path());
     id = uploaded.id;
     EXPECT_EQ(uploaded.task_count, 4);
-    const auto nodes = request_placement(client(*service), id, 42, 4, "default-slurm",
-                                         "r[1-4]", 1);
+    PlaceRequest place;
+    place.graph_id = id;
+    place.job = 42;
+    place.tasks = 4;
+    place.strategy = "default-slurm";
+    place.candidates = "r[1-4]";
+    place.slots_per_node = 1;
+    const auto nodes = request_placement(client(*service), place);
     EXPECT_EQ(nodes, (std::vector<std::string>{"r1", "r2", "r3", "r4"}));
     service->stop();
     service->stop();  // idempotent
@@ -395,25 +408,40 @@ TEST_F(ServiceNetworkTest, CApiServiceResponderAndClients) {
       << err;
   EXPECT_STREQ(placement, "r4,r3,r2,r1");
   std::free(placement);
-  EXPECT_EQ(tofa_client_place(conf_.path().c_str(), host.c_str(), munge.c_str(), id, 0, 3,
-                              nullptr, nullptr, 0, nullptr, &placement, err, sizeof err),
-            TOFA_ERROR);
+  const auto place = [&](tofa_place_request_t request) {
+    request.graph_id = id;
+    return tofa_client_place(conf_.path().c_str(), host.c_str(), munge.c_str(), &request,
+                             &placement, err, sizeof err);
+  };
+  tofa_place_request_t request{};
+  request.task_count = 3;
+  EXPECT_EQ(place(request), TOFA_ERROR);
   EXPECT_EQ(std::string(err), std::string("graph ") + id + " has 4 tasks, the request asks for 3");
   EXPECT_EQ(placement, nullptr);
   // --tofa-param values reach the strategy over the network; files are refused.
-  EXPECT_EQ(tofa_client_place(conf_.path().c_str(), host.c_str(), munge.c_str(), id, 0, 4,
-                              "anneal", nullptr, 0, "attempts=0", &placement, err, sizeof err),
-            TOFA_ERROR);
+  request.task_count = 4;
+  request.strategy = "anneal";
+  request.parameters = "attempts=0";
+  EXPECT_EQ(place(request), TOFA_ERROR);
   EXPECT_NE(std::string(err).find("attempts"), std::string::npos) << err;
-  EXPECT_EQ(tofa_client_place(conf_.path().c_str(), host.c_str(), munge.c_str(), id, 0, 4,
-                              "anneal", nullptr, 0, "attempts=2", &placement, err, sizeof err),
-            TOFA_OK)
-      << err;
+  request.parameters = "attempts=2";
+  EXPECT_EQ(place(request), TOFA_OK) << err;
   std::free(placement);
-  EXPECT_EQ(tofa_client_place(conf_.path().c_str(), host.c_str(), munge.c_str(), id, 0, 4,
-                              "rubik", nullptr, 0, "spec=/etc/shadow", &placement, err,
-                              sizeof err),
-            TOFA_ERROR);
+  // A node count (srun -N 2) reaches the service: 4 tasks on exactly 2 nodes.
+  request.strategy = nullptr;
+  request.parameters = nullptr;
+  request.candidates = "r1:4,r2:4,r3:4,r4:4";
+  request.min_nodes = request.max_nodes = 2;
+  ASSERT_EQ(place(request), TOFA_OK) << err;
+  std::set<std::string> spanned;
+  for (const std::string& node : split_nodes(placement)) spanned.insert(node);
+  EXPECT_EQ(spanned.size(), 2u) << placement;
+  std::free(placement);
+  request.candidates = nullptr;
+  request.min_nodes = request.max_nodes = 0;
+  request.strategy = "rubik";
+  request.parameters = "spec=/etc/shadow";
+  EXPECT_EQ(place(request), TOFA_ERROR);
   EXPECT_EQ(std::string(err),
             "--tofa-param 'spec=/etc/shadow': the service reads no user's files; map with a "
             "Rubik spec offline (tofa-map, tofa-rubik)");

@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "fixtures.hpp"
@@ -445,6 +446,28 @@ TEST_F(ServiceStateTest, DirectSrunsAvoidEachOthersPromisedTasks) {
                          "PLACE graph=g1 job=none tasks=4 strategy=greedy candidates=n0:2,n1:2,n2:2,n3:2")),
             nodes_of(ask(*state, kAlice,
                          "PLACE graph=g1 job=none tasks=4 strategy=greedy candidates=n0:2,n1:2,n2:2,n3:2")));
+}
+
+// The promises are read and added as one step: sruns placed at the same
+// moment (the service answers on several threads) still get disjoint nodes.
+TEST_F(ServiceStateTest, ConcurrentDirectSrunsGetDisjointNodes) {
+  auto state = open_state();
+  ASSERT_EQ(upload(*state, kAlice, "ring.mat", kRing), "OK id=g1 tasks=4 existing=0");
+  const std::string place =
+      "PLACE graph=g1 job=none tasks=4 strategy=greedy "
+      "candidates=n0:2,n1:2,n2:2,n3:2,n4:2,n5:2,n6:2,n7:2 claim=yes";
+  std::vector<std::string> answers(4);
+  std::vector<std::thread> sruns;
+  for (std::string& answer : answers)
+    sruns.emplace_back([&] { answer = ask(*state, kAlice, place); });
+  for (std::thread& srun : sruns) srun.join();
+  std::set<std::string> used;
+  for (const std::string& answer : answers) {
+    const std::set<std::string> nodes = nodes_of(answer);
+    EXPECT_EQ(nodes.size(), 2u) << answer;
+    EXPECT_TRUE(disjoint(used, nodes)) << answer;
+    used.insert(nodes.begin(), nodes.end());
+  }
 }
 
 TEST(SrunClaims, PromisesLapseAndAreReleasedByTheirRecord) {
