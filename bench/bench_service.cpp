@@ -1,4 +1,4 @@
-// Placement latency as select/tofa_cons_tres sees it: ServiceState::place for
+// Placement latency as tofa's select shim sees it: ServiceState::place for
 // a recorded job (no network), 85 tasks of the bundled DT-like graph on a
 // 512-node 8x8x8 torus whose candidates come in snake order, with 16 nodes at
 // outage 0.02, each strategy mapped in the tofa-map-worker process the

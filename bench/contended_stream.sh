@@ -3,8 +3,8 @@
 # (16 nodes, 4x2x2 torus, 8 CPUs each, CR_Core): 20 TOFA jobs (-n 16, a 4x4
 # stencil graph) and 20 plain jobs (-n 5) submitted at once, each running
 # srun and then holding its CPUs a few seconds. Run twice, with plain
-# select/cons_tres (the same jobs without --tofa-matrix) and with
-# select/tofa_cons_tres; reports per run the jobs
+# Slurm's own select/cons_tres (the same jobs without --tofa-matrix) and with
+# the TOFA select shim; reports per run the jobs
 # completed, the TOFA jobs whose nodes TOFA chose and whose placement is
 # recorded, and slurmctld's main scheduler cycle (sdiag, microseconds).
 # Writes out/contended-stream.json and docs/contended-stream.md.
@@ -45,7 +45,7 @@ all_finished() { local j; for j in "$@"; do finished "$j" || return 1; done; }
 sdiag_value() { sdiag | awk -v key="$1" '/^Main schedule statistics/ { main = 1 } /^Backfilling stats/ { main = 0 }
     main && index($0, key ":") { sub(/.*: */, ""); print $1 + 0; exit }'; }
 
-# run SELECT_TYPE FILE: one JSON object into FILE
+# run plain|tofa FILE: one JSON object into FILE
 run() {
     local select=$1 file=$2 tofa=() plain=() jid i completed=0 chose=0 recorded=0
     tofa_select_conf "$select"
@@ -56,7 +56,7 @@ run() {
     wait_until 30 all_answered || true
     sdiag -r >/dev/null
     local graph=--tofa-matrix=st16.mat
-    [ "$select" = select/cons_tres ] && graph=--comment=plain   # the same job without TOFA
+    [ "$select" = plain ] && graph=--comment=plain   # the same job without TOFA
     for i in $(seq 1 "$jobs_each"); do
         tofa+=("$(sbatch --parsable -n 16 "$graph" -o /dev/null \
             --wrap "srun -l printenv SLURMD_NODENAME >/dev/null && sleep $hold")")
@@ -80,8 +80,8 @@ run() {
 }
 
 mkdir -p out
-run select/cons_tres "$top/out/contended-plain.json" || exit 1
-run select/tofa_cons_tres "$top/out/contended-tofa.json" || exit 1
+run plain "$top/out/contended-plain.json" || exit 1
+run tofa "$top/out/contended-tofa.json" || exit 1
 python3 - "$(cat out/contended-plain.json)" "$(cat out/contended-tofa.json)" "$jobs_each" "$hold" "$(git rev-parse --short HEAD)" <<'PY'
 import json, sys, datetime, os
 plain, tofa = json.loads(sys.argv[1]), json.loads(sys.argv[2])
@@ -102,9 +102,9 @@ with open("docs/contended-stream.md", "w") as f:
             "(16 slurmd, 4x2x2 torus, 8 CPUs per node, CR_Core), "
             f"{jobs} TOFA jobs (`sbatch -n 16 --tofa-matrix=st16.mat`, a 4x4 stencil) and {jobs} plain "
             f"jobs (`sbatch -n 5`) submitted at once, each running `srun` then holding its CPUs {hold} s. "
-            "The same stream with plain `select/cons_tres` (the same jobs without `--tofa-matrix`) "
-            "and with `select/tofa_cons_tres`.\n\n")
-    f.write("| | cons_tres | tofa_cons_tres |\n|---|---:|---:|\n")
+            "The same stream with Slurm's own `select/cons_tres` (the same jobs without `--tofa-matrix`) "
+            "and with the TOFA select shim.\n\n")
+    f.write("| | cons_tres | cons_tres + TOFA |\n|---|---:|---:|\n")
     for label, key in rows:
         f.write(f"| {label} | {plain[key]} | {tofa[key]} |\n")
     f.write(f"\nTOFA jobs placed by TOFA: {share:.0%} (target >= 95%); mean scheduler cycle "

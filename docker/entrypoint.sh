@@ -61,23 +61,37 @@ tofa_plugins() {
         2>/dev/null | sort
 }
 
+# tofa's select shim (select_cons_tres.so in tofa's select directory), if installed.
+tofa_select_shim() {
+    [ "$PLUGINS" = auto ] || return 0
+    # shellcheck disable=SC2086
+    find $PLUGIN_SEARCH -maxdepth 5 \( -type f -o -type l \) -path '*tofa*/select/select_cons_tres.so' \
+        2>/dev/null | sort | head -n 1
+}
+
 # "Key=Value" lines that switch on the plugins found; prints nothing without them.
+# The select shim keeps SelectType=select/cons_tres: its directory comes first
+# on PluginDir.
 plugin_settings() {
-    local path name dirs=()
+    local path name dirs=() shim
     while IFS= read -r path; do
         [ -n "$path" ] || continue
         name=$(basename "$path" .so)
         case $name in
             topology_tofa*)   echo "TopologyPlugin=topology/${name#topology_}" ;;
-            select_tofa*)     echo "SelectType=select/${name#select_}" ;;
             slurmctld_tofa*)  echo "SlurmctldPlugstack=slurmctld/${name#slurmctld_}" ;;
             cli_filter_tofa*) echo "CliFilterPlugins=${name#cli_filter_}" ;;
             *) continue ;;    # SPANK plugins go to plugstack.conf
         esac
         dirs+=("$(dirname "$path")")
     done < <(tofa_plugins)
+    shim=$(tofa_select_shim)
+    if [ -n "$shim" ]; then
+        echo "SelectType=select/cons_tres"
+        dirs=("$(dirname "$shim")" "${dirs[@]}")
+    fi
     if [ ${#dirs[@]} -gt 0 ]; then
-        echo "PluginDir=$(printf '%s\n' "${dirs[@]}" | sort -u | tr '\n' ':')$SLURM_PLUGIN_DIR"
+        echo "PluginDir=$(printf '%s\n' "${dirs[@]}" | awk '!seen[$0]++' | tr '\n' ':')$SLURM_PLUGIN_DIR"
     fi
 }
 

@@ -10,7 +10,7 @@
  * another size is left to Slurm). The
  * placement is
  *   - inside an allocation (SLURM_JOB_ID): the one recorded for the job by
- *     select/tofa_cons_tres (on every node of the allocation, within the
+ *     tofa's select shim (on every node of the allocation, within the
  *     CPUs granted), else one computed on the allocation's nodes within
  *     their CPUs;
  *   - otherwise: one computed on the nodes' currently free CPUs (or on -w
@@ -19,7 +19,7 @@
  * allowed) with an arbitrary distribution, so task i runs on node T(i).
  *
  * sbatch/salloc: only the task count is checked (or set); the placement is
- * made at scheduling time by select/tofa_cons_tres.
+ * made at scheduling time by tofa's select shim.
  *
  * With Slurm patched by patches/slurm-22.05-distribution-tofa.patch,
  * --distribution=TOFA reaches this filter as an arbitrary distribution with

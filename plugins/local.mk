@@ -1,8 +1,11 @@
 # Slurm plugins: thin C shims over libtofa (common/tofa.h, common/tofa_service.h).
 # Built only when configure found a configured Slurm source tree (internal
 # headers, see --with-slurm-source); installed into $(tofaplugindir), which
-# the administrator adds to PluginDir in slurm.conf.
+# the administrator adds to PluginDir in slurm.conf. The select shim is
+# select/cons_tres itself (plugins/select/select_cons_tres.c), so it lives in
+# a directory of its own, put first on PluginDir to switch TOFA node choice on.
 tofaplugindir = $(TOFA_PLUGINDIR)
+tofaselectdir = $(TOFA_PLUGINDIR)/select
 
 TOFA_PLUGIN_SOURCES_COMMON = plugins/common/slurm_config.h plugins/common/tofa_glue.h \
 	plugins/common/tofa_glue.c
@@ -19,7 +22,6 @@ if BUILD_PLUGINS
 tofaplugin_LTLIBRARIES = \
 	plugins/topology_tofa.la \
 	plugins/slurmctld_tofa.la \
-	plugins/select_tofa_cons_tres.la \
 	plugins/cli_filter_tofa.la \
 	plugins/tofa_loadmatrix.la \
 	plugins/tofa_nodestate.la
@@ -36,11 +38,12 @@ plugins_slurmctld_tofa_la_CFLAGS = $(TOFA_PLUGIN_CFLAGS)
 plugins_slurmctld_tofa_la_LDFLAGS = $(TOFA_PLUGIN_LDFLAGS)
 plugins_slurmctld_tofa_la_LIBADD = $(TOFA_PLUGIN_LIBADD)
 
-plugins_select_tofa_cons_tres_la_SOURCES = plugins/select_tofa_cons_tres.c $(TOFA_PLUGIN_SOURCES_COMMON)
-plugins_select_tofa_cons_tres_la_CPPFLAGS = $(TOFA_PLUGIN_CPPFLAGS)
-plugins_select_tofa_cons_tres_la_CFLAGS = $(TOFA_PLUGIN_CFLAGS)
-plugins_select_tofa_cons_tres_la_LDFLAGS = $(TOFA_PLUGIN_LDFLAGS)
-plugins_select_tofa_cons_tres_la_LIBADD = $(TOFA_PLUGIN_LIBADD) -ldl
+tofaselect_LTLIBRARIES = plugins/select/select_cons_tres.la
+plugins_select_select_cons_tres_la_SOURCES = plugins/select/select_cons_tres.c $(TOFA_PLUGIN_SOURCES_COMMON)
+plugins_select_select_cons_tres_la_CPPFLAGS = $(TOFA_PLUGIN_CPPFLAGS)
+plugins_select_select_cons_tres_la_CFLAGS = $(TOFA_PLUGIN_CFLAGS)
+plugins_select_select_cons_tres_la_LDFLAGS = $(TOFA_PLUGIN_LDFLAGS)
+plugins_select_select_cons_tres_la_LIBADD = $(TOFA_PLUGIN_LIBADD) -ldl
 
 plugins_cli_filter_tofa_la_SOURCES = plugins/cli_filter_tofa.c $(TOFA_PLUGIN_SOURCES_COMMON)
 plugins_cli_filter_tofa_la_CPPFLAGS = $(TOFA_PLUGIN_CPPFLAGS)

@@ -12,7 +12,7 @@
  * TOFA_GRAPH_ID / TOFA_MATRIX / TOFA_STRATEGY / TOFA_PARAMS into the command's environment
  * (cli_filter/tofa reads them in the same process). slurm_spank_init_post_opt
  * attaches them to the job (spank_job_control_setenv; slurmctld sees
- * SPANK_TOFA_GRAPH_ID in the job's spank environment, select/tofa_cons_tres
+ * SPANK_TOFA_GRAPH_ID in the job's spank environment, tofa's select shim
  * uses it).
  *
  * Inside an allocation whose job already carries the same matrix

@@ -30,7 +30,7 @@ MapWorker=$build/tools/.libs/tofa-map-worker
 CONF
 cat >"$dir/data/conf-extra" <<CONF
 TopologyPlugin=topology/tofa
-SelectType=select/tofa_cons_tres
+SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 SlurmctldPlugstack=slurmctld/tofa
 CliFilterPlugins=tofa
@@ -45,7 +45,7 @@ mkdir -p "$dir/etc" && cp "$dir/data/tofa.conf" "$dir/etc/tofa.conf"
 trap 'bash "$top/scripts/minicluster.sh" down --dir "$dir" >/dev/null 2>&1 || true' EXIT
 echo "== starting munged, slurmctld and $nodes slurmd with the tofa plugins"
 bash scripts/minicluster.sh up --dir "$dir" --nodes $nodes --cpus 8 --port-base "$port_base" \
-  --plugin-dir "$plugins" --conf-extra "$dir/data/conf-extra" \
+  --plugin-dir "$build/plugins/select/.libs" --plugin-dir "$plugins" --conf-extra "$dir/data/conf-extra" \
   --plugstack "$dir/data/plugstack.conf" >/dev/null
 export SLURM_CONF=$dir/etc/slurm.conf
 tofactl() { "$build/tools/tofactl" --host 127.0.0.1 "$@"; }

@@ -28,6 +28,13 @@ SRCDIR=${top_srcdir:-$LIB_HERE/../..}
 BUILDDIR=${top_builddir:-$SRCDIR}
 MINICLUSTER=$SRCDIR/scripts/minicluster.sh
 PLUGIN_DIR=${TOFA_PLUGIN_DIR:-$BUILDDIR/plugins/.libs}
+# The select shim (select_cons_tres.so): first on PluginDir switches TOFA
+# node choice on (installed: PLUGIN_DIR/select).
+if [ -n "${TOFA_PLUGIN_DIR:-}" ]; then
+    SELECT_PLUGIN_DIR=$TOFA_PLUGIN_DIR/select
+else
+    SELECT_PLUGIN_DIR=$BUILDDIR/plugins/select/.libs
+fi
 LIB_DIR=${TOFA_LIB_DIR:-$BUILDDIR/common/.libs}
 DIR=${TOFA_CLUSTER_DIR:-${TOFA_LIB_DEFAULT_DIR:-/tmp/tofa-plugins-cluster}}
 PORT_BASE=${TOFA_CLUSTER_PORT_BASE:-${TOFA_LIB_DEFAULT_PORT_BASE:-17400}}
@@ -62,8 +69,9 @@ skip() { echo "SKIP: $*"; trap - EXIT; exit 77; }
 tofa_lib_require_root_and_plugins() {
     local p q
     [ "$(id -u)" -eq 0 ] || skip "needs root (starts munged, slurmctld, slurmd)"
-    for p in topology_tofa select_tofa_cons_tres slurmctld_tofa cli_filter_tofa tofa_loadmatrix tofa_nodestate; do
-        [ -f "$PLUGIN_DIR/$p.so" ] || skip "$PLUGIN_DIR/$p.so not built (configure found no Slurm source tree?)"
+    for p in "$PLUGIN_DIR"/{topology_tofa,slurmctld_tofa,cli_filter_tofa,tofa_loadmatrix,tofa_nodestate}.so \
+             "$SELECT_PLUGIN_DIR/select_cons_tres.so"; do
+        [ -f "$p" ] || skip "$p not built (configure found no Slurm source tree?)"
     done
     QUERY=${TOFA_QUERY:-}
     for q in "$BUILDDIR/tests/integration/tofa_query" "$PLUGIN_DIR/tofa_query"; do
@@ -71,17 +79,25 @@ tofa_lib_require_root_and_plugins() {
     done
     [ -x "$QUERY" ] || skip "tofa_query helper not built"
     PLUGIN_DIR=$(realpath "$PLUGIN_DIR")
+    SELECT_PLUGIN_DIR=$(realpath "$SELECT_PLUGIN_DIR")
     if [ -d "$LIB_DIR" ]; then
         LIB_DIR=$(realpath "$LIB_DIR")
         export LD_LIBRARY_PATH=$LIB_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
     fi
 }
 
-# conf-extra with the given SelectType (select/tofa_cons_tres or select/cons_tres).
+# conf-extra of the tofa plugins, and which select/cons_tres cluster_up puts
+# on PluginDir: "tofa" (the shim first: TOFA node choice) or "plain"
+# (Slurm's own).
 tofa_select_conf() {
+    case $1 in
+        tofa) CLUSTER_PLUGIN_DIRS=(--plugin-dir "$SELECT_PLUGIN_DIR" --plugin-dir "$PLUGIN_DIR") ;;
+        plain) CLUSTER_PLUGIN_DIRS=(--plugin-dir "$PLUGIN_DIR") ;;
+        *) echo "tofa_select_conf: tofa or plain, not '$1'" >&2; return 1 ;;
+    esac
     cat > "$DATA/conf-extra" <<CONF
 TopologyPlugin=topology/tofa
-SelectType=$1
+SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 SlurmctldPlugstack=slurmctld/tofa
 CliFilterPlugins=tofa
@@ -121,7 +137,7 @@ MaxGraphTasks=64
 MapWorker=$BUILDDIR/tools/.libs/tofa-map-worker
 ${TOFA_LIB_EXTRA_CONF:-}
 CONF
-    tofa_select_conf select/tofa_cons_tres
+    tofa_select_conf tofa
     cat > "$DATA/plugstack.conf" <<CONF
 required $PLUGIN_DIR/tofa_loadmatrix.so
 required $PLUGIN_DIR/tofa_nodestate.so
@@ -179,7 +195,7 @@ all_fault_free() { [ "$(query NODES 2>/dev/null | grep -c ' p=0 ')" -eq "$NODES"
 
 cluster_up() {
     "$MINICLUSTER" up --dir "$DIR" --nodes "$NODES" --cpus "$CPUS" --port-base "$PORT_BASE" --timeout 60 \
-        --plugin-dir "$PLUGIN_DIR" --conf-extra "$DATA/conf-extra" \
+        "${CLUSTER_PLUGIN_DIRS[@]}" --conf-extra "$DATA/conf-extra" \
         --plugstack "$DATA/plugstack.conf" >/dev/null
 }
 

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Integration test of the tofa Slurm plugins on a real mini-cluster (munged,
 # slurmctld, 8 slurmd on loopback; scripts/minicluster.sh): topology/tofa,
-# select/tofa_cons_tres, slurmctld/tofa (the TOFA service), cli_filter/tofa,
+# select/cons_tres with the TOFA shim, slurmctld/tofa (the TOFA service), cli_filter/tofa,
 # tofa_loadmatrix and tofa_nodestate. Needs root. Checks:
 #   (a) srun --tofa-matrix: every task on a node where the placement's
 #       optimality requires it (heavy pairs on neighbouring torus nodes);
@@ -56,8 +56,20 @@ if ! cluster_up; then
 fi
 started=yes
 export SLURM_CONF=$DIR/etc/slurm.conf
-pass "minicluster up: $NODES nodes idle with topology/tofa, select/tofa_cons_tres, slurmctld/tofa, cli_filter/tofa"
+pass "minicluster up: $NODES nodes idle with topology/tofa, select/cons_tres (TOFA shim), slurmctld/tofa, cli_filter/tofa"
 cd "$DATA" || exit 1
+
+# Issue 16: the select shim is select/cons_tres by name and id, so what Slurm
+# keys on them works: scontrol accepts CoreCnt only for cons_tres's plugin id.
+# (That the shim runs: (b) finds its "TOFA chose" line.)
+if reply=$(scontrol create reservation reservationname=cores starttime=now duration=5 \
+            users=root corecnt=1 nodes=t1 2>&1) &&
+        scontrol show reservation cores 2>/dev/null | grep -q 'CoreCnt=1'; then
+    pass "a CoreCnt reservation is accepted with the TOFA select shim"
+else
+    fail "CoreCnt reservation with the TOFA select shim: ${reply:-}"
+fi
+scontrol delete reservation=cores >/dev/null 2>&1
 
 if grep -q 'topology/tofa: topo_generate_node_ranking: 8 nodes ranked' "$DIR/log/slurmctld.log"; then
     pass "topology/tofa ranked the 8 nodes along the snake order"
@@ -103,11 +115,11 @@ if [ "$state" = COMPLETED ] && [ -n "$recorded" ] && [ "$ran" = "$recorded" ] \
 else
     fail "(b) sbatch job $jid_b: state '$state', allocation '$alloc', recorded '$recorded', ran '$ran' ${why:-}; $(cat "$DATA/job_b.out" 2>/dev/null | head -n 5)"
 fi
-grep -q "select/tofa_cons_tres: _tofa_job_test: job $jid_b: TOFA chose its" "$DIR/log/slurmctld.log" \
+grep -q "select/cons_tres+tofa: _tofa_job_test: job $jid_b: TOFA chose its" "$DIR/log/slurmctld.log" \
     && pass "(b) slurmctld log: TOFA chose job $jid_b's nodes" \
     || fail "(b) no 'TOFA chose its' line for job $jid_b in slurmctld.log"
 
-# ---- (e, part 1) jobs without a graph: layouts on select/tofa_cons_tres ---------
+# ---- (e, part 1) jobs without a graph: layouts with the TOFA select shim ---------
 plain_layouts() {
     local j
     wait_until 30 all_idle || note "warning: not all nodes idle: $(sinfo -h -N -o '%N %T' | tr '\n' ' ')"
@@ -242,20 +254,20 @@ cp "$DATA/tofa.conf.good" "$TOFA_CONF"
 
 # ---- (e, part 2) the same jobs on plain cons_tres -------------------------------------
 "$MINICLUSTER" down --dir "$DIR" >/dev/null 2>&1
-tofa_select_conf select/cons_tres
+tofa_select_conf plain
 if cluster_up; then
     layouts_plain=$(plain_layouts)
     if [ "$layouts_tofa" = "$layouts_plain" ] && [ -n "$(tr -d ' \n' <<<"$layouts_plain")" ]; then
-        pass "(e) jobs without --tofa-matrix: same nodes and layout as select/cons_tres"
+        pass "(e) jobs without --tofa-matrix: same nodes and layout as Slurm's own select/cons_tres"
         while IFS= read -r l; do note "$l"; done <<<"$layouts_plain"
     else
-        fail "(e) layouts differ: select/tofa_cons_tres:
+        fail "(e) layouts differ: with the TOFA select shim:
 $layouts_tofa
-select/cons_tres:
+Slurm's own select/cons_tres:
 $layouts_plain"
     fi
 else
-    fail "(e) cluster with select/cons_tres did not come up"
+    fail "(e) cluster with Slurm's own select/cons_tres did not come up"
 fi
 
 # ---- (g) a broken tofa.conf stops slurmctld at startup, naming file and line ----

@@ -1,6 +1,16 @@
 /*
- * select/tofa_cons_tres - cons_tres with TOFA placements (the seed's
- * "Fault Aware Node Selection").
+ * select/cons_tres with TOFA placements (the seed's "Fault Aware Node
+ * Selection"): a shim that Slurm loads as select/cons_tres itself.
+ *
+ * Installed as select_cons_tres.so in a directory of its own that comes
+ * first in PluginDir ("PluginDir=/usr/local/lib/tofa/slurm/select:..."),
+ * with the plugin_type and plugin_id of cons_tres: Slurm loads the first
+ * select_cons_tres.so on PluginDir, so SelectType stays select/cons_tres and
+ * everything Slurm keys on that name or id (CoreCnt reservations, shared
+ * GRES, MaxNodeCount, dynamic nodes, slurmd's core accounting) works as
+ * with cons_tres. The shim dlopen()s the next select_cons_tres.so on
+ * PluginDir, Slurm's own, and forwards to it. Leaving the directory off
+ * PluginDir switches TOFA node choice off; nothing else changes.
  *
  * Every select_p_* call is forwarded to select/cons_tres (the in-tree
  * precedent is select/other). The one exception: select_p_job_test in
@@ -19,12 +29,9 @@
  *      placement. srun inside the allocation lays out its step from it,
  *      so the step always fits what Slurm granted.
  * Jobs without a graph get exactly what cons_tres gives them.
- *
- * The name keeps "cons_tres": Slurm tests xstrstr(SelectType, "cons_tres")
- * for several features (see DESIGN.md section 7). The plugin_id is our own
- * (190): select data packed by this plugin carries it, so every node and
- * client needs this .so in its PluginDir.
+
  */
+#define _GNU_SOURCE /* dladdr */
 #include "common/slurm_config.h"
 
 #include <dlfcn.h>
@@ -52,9 +59,11 @@
 #include "tofa_service.h"
 #include "common/tofa_glue.h"
 
-const char plugin_name[] = "TOFA placement over cons_tres";
-const char plugin_type[] = "select/tofa_cons_tres";
-const uint32_t plugin_id = 190;
+const char plugin_name[] = "Consumable Resources (CR) Node Selection plugin with TOFA placements";
+const char plugin_type[] = "select/cons_tres";
+const uint32_t plugin_id = SELECT_PLUGIN_CONS_TRES;
+/* What our log lines start with (plugin_type is Slurm's own name). */
+static const char log_prefix[] = "select/cons_tres+tofa";
 const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
 /* In the order of slurm_select_ops_t (src/common/select.h). */
@@ -104,41 +113,39 @@ static bool cons_initialized_by_us = false;
 static void *cons_handle = NULL;
 static pthread_mutex_t cons_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* dlopen()s select_cons_tres.so from PluginDir: the copy already loaded
- * (slurmctld and clients load every select plugin and init() them), else a
- * new one whose init() we call. */
+/* dlopen()s Slurm's own select_cons_tres.so: the first on PluginDir that is
+ * not this file. A copy already loaded is used as it is (whoever loaded it
+ * ran its init()); else it is loaded and its init() called here. */
 static void *_open_cons_tres(void)
 {
 	char *dirs = xstrdup(slurm_conf.plugindir), *save = NULL, *dir;
-	char path[PATH_MAX];
+	char path[PATH_MAX], self[PATH_MAX] = "", real[PATH_MAX];
 	void *handle = NULL;
+	Dl_info info;
 
+	if (dladdr(&plugin_id, &info) && info.dli_fname &&
+	    !realpath(info.dli_fname, self))
+		self[0] = '\0';
 	for (dir = strtok_r(dirs, ":", &save); dir && !handle;
 	     dir = strtok_r(NULL, ":", &save)) {
 		snprintf(path, sizeof(path), "%s/select_cons_tres.so", dir);
-		handle = dlopen(path, RTLD_LAZY | RTLD_NOLOAD);
-	}
-	xfree(dirs);
-	if (handle)
-		return handle;
-
-	dirs = xstrdup(slurm_conf.plugindir);
-	for (dir = strtok_r(dirs, ":", &save); dir && !handle;
-	     dir = strtok_r(NULL, ":", &save)) {
-		snprintf(path, sizeof(path), "%s/select_cons_tres.so", dir);
-		handle = dlopen(path, RTLD_LAZY);
-	}
-	xfree(dirs);
-	if (handle) {
-		int (*cons_init)(void) = (int (*)(void)) dlsym(handle, "init");
-		if (!cons_init || cons_init() != SLURM_SUCCESS) {
-			error("%s: %s: init() of %s failed", plugin_type,
-			      __func__, path);
-			dlclose(handle);
-			return NULL;
+		if (!realpath(path, real) || !strcmp(real, self))
+			continue;
+		if (!(handle = dlopen(real, RTLD_LAZY | RTLD_NOLOAD)) &&
+		    (handle = dlopen(real, RTLD_LAZY))) {
+			int (*cons_init)(void) =
+				(int (*)(void)) dlsym(handle, "init");
+			if (!cons_init || cons_init() != SLURM_SUCCESS) {
+				error("%s: %s: init() of %s failed",
+				      log_prefix, __func__, real);
+				dlclose(handle);
+				handle = NULL;
+				break;
+			}
+			cons_initialized_by_us = true;
 		}
-		cons_initialized_by_us = true;
 	}
+	xfree(dirs);
 	return handle;
 }
 
@@ -154,15 +161,15 @@ static slurm_select_ops_t *_cons(void)
 		if (!cons_handle)
 			cons_handle = _open_cons_tres();
 		if (!cons_handle) {
-			error("%s: %s: select_cons_tres.so not found in PluginDir=%s",
-			      plugin_type, __func__, slurm_conf.plugindir);
+			error("%s: %s: no select_cons_tres.so of Slurm's own besides this one in PluginDir=%s",
+			      log_prefix, __func__, slurm_conf.plugindir);
 		} else {
 			bool all = true;
 			for (size_t i = 0; i < ARRAY_SIZE(cons_syms); i++) {
 				slot[i] = dlsym(cons_handle, cons_syms[i]);
 				if (!slot[i]) {
 					error("%s: %s: select_cons_tres.so lacks %s",
-					      plugin_type, __func__,
+					      log_prefix, __func__,
 					      cons_syms[i]);
 					all = false;
 				}
@@ -181,7 +188,7 @@ static slurm_select_ops_t *_cons(void)
 
 extern int init(void)
 {
-	verbose("%s: %s loaded", plugin_type, __func__);
+	verbose("%s: %s loaded", log_prefix, __func__);
 	return SLURM_SUCCESS;
 }
 
@@ -334,7 +341,7 @@ static bitstr_t *_place(job_record_t *job_ptr, const char *graph_id,
 			 placement);
 		FREE_NULL_BITMAP(nodes);
 	} else {
-		debug("%s: job %u: TOFA placement %s", plugin_type,
+		debug("%s: job %u: TOFA placement %s", log_prefix,
 		      job_ptr->job_id, placement);
 	}
 	free(placement);
@@ -357,7 +364,7 @@ static void _place_on_allocation(job_record_t *job_ptr, const char *graph_id,
 			       NULL);
 	if (!nodes)
 		error("%s: %s: job %u: no TOFA mapping on its allocation %s: %s; srun uses Slurm's layout",
-		      plugin_type, __func__, job_ptr->job_id,
+		      log_prefix, __func__, job_ptr->job_id,
 		      allocation ? allocation : "", err);
 	FREE_NULL_BITMAP(nodes);
 	xfree(allocation);
@@ -404,7 +411,7 @@ static int _tofa_job_test(slurm_select_ops_t *ops, job_record_t *job_ptr,
 				   preemptee_job_list, exc_core_bitmap);
 		if (rc == SLURM_SUCCESS)
 			info("%s: %s: job %u: %s; cons_tres chose its nodes and srun uses Slurm's layout",
-			     plugin_type, __func__, job_ptr->job_id, err);
+			     log_prefix, __func__, job_ptr->job_id, err);
 		return rc;
 	}
 	free_slots = _free_task_slots(job_ptr, bitmap, min_nodes, &room);
@@ -421,7 +428,7 @@ static int _tofa_job_test(slurm_select_ops_t *ops, job_record_t *job_ptr,
 	if (!wanted) {
 		if (worker_failed && tofa_service_map_failure_waits()) {
 			info("%s: %s: job %u waits: %s (MapFailure=wait)",
-			     plugin_type, __func__, job_ptr->job_id, err);
+			     log_prefix, __func__, job_ptr->job_id, err);
 			return SLURM_ERROR;
 		}
 		goto fallback;
@@ -442,7 +449,7 @@ static int _tofa_job_test(slurm_select_ops_t *ops, job_record_t *job_ptr,
 		bit_clear_all(bitmap);
 		bit_or(bitmap, restricted);
 		info("%s: %s: job %u: TOFA chose its %u nodes",
-		     plugin_type, __func__, job_ptr->job_id, count);
+		     log_prefix, __func__, job_ptr->job_id, count);
 		_fit_to_allocation(job_ptr, graph_id);
 		FREE_NULL_BITMAP(wanted);
 		FREE_NULL_BITMAP(restricted);
@@ -461,14 +468,14 @@ fallback:
 			   exc_core_bitmap);
 	if (rc == SLURM_SUCCESS) {
 		info("%s: %s: job %u: %s; cons_tres chose its nodes",
-		     plugin_type, __func__, job_ptr->job_id, err);
+		     log_prefix, __func__, job_ptr->job_id, err);
 		/* A worker that just crashed or ran out of time would again. */
 		if (!worker_failed)
 			_place_on_allocation(job_ptr, graph_id,
 					     _allocation(job_ptr));
 	} else {
 		debug("%s: %s: job %u: %s; cons_tres cannot run it now either",
-		      plugin_type, __func__, job_ptr->job_id, err);
+		      log_prefix, __func__, job_ptr->job_id, err);
 	}
 	return rc;
 }
@@ -482,7 +489,7 @@ static bitstr_t *_without_failing(bitstr_t *bitmap, int *dropped)
 
 	*dropped = 0;
 	if (tofa_service_failing_nodes(&names, err, sizeof(err)) != TOFA_OK) {
-		error("%s: %s: %s", plugin_type, __func__, err);
+		error("%s: %s: %s", log_prefix, __func__, err);
 		return healthy;
 	}
 	if (names[0] && node_name2bitmap(names, false, &failing) == SLURM_SUCCESS) {
@@ -516,11 +523,11 @@ static int _tofa_job_test_healthy_first(slurm_select_ops_t *ops,
 		bit_or(bitmap, healthy);
 	} else if (dropped && tofa_service_only_failing_fit_waits()) {
 		info("%s: %s: job %u waits: it does not fit without the %d candidate node(s) above OutageThreshold=%g",
-		     plugin_type, __func__, job_ptr->job_id, dropped,
+		     log_prefix, __func__, job_ptr->job_id, dropped,
 		     tofa_service_outage_threshold());
 	} else if (dropped) {
 		info("%s: %s: job %u may use %d node(s) above OutageThreshold=%g (OnlyFailingNodesFit=use)",
-		     plugin_type, __func__, job_ptr->job_id, dropped,
+		     log_prefix, __func__, job_ptr->job_id, dropped,
 		     tofa_service_outage_threshold());
 		rc = _tofa_job_test(ops, job_ptr, graph_id, bitmap, min_nodes,
 				    max_nodes, req_nodes, mode,
@@ -598,7 +605,7 @@ static void _follow_array_split(job_record_t *job_ptr)
 		return;
 	if (tofa_service_move_placement(job_ptr->array_job_id, job_ptr->job_id,
 					err, sizeof(err)) != TOFA_OK)
-		debug("%s: %s: %pJ: %s", plugin_type, __func__, job_ptr, err);
+		debug("%s: %s: %pJ: %s", log_prefix, __func__, job_ptr, err);
 }
 
 extern int select_p_job_begin(job_record_t *job_ptr)
