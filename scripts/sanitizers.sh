@@ -7,16 +7,8 @@
 # ccache keeps rebuilds short. Ends with "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
-here=$PWD
-# One build directory per checkout: make compares modification times, which
-# mean nothing across checkouts (ccache shares the compiler's work anyway).
-root=${TOFA_SANITIZER_BUILD:-/var/cache/tofa/sanitizers/$(printf '%s' "$here" | md5sum | cut -c1-8)}
-src=$root/src
-export CCACHE_DIR=${CCACHE_DIR:-/var/cache/tofa/ccache}
-export CCACHE_BASEDIR=$root  # cache hits across build directories
-mkdir -p "$src" "$CCACHE_DIR"
-ccache=$(command -v ccache || true)
-common_flags="-O1 -g -fno-omit-frame-pointer"
+# shellcheck source=lib/sanitizer_tree.sh
+. scripts/lib/sanitizer_tree.sh
 asan="-fsanitize=address,undefined -fno-sanitize-recover=all"
 tsan="-fsanitize=thread"
 export LSAN_OPTIONS="suppressions=$here/fuzz/lsan.supp:print_suppressions=0"
@@ -26,13 +18,7 @@ export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1"
 passed=0 failed=0
 fail() { echo "sanitizers: $*"; failed=$((failed + 1)); }
 
-# The copy keeps the modification times of unchanged files, so make
-# rebuilds only what changed; autotools run again only when they must.
-git ls-files -z --cached --others --exclude-standard | tar -c --null -T - -f - | tar -x -C "$src"
-if [ ! -f "$src/configure" ] || [ "$src/configure.ac" -nt "$src/configure" ] ||
-   [ -n "$(find "$src" -name '*.am' -newer "$src/configure" -o -name local.mk -newer "$src/configure")" ]; then
-  (cd "$src" && autoreconf -fi) >"$root/autoreconf.log" 2>&1 || { fail "autoreconf failed"; }
-fi
+refresh_sanitizer_tree || fail "autoreconf failed (log in $root/autoreconf.log)"
 
 # configure_in DIR SANITIZER_FLAGS: a static, plugin-less build in DIR.
 configure_in() {
