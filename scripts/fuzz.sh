@@ -25,7 +25,7 @@ done
 checkout=$(printf '%s' "$src" | md5sum | cut -c1-8)
 build=${TOFA_FUZZ_BUILD:-/var/cache/tofa/fuzz-build/$checkout}
 export CCACHE_DIR=${CCACHE_DIR:-/var/cache/tofa/ccache}
-export CCACHE_BASEDIR=$src  # cache hits across checkouts and build directories
+export CCACHE_BASEDIR=$src CCACHE_NOHASHDIR=1  # cache hits across checkouts and build directories
 mkdir -p "$build" "$CCACHE_DIR"
 if ! make -s -f fuzz/build.mk BUILD="$build" -j2 >"$build/build.log" 2>&1; then
   tail -n 30 "$build/build.log"

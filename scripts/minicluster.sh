@@ -213,7 +213,7 @@ start_munged() {
     id munge >/dev/null 2>&1 || user=root
     install -d -o "$user" -g "$user" -m 0755 "$MUNGE_DIR"
     if [ ! -s "$MUNGE_DIR/munge.key" ]; then
-        dd if=/dev/urandom of="$MUNGE_DIR/munge.key" bs=1024 count=1 status=none
+        head -c 1024 /dev/urandom > "$MUNGE_DIR/munge.key"
     fi
     chown "$user:$user" "$MUNGE_DIR/munge.key"
     chmod 0600 "$MUNGE_DIR/munge.key"

@@ -9,7 +9,7 @@ here=$PWD
 root=${TOFA_SANITIZER_BUILD:-/var/cache/tofa/sanitizers/$(printf '%s' "$here" | md5sum | cut -c1-8)}
 src=$root/src
 export CCACHE_DIR=${CCACHE_DIR:-/var/cache/tofa/ccache}
-export CCACHE_BASEDIR=$root  # cache hits across build directories
+export CCACHE_BASEDIR=$root CCACHE_NOHASHDIR=1  # cache hits across build directories
 mkdir -p "$src" "$CCACHE_DIR"
 ccache=$(command -v ccache || true)
 common_flags="-O1 -g -fno-omit-frame-pointer"
