@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command: installs dependencies, builds, runs the unit, command-line
 # and MPI profiler tests (make check), then the Slurm integration tests on a
-# real mini-cluster (root only), the sanitizer builds (scripts/sanitizers.sh)
+# real mini-cluster and a bounded run of Slurm's own test suite against it,
+# plain and with tofa (root only), the sanitizer builds (scripts/sanitizers.sh)
 # and a bounded fuzzing run (scripts/fuzz.sh), and ends with "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -25,6 +26,12 @@ if [ "$(id -u)" -eq 0 ]; then
       >"$results/$test.log" 2>&1 || status=1
     cat "$results/$test.log"
   done
+  # Slurm's own test suite, bounded subset, plain cons_tres and with tofa:
+  # fails on any test that passes plain and not with tofa (issue 16).
+  echo "== tests/slurm_testsuite/run.sh --list bounded.txt"
+  timeout 1200 bash tests/slurm_testsuite/run.sh --list bounded.txt --mode both \
+    >"$results/slurm_testsuite.log" 2>&1 || status=1
+  cat "$results/slurm_testsuite.log"
 else
   echo "integration tests skipped: they start slurmctld/slurmd and need root"
 fi
