@@ -35,6 +35,9 @@ Options (for up and conf; down and status need only --dir):
                        this script's default for that key
   --plugstack FILE     plugstack.conf to use (default: an empty one)
   --timeout SECS       how long up waits for idle nodes (default 60)
+  --controller-cpus L  run munged and slurmctld on these host CPUs (taskset
+                       list), as on a cluster whose controller has its host
+  --node-cpus L        run the slurmd, and so the job steps, on these CPUs
   -h, --help           this message
 
 Example:
@@ -53,6 +56,8 @@ PLUGIN_DIRS=()
 CONF_EXTRA=
 PLUGSTACK=
 TIMEOUT=60
+CONTROLLER_CPUS=
+NODE_CPUS=
 
 parse_args() {
     while [ $# -gt 0 ]; do
@@ -66,6 +71,8 @@ parse_args() {
             --conf-extra) CONF_EXTRA=$(realpath "${2:?--conf-extra needs a value}"); shift ;;
             --plugstack) PLUGSTACK=$(realpath "${2:?--plugstack needs a value}"); shift ;;
             --timeout) TIMEOUT=${2:?--timeout needs a value}; shift ;;
+            --controller-cpus) CONTROLLER_CPUS=${2:?--controller-cpus needs a value}; shift ;;
+            --node-cpus) NODE_CPUS=${2:?--node-cpus needs a value}; shift ;;
             -h|--help) usage; exit 0 ;;
             *) usage >&2; die "unknown option: $1" ;;
         esac
@@ -77,6 +84,11 @@ parse_args() {
         die "--port-base must leave room for $NODES ports below 65536"
     fi
     [[ $TIMEOUT =~ ^[1-9][0-9]*$ ]] || die "--timeout must be a positive integer"
+    local cpus
+    for cpus in "$CONTROLLER_CPUS" "$NODE_CPUS"; do
+        [ -z "$cpus" ] || taskset -c "$cpus" true 2>/dev/null \
+            || die "--controller-cpus/--node-cpus: '$cpus' is not a CPU list of this host"
+    done
     [[ $PREFIX =~ ^[a-zA-Z][a-zA-Z0-9_-]*$ ]] || die "--prefix must be a plain name, not '$PREFIX'"
     [ -z "$CONF_EXTRA" ] || [ -f "$CONF_EXTRA" ] || die "--conf-extra: no file $CONF_EXTRA"
     [ -z "$PLUGSTACK" ] || [ -f "$PLUGSTACK" ] || die "--plugstack: no file $PLUGSTACK"
@@ -206,6 +218,13 @@ wait_for() {    # wait_for SECONDS CMD... : retries CMD every 0.2 s
     done
 }
 
+# Runs "$@" on the CPU list $1 (all CPUs when it is empty).
+on_cpus() {
+    local cpus=$1
+    shift
+    if [ -n "$cpus" ]; then taskset -c "$cpus" "$@"; else "$@"; fi
+}
+
 # A private munged (own key, socket, pid and log under $DIR/munge): it cannot
 # clash with a system munged, and Slurm reaches it through AuthInfo=socket=.
 start_munged() {
@@ -223,10 +242,10 @@ start_munged() {
                 --seed-file="$MUNGE_DIR/munged.seed")
     log "starting munged ($MUNGE_SOCKET)"
     if [ "$user" = munge ]; then
-        runuser -u munge -- /usr/sbin/munged "${args[@]}" \
+        on_cpus "$CONTROLLER_CPUS" runuser -u munge -- /usr/sbin/munged "${args[@]}" \
             || die "munged failed to start; see $MUNGE_DIR/munged.log"
     else
-        /usr/sbin/munged --force "${args[@]}" || die "munged failed to start; see $MUNGE_DIR/munged.log"
+        on_cpus "$CONTROLLER_CPUS" /usr/sbin/munged --force "${args[@]}" || die "munged failed to start; see $MUNGE_DIR/munged.log"
     fi
     wait_for 10 munge_works || die "munged does not answer on $MUNGE_SOCKET; see $MUNGE_DIR/munged.log"
 }
@@ -292,14 +311,14 @@ cmd_up() {
     start_munged
 
     log "starting slurmctld (log $DIR/log/slurmctld.log)"
-    slurmctld -c || die "slurmctld failed to start; see $DIR/log/slurmctld.log"
+    on_cpus "$CONTROLLER_CPUS" slurmctld -c || die "slurmctld failed to start; see $DIR/log/slurmctld.log"
     STARTED=$(date +%s)
     wait_until 20 ctld_ready || die "slurmctld does not answer; see $DIR/log/slurmctld.log"
 
     log "starting $NODES slurmd"
     while read -r n; do
         mkdir -p "$DIR/spool/$n"
-        slurmd -N "$n" || die "slurmd -N $n failed to start; see $DIR/log/slurmd-$n.log"
+        on_cpus "$NODE_CPUS" slurmd -N "$n" || die "slurmd -N $n failed to start; see $DIR/log/slurmd-$n.log"
     done < <(node_names)
 
     STARTED=$(date +%s)

@@ -74,23 +74,10 @@ Placement scotch_map_onto(const MappingRequest& request,
   scotch::check(SCOTCH_stratGraphMapBuild(strategy.get(), SCOTCH_STRATDEFAULT,
                                           SCOTCH_archSize(target->arch()), kBalanceRatio),
                 "SCOTCH_stratGraphMapBuild");
-  // Threaded Scotch maps differently from run to run unless a context asks
-  // for determinism; the context also carries the request's seed.
-  SCOTCH_Context context;
-  scotch::check(SCOTCH_contextInit(&context), "SCOTCH_contextInit");
-  SCOTCH_Graph bound;
-  int rc = SCOTCH_contextOptionSetNum(&context, SCOTCH_OPTIONNUMDETERMINISTIC, 1);
-  if (rc == 0) {
-    SCOTCH_contextRandomSeed(&context, static_cast<SCOTCH_Num>(request.seed % INT_MAX));
-    rc = SCOTCH_contextBindGraph(&context, graph.get(), &bound);
-  }
+  scotch::SingleThreadGraph bound(graph, static_cast<SCOTCH_Num>(request.seed % INT_MAX));
   std::vector<SCOTCH_Num> terminals(tasks);
-  if (rc == 0) {
-    rc = SCOTCH_graphMap(&bound, target->arch(), strategy.get(), terminals.data());
-    SCOTCH_graphExit(&bound);
-  }
-  SCOTCH_contextExit(&context);
-  scotch::check(rc, "SCOTCH_graphMap");
+  scotch::check(SCOTCH_graphMap(bound.get(), target->arch(), strategy.get(), terminals.data()),
+                "SCOTCH_graphMap");
 
   Placement placement(tasks);
   for (int task = 0; task < tasks; ++task)

@@ -178,6 +178,30 @@ Graph::Graph(std::vector<SCOTCH_Num> offsets, std::vector<SCOTCH_Num> adjacency,
 
 Graph::~Graph() { SCOTCH_graphExit(&graph_); }
 
+SingleThreadGraph::SingleThreadGraph(Graph& graph, SCOTCH_Num seed) {
+  check(SCOTCH_contextInit(&context_), "SCOTCH_contextInit");
+  int rc = SCOTCH_contextThreadSpawn(&context_, 1, nullptr);
+  const char* call = "SCOTCH_contextThreadSpawn";
+  if (rc == 0) {
+    rc = SCOTCH_contextOptionSetNum(&context_, SCOTCH_OPTIONNUMDETERMINISTIC, 1);
+    call = "SCOTCH_contextOptionSetNum";
+  }
+  if (rc == 0) {
+    SCOTCH_contextRandomSeed(&context_, seed);
+    rc = SCOTCH_contextBindGraph(&context_, graph.get(), &bound_);
+    call = "SCOTCH_contextBindGraph";
+  }
+  if (rc != 0) {
+    SCOTCH_contextExit(&context_);
+    check(rc, call);
+  }
+}
+
+SingleThreadGraph::~SingleThreadGraph() {
+  SCOTCH_graphExit(&bound_);
+  SCOTCH_contextExit(&context_);
+}
+
 Target::Target(std::unique_ptr<Arch> base, std::unique_ptr<Arch> sub, std::vector<int> nodes,
                std::vector<int> terminal_nodes, long long max_distance)
     : base_(std::move(base)), sub_(std::move(sub)), nodes_(std::move(nodes)),

@@ -293,6 +293,16 @@ Placement map_in_worker(const MappingRequest& request, const std::string& strate
   return placement;
 }
 
+bool start_idle_map_worker(const MapWorkerLimits& limits, std::string* why) {
+  try {
+    give_back(std::make_unique<WorkerProcess>(limits));
+    return true;
+  } catch (const Error& e) {
+    if (why) *why = e.what();
+    return false;
+  }
+}
+
 void stop_idle_map_workers() {
   std::vector<std::unique_ptr<WorkerProcess>> ending;
   {

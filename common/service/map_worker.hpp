@@ -35,6 +35,11 @@ struct MapWorkerLimits {
 Placement map_in_worker(const MappingRequest& request, const std::string& strategy,
                         const MapWorkerLimits& limits);
 
+/// Starts one idle worker of `limits` now, so that the first placement does
+/// not wait for a process to start (about 20 ms inside a busy slurmctld).
+/// Returns false with *why set when it cannot be started.
+bool start_idle_map_worker(const MapWorkerLimits& limits, std::string* why);
+
 /// Ends the idle workers (the service calls it when it stops).
 void stop_idle_map_workers();
 

@@ -43,6 +43,10 @@ Service::Service(ServiceOptions options) : options_(std::move(options)) {
         if (round % save_rounds == 0) state->save_nodes();
       },
       options_.log);
+  std::string why;
+  if (!settings.map_worker.program.empty() && !start_idle_map_worker(settings.map_worker, &why) &&
+      log)
+    log(0, "tofa service: " + why);
   if (log)
     log(1, "tofa service listening on " + settings.bind_address + ":" +
                std::to_string(server_->port()) + ", heartbeat every " +

@@ -12,6 +12,10 @@
 #   TOFA_LIB_NODES, TOFA_LIB_DIMS, TOFA_LIB_CPUS
 #                               node count (8), torus (2x2x2) and CPUs per
 #                               node (1), in slurm.conf and tofa.conf alike
+#   TOFA_LIB_MAP_WORKER         tofa.conf MapWorker (default: the build's)
+#   TOFA_LIB_CONTROLLER_CPUS, TOFA_LIB_NODE_CPUS
+#                               host CPUs of munged + slurmctld and of the
+#                               slurmd (minicluster.sh --controller-cpus ...)
 # It then calls, in this order:
 #   tofa_lib_require_root_and_plugins   (exit 77 when not possible)
 #   tofa_lib_write_config               (tofa.conf, conf-extra, plugstack, graphs)
@@ -134,7 +138,7 @@ HeartbeatTimeout=1
 HeartbeatPortOffset=100
 OutageModel=window:5
 MaxGraphTasks=64
-MapWorker=$BUILDDIR/tools/.libs/tofa-map-worker
+MapWorker=${TOFA_LIB_MAP_WORKER:-$BUILDDIR/tools/.libs/tofa-map-worker}
 ${TOFA_LIB_EXTRA_CONF:-}
 CONF
     tofa_select_conf tofa
@@ -196,7 +200,9 @@ all_fault_free() { [ "$(query NODES 2>/dev/null | grep -c ' p=0 ')" -eq "$NODES"
 cluster_up() {
     "$MINICLUSTER" up --dir "$DIR" --nodes "$NODES" --cpus "$CPUS" --port-base "$PORT_BASE" --timeout 60 \
         "${CLUSTER_PLUGIN_DIRS[@]}" --conf-extra "$DATA/conf-extra" \
-        --plugstack "$DATA/plugstack.conf" >/dev/null
+        --plugstack "$DATA/plugstack.conf" \
+        ${TOFA_LIB_CONTROLLER_CPUS:+--controller-cpus "$TOFA_LIB_CONTROLLER_CPUS"} \
+        ${TOFA_LIB_NODE_CPUS:+--node-cpus "$TOFA_LIB_NODE_CPUS"} >/dev/null
 }
 
 tofa_lib_start() {

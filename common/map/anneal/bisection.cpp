@@ -78,23 +78,10 @@ class Bisector {
     scotch::Strat strategy;
     scotch::check(SCOTCH_stratGraphMapBuild(strategy.get(), SCOTCH_STRATBALANCE, 2, kBalanceRatio),
                   "SCOTCH_stratGraphMapBuild");
-    // Threaded Scotch partitions differently from run to run unless a
-    // context asks for determinism; the context also carries our seed.
-    SCOTCH_Context context;
-    scotch::check(SCOTCH_contextInit(&context), "SCOTCH_contextInit");
-    SCOTCH_Graph bound;
-    int rc = SCOTCH_contextOptionSetNum(&context, SCOTCH_OPTIONNUMDETERMINISTIC, 1);
-    if (rc == 0) {
-      SCOTCH_contextRandomSeed(&context, seed_);
-      rc = SCOTCH_contextBindGraph(&context, part_graph.get(), &bound);
-    }
+    scotch::SingleThreadGraph bound(part_graph, seed_);
     std::vector<SCOTCH_Num> parts(subset.size());
-    if (rc == 0) {
-      rc = SCOTCH_graphPart(&bound, 2, strategy.get(), parts.data());
-      SCOTCH_graphExit(&bound);
-    }
-    SCOTCH_contextExit(&context);
-    scotch::check(rc, "SCOTCH_graphPart");
+    scotch::check(SCOTCH_graphPart(bound.get(), 2, strategy.get(), parts.data()),
+                  "SCOTCH_graphPart");
     for (std::size_t i = 0; i < subset.size(); ++i)
       (parts[i] == 0 ? first : second).push_back(subset[i]);
     (void)held_;

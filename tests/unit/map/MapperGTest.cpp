@@ -3,11 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <fstream>
 #include <numeric>
 #include <random>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "fixtures.hpp"
@@ -467,6 +470,36 @@ TEST(Tofa, SameRequestSamePlacementAcrossSeedsAndCache) {
   const Placement first = mapper->map(request);  // may fill the target cache
   expect_valid(request, first);
   EXPECT_EQ(mapper->map(request), first);  // served from the cache
+}
+
+/// The process's thread count, from /proc/self/status.
+int thread_count() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind("Threads:", 0) == 0) return std::stoi(line.substr(8));
+  return -1;
+}
+
+TEST(ScotchStrategies, MapOnTheCallingThreadOnly) {
+  // Scotch 7 otherwise starts one spinning thread per core for every call:
+  // inside slurmctld's scheduler that cost milliseconds per job under load.
+  const Topology topology = Topology::from_spec("torus:8x8x8");
+  const CommGraph graph = random_sparse_graph(512, 3);
+  std::atomic<bool> mapping{true};
+  std::atomic<int> most{0};
+  const int before = thread_count() + 1;  // and the sampler
+  std::thread sampler([&] {
+    while (mapping) most = std::max(most.load(), thread_count());
+  });
+  for (const char* strategy : {"tofa", "tofa-compact", "mims", "anneal"}) {
+    MappingRequest request = request_for(graph, topology);
+    expect_valid(request, tofa::make_mapper(strategy)->map(request));
+  }
+  mapping = false;
+  sampler.join();
+  EXPECT_GT(most.load(), 0);
+  EXPECT_LE(most.load(), before);
 }
 
 // ---------------------------------------------------------------- Scotch targets
