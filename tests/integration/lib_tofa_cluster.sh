@@ -82,6 +82,10 @@ tofa_lib_require_root_and_plugins() {
         [ -n "$QUERY" ] || { [ -x "$q" ] && QUERY=$q; }
     done
     [ -x "$QUERY" ] || skip "tofa_query helper not built"
+    # libtool's wrapper script costs 90 ms a call; the binary itself finds
+    # libtofa through LD_LIBRARY_PATH below.
+    q=$(dirname "$QUERY")/.libs/$(basename "$QUERY")
+    [ -x "$q" ] && [ -d "$LIB_DIR" ] && QUERY=$q
     PLUGIN_DIR=$(realpath "$PLUGIN_DIR")
     SELECT_PLUGIN_DIR=$(realpath "$SELECT_PLUGIN_DIR")
     if [ -d "$LIB_DIR" ]; then
@@ -185,7 +189,7 @@ check_pairs() {
 
 wait_until() {   # wait_until SECONDS CMD...
     local deadline=$(( $(date +%s) + $1 )); shift
-    until "$@"; do [ "$(date +%s)" -lt "$deadline" ] || return 1; sleep 0.5; done
+    until "$@"; do [ "$(date +%s)" -lt "$deadline" ] || return 1; sleep 0.2; done
 }
 
 all_idle() { [ "$(sinfo -h -N -o %T | grep -c '^idle$')" -eq "$NODES" ]; }

@@ -127,23 +127,26 @@ service_up() { scontrol ping 2>/dev/null | grep -q UP && query PING >/dev/null 2
 check_round() {   # check_round LABEL LOG-OFFSET
     local label=$1 since=$2 listing name id ok=yes why="" job got sample dups
     listing=$(query GRAPHS 2>&1) || { fail "$label: GRAPHS: $listing"; return; }
+    local -A listed=()   # id -> name, as the service lists them
+    while read -r id name; do
+        [ -n "$id" ] && listed[$id]=$name
+    done < <(sed -n 's/^graph id=\([^ ]*\) .*name=\([^ ]*\) .*/\1 \2/p' <<<"$listing")
     for name in "${!graph_of_name[@]}"; do
         id=${graph_of_name[$name]}
         if [ -n "${deleted[$id]:-}" ]; then
-            grep -q "^graph id=$id " <<<"$listing" && { ok=no; why+=" deleted $id is back;"; }
+            [ -z "${listed[$id]:-}" ] || { ok=no; why+=" deleted $id is back;"; }
         elif [ "$pending" = "delete $id" ]; then
             :   # deleted or not: the kill interrupted the reply
-        elif ! grep -q "^graph id=$id .*name=$name " <<<"$listing"; then
+        elif [ "${listed[$id]:-}" != "$name" ]; then
             ok=no; why+=" $name ($id) missing;"
         fi
     done
-    dups=$(sed -n 's/^graph id=[^ ]* .*name=\([^ ]*\) .*/\1/p' <<<"$listing" | sort | uniq -d | tr '\n' ' ')
+    dups=$(printf '%s\n' "${listed[@]}" | sort | uniq -d | tr '\n' ' ')
     [ -z "$dups" ] || { ok=no; why+=" uploads stored twice: $dups;"; }
-    while read -r name; do
-        [ -n "$name" ] || continue
+    for name in "${listed[@]}"; do
         [ -n "${graph_of_name[$name]:-}" ] || [ "$pending" = "upload $name" ] \
             || { ok=no; why+=" $name stored but never sent;"; }
-    done < <(sed -n 's/^graph id=[^ ]* .*name=\([^ ]*\) .*/\1/p' <<<"$listing")
+    done
 
     sample=("${recent_jobs[@]}")
     local jobs=("${!nodes_of_job[@]}") i
@@ -170,10 +173,9 @@ check_round() {   # check_round LABEL LOG-OFFSET
     [ -z "$bad" ] || { ok=no; why+=" log: $bad;"; }
     grep -q 'tofa: restored [0-9]* graph(s), [0-9]* placement(s)' <<<"$new_log" \
         || { ok=no; why+=" no 'restored' line;"; }
-    for f in "$STATE"/*.state "$STATE"/graphs/*.graph; do
-        [ -f "$f" ] || continue
-        head -n 1 "$f" | grep -q '^# tofa-state [a-z]* 2$' || { ok=no; why+=" $(basename "$f") unversioned;"; }
-    done
+    bad=$(find "$STATE" -type f \( -name '*.state' -o -name '*.graph' \) -exec \
+        awk 'FNR == 1 && !/^# tofa-state [a-z]* 2$/ { print FILENAME } { nextfile }' {} + | head -n 3)
+    [ -z "$bad" ] || { ok=no; why+=" unversioned: $bad;"; }
     if [ $ok = yes ]; then
         passes=$((passes + 1))
     else
