@@ -176,9 +176,12 @@ double expected_abort_probability(const Topology& topology, const CommGraph& gra
   for (int a = 0; a < graph.task_count(); ++a) {
     for (std::int64_t k = offsets[a]; k < offsets[a + 1]; ++k) {
       const int b = adjacency[k];
-      // Each undirected edge once, routed from the lower task id's node.
+      // Each undirected edge once; its messages take R(a,b) and R(b,a),
+      // which differ on a ring's halfway point and across dimensions.
       if (b <= a || !(bytes[k] > 0) || placement[a] == placement[b]) continue;
       for (int node : topology.route(placement[a], placement[b]).intermediate_nodes)
+        involved[node] = 1;
+      for (int node : topology.route(placement[b], placement[a]).intermediate_nodes)
         involved[node] = 1;
     }
   }

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "../tofa/error.hpp"
+#include "deco_arch.hpp"
 
 namespace tofa {
 namespace scotch {
@@ -262,9 +263,29 @@ std::shared_ptr<const Target> fault_weighted_target(const Topology& topology,
   key.penalty = cost.penalty;
   if (auto hit = cached(key)) return hit;
 
-  // Weights are multiples of c, so c itself becomes 1 and a link with a
+  // Costs are multiples of c, so c itself becomes 1 and a link with a
   // faulty endpoint 1 + penalty.
   const double unit = cost.link_cost > 0 ? cost.link_cost : 1.0;
+  if (nodes.size() <= kExplicitDistanceLimit) {
+    // Equation 1 along R(u,v) and R(v,u): the two directions of a pair.
+    const int count = static_cast<int>(nodes.size());
+    DistanceTable distances{count, std::vector<long long>(static_cast<std::size_t>(count) * count)};
+    long long farthest = 1;
+    for (int i = 0; i < count; ++i)
+      for (int j = 0; j < i; ++j) {
+        const double w = fault_weighted_distance(topology, outage, nodes[i], nodes[j], cost) +
+                         fault_weighted_distance(topology, outage, nodes[j], nodes[i], cost);
+        const long long d = std::llround(std::clamp(w / unit, 1.0, double(kMaxLinkWeight)));
+        distances.values[static_cast<std::size_t>(i) * count + j] = d;
+        distances.values[static_cast<std::size_t>(j) * count + i] = d;
+        farthest = std::max(farthest, d);
+      }
+    return remember(std::move(key), std::make_shared<Target>(explicit_distance_arch(distances),
+                                                             nullptr, nodes, nodes, farthest));
+  }
+  // Too many nodes for a distance table: shortest paths in the topology
+  // graph with each link weighted by Equation 1 (they may go around a
+  // faulty node where the route goes through it).
   long long heaviest = 1;
   auto weight_of = [&](int from, int to) {
     const double c = link_cost(Link{from, to, 0, +1}, outage, cost);

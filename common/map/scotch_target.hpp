@@ -122,16 +122,16 @@ class Target {
 std::shared_ptr<const Target> topology_target(const Topology& topology,
                                               const std::vector<int>& nodes, const Lock& held);
 
-/// The topology graph with every link {u,v} weighted by Equation 1 (c, or
-/// c + penalty*c when u or v has p > 0, divided by c and rounded, min 1) as a
-/// decomposition-defined architecture whose terminals are `nodes`; paths may
-/// pass through nodes outside `nodes`. When `nodes` is every node in id
-/// order (and at most 1024), SCOTCH_archBuild0: exact shortest-path
-/// distances, O(n^2) memory, ~0.5 s for 512 nodes. Otherwise
-/// SCOTCH_archBuild2 on every node (distances approximated along its
-/// coarsening, built in ms), cut down to `nodes` with SCOTCH_archSub.
-/// `outage` has one entry per node. Cached by (dims, wrap, nodes, faulty
-/// pattern, cost).
+/// `nodes` with Equation 1 as the distance: between nodes u and v, the sum
+/// over the links of R(u,v) and of R(v,u) of c, or c + penalty*c for a link
+/// with an endpoint of p > 0, divided by c and rounded (min 1). The routes
+/// are the network's dimension-order routes, which may pass through faulty
+/// nodes and through nodes outside `nodes`. Up to kExplicitDistanceLimit
+/// nodes this is exact (a "deco 0" architecture with the distance table,
+/// deco_arch.hpp); above, shortest paths in the topology graph with each
+/// link weighted by Equation 1 (SCOTCH_archBuild2, approximate, and a path
+/// may go around a faulty node). `outage` has one entry per node. Cached
+/// by (dims, wrap, nodes, faulty pattern, cost).
 std::shared_ptr<const Target> fault_weighted_target(const Topology& topology,
                                                     const std::vector<int>& nodes,
                                                     const std::vector<double>& outage,

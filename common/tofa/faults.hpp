@@ -73,7 +73,8 @@ double fault_weighted_distance(const Topology& topology, const std::vector<doubl
                                int from, int to, const FaultCost& cost);
 
 /// 1 - prod(1 - p_n) over every node the placement uses and every node that
-/// a route between two communicating tasks (an edge of `graph`) passes through.
+/// a route between two communicating tasks (an edge of `graph`), R(u,v) or
+/// R(v,u), passes through.
 /// `placement[t]` is the node of task t; `outage` is per node (empty = all 0).
 double expected_abort_probability(const Topology& topology, const CommGraph& graph,
                                   const std::vector<int>& placement,

@@ -315,11 +315,13 @@ TEST(FaultCost, OutageVectorMustMatchTheTopology) {
 // ------------------------------------------------------- abort probability
 
 // Same 4x4x4 torus. Tasks: 0 on node 0, 1 and 2 on node 21, 3 on node 2.
-// Edges {0,1} 8 bytes, {1,2} 4 bytes (same node: no route), {2,3} 6 bytes.
-//   {0,1}: R(0, 21) passes 1 and 5.
-//   {2,3}: routed from task 2's node: R(21, 2) = 21 -> (2,1,1)=22 -> (2,0,1)=18 -> 2,
-//          passing 22 and 18 (R(2, 21) would pass 1 and 5 instead).
-// Involved nodes: {0, 21, 2} + {1, 5} + {22, 18}.
+// Edges {0,1} 8 bytes, {1,2} 4 bytes (same node: no route), {2,3} 6 bytes;
+// messages go both ways, so both routes of a pair count.
+//   {0,1}: R(0, 21) passes 1 and 5; R(21, 0) = 21 -> (0,1,1)=20 -> (0,0,1)=16 -> 0
+//          passes 20 and 16.
+//   {2,3}: R(21, 2) = 21 -> (2,1,1)=22 -> (2,0,1)=18 -> 2 passes 22 and 18;
+//          R(2, 21) passes 1 and 5.
+// Involved nodes: {0, 21, 2} + {1, 5, 20, 16} + {22, 18}.
 // Outages: p0 = 0.1, p5 = 0.2, p22 = 0.5, p63 = 0.9 (unused, ignored).
 // 1 - (1 - 0.1)(1 - 0.2)(1 - 0.5) = 1 - 0.9 * 0.8 * 0.5 = 0.64.
 TEST(AbortProbability, HandExample) {
@@ -335,11 +337,14 @@ TEST(AbortProbability, HandExample) {
   EXPECT_NEAR(tofa::expected_abort_probability(topology, graph, placement, outage), 0.64,
               1e-12);
 
-  // Faults only on the other direction's path (20) and off every route (40): no risk.
+  // A fault off every route (40): no risk; one on the return route R(21, 0)
+  // only (20): that node's probability.
   std::vector<double> elsewhere(64, 0.0);
-  elsewhere[20] = 0.5;  // on R(21, 0), not on R(0, 21)
   elsewhere[40] = 0.5;
   EXPECT_EQ(tofa::expected_abort_probability(topology, graph, placement, elsewhere), 0.0);
+  elsewhere[20] = 0.25;
+  EXPECT_NEAR(tofa::expected_abort_probability(topology, graph, placement, elsewhere), 0.25,
+              1e-12);
 
   EXPECT_EQ(tofa::expected_abort_probability(topology, graph, placement, {}), 0.0);
 }

@@ -15,8 +15,10 @@
 
 #include "fixtures.hpp"
 #include "map/capacity_repair.hpp"
+#include "map/deco_arch.hpp"
 #include "map/scotch_target.hpp"
 #include "tofa/error.hpp"
+#include "tofa/faults.hpp"
 #include "tofa/mapper.hpp"
 #include "tofa/metrics.hpp"
 
@@ -551,20 +553,63 @@ TEST(ScotchTarget, DecompositionTargetsMapOntoTheirNodes) {
             "Scotch returned terminal 3, which is not a node");
 }
 
-TEST(Tofa, FaultWeightedTargetGoesAroundAFaultyNode) {
-  // Ring of 6, node 0 faulty (c = 1, penalty 100: links 5-0 and 0-1 cost
-  // 101). Candidates 1, 0, 5 hold no fault-free run of 2, so tofa maps onto
-  // the fault-weighted ring: 1-0 and 0-5 cost 101, 1-5 costs 4 the long way
-  // round (1-2-3-4-5). A heavy pair must land on nodes 1 and 5.
+TEST(Tofa, FaultWeightedCostsFollowTheRoutes) {
+  // Ring of 6, node 0 faulty (c = 1, penalty 100). Candidates 1, 0, 5 hold
+  // no fault-free run of 2, so tofa maps onto the Equation 1 target. By
+  // Equation 1 on the routes, 1-0 and 0-5 cost 101 each way, and 1-5 costs
+  // 202: R(1,5) goes 1-0-5, through the faulty node (the long way round,
+  // 1-2-3-4-5, is no route of the network). A heavy pair must share a link
+  // with node 0 rather than land on 1 and 5.
   const Topology topology = Topology::from_spec("torus:6");
+  std::vector<double> outage(6, 0.0);
+  outage[0] = 0.5;
+  EXPECT_EQ(tofa::fault_weighted_distance(topology, outage, 1, 5, tofa::FaultCost{}), 202);
+  EXPECT_EQ(tofa::fault_weighted_distance(topology, outage, 5, 1, tofa::FaultCost{}), 202);
   const CommGraph graph = heavy_pair();
   MappingRequest request = request_for(graph, topology);
   request.candidate_nodes = {1, 0, 5};
-  request.outage.assign(6, 0.0);
-  request.outage[0] = 0.5;
+  request.outage = outage;
   Placement placement = tofa::make_mapper("tofa")->map(request);
   std::sort(placement.begin(), placement.end());
-  EXPECT_EQ(placement, (Placement{1, 5}));
+  EXPECT_EQ(placement.front(), 0);
+  EXPECT_NE(placement, (Placement{1, 5}));
+}
+
+TEST(Tofa, AFaultFreeRunIsMappedWithTheCostsOfItsRoutes) {
+  // Ring of 8, node 0 faulty; candidates 6 7 1 2 form a fault-free run of 4
+  // in candidate order, but 7-1 and 1-7 route through node 0 (202 each way)
+  // while 6-7 and 1-2 cost 1. Four tasks in two heavy pairs (0,1) and (2,3)
+  // joined by a light edge: each heavy pair must be kept on one side of 0.
+  const Topology topology = Topology::from_spec("torus:8");
+  const CommGraph graph = CommGraph::from_directed_edges(
+      4, {{0, 1, 1e9, 1}, {2, 3, 1e9, 1}, {1, 2, 1, 1}});
+  MappingRequest request = request_for(graph, topology);
+  request.candidate_nodes = {6, 7, 1, 2};
+  request.outage.assign(8, 0.0);
+  request.outage[0] = 0.5;
+  const Placement placement = tofa::make_mapper("tofa")->map(request);
+  expect_valid(request, placement);
+  auto side = [](int node) { return node >= 6 ? 0 : 1; };
+  EXPECT_EQ(side(placement[0]), side(placement[1]));
+  EXPECT_EQ(side(placement[2]), side(placement[3]));
+}
+
+TEST(ScotchTarget, DecoTextCutsBetweenTheFarthestTerminals) {
+  // Terminals at positions 0, 9, 1, 8 on a line: the farthest pair is 0 and
+  // 9 (terminals 0 and 1), so domain 2 holds terminals 0 and 2 (positions 0,
+  // 1) and domain 3 terminals 3 and 1 (positions 8, 9).
+  const std::vector<long long> position{0, 9, 1, 8};
+  tofa::scotch::DistanceTable table{4, std::vector<long long>(16)};
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j)
+      table.values[i * 4 + j] = i == j ? 0 : std::abs(position[i] - position[j]);
+  EXPECT_EQ(tofa::scotch::deco_text(table),
+            "deco\n0\n4 7\n"
+            "0 1 4\n1 1 7\n2 1 5\n3 1 6\n"
+            "9\n1 8\n8 1 7\n");
+  table.values[1] = 0;  // asymmetric and 0
+  EXPECT_NE(error_text([&] { tofa::scotch::deco_text(table); }), "");
+  EXPECT_NE(error_text([] { tofa::scotch::deco_text({1, {0}}); }), "");
 }
 
 TEST(ScotchTarget, ErrorsNameTheCall) {

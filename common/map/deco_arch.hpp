@@ -1,0 +1,41 @@
+// Scotch decomposition-defined target architectures with explicit terminal
+// distances ("deco 0"), for costs Scotch cannot derive from a graph: the
+// Equation 1 cost of a dimension-order route, which goes through a faulty
+// node where a shortest path in a weighted graph would go around it.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "scotch_target.hpp"
+
+namespace tofa {
+namespace scotch {
+
+/// Largest node set given explicit distances: Scotch keeps a table of
+/// (2 * domains)^2 / 2 distances (at most 16 M entries here) and reads
+/// n^2 / 2 numbers.
+constexpr std::size_t kExplicitDistanceLimit = 1024;
+
+/// Symmetric distances between `count` terminals, row-major count x count,
+/// >= 1 off the diagonal.
+struct DistanceTable {
+  int count = 0;
+  std::vector<long long> values;
+  long long at(int i, int j) const { return values[static_cast<std::size_t>(i) * count + j]; }
+};
+
+/// The "deco 0" text of the terminals 0 .. count-1 (2 to
+/// kExplicitDistanceLimit of them), terminal i labelled i. Scotch maps by
+/// recursive bipartitioning along the decomposition, so its halves must be
+/// what the distances say is close: each set is cut between its two
+/// farthest terminals, every other terminal going to the side it is nearer
+/// to (balanced: sorted by how much nearer).
+std::string deco_text(const DistanceTable& distances);
+
+/// deco_text loaded by Scotch.
+std::unique_ptr<Arch> explicit_distance_arch(const DistanceTable& distances);
+
+}  // namespace scotch
+}  // namespace tofa
