@@ -160,6 +160,26 @@ double fault_weighted_distance(const Topology& topology, const std::vector<doubl
   return total;
 }
 
+double fault_weighted_hop_bytes(const Topology& topology, const CommGraph& graph,
+                                const std::vector<int>& placement,
+                                const std::vector<double>& outage, const FaultCost& cost) {
+  check_placement_shape(graph, topology, placement);
+  check_outage_size(outage, topology);
+  const auto& offsets = graph.offsets();
+  const auto& adjacency = graph.adjacency();
+  const auto& bytes = graph.bytes();
+  double total = 0;
+  // Each pair appears once per direction in the symmetric graph: each entry
+  // adds half its bytes times its own direction's route cost.
+  for (int a = 0; a < graph.task_count(); ++a)
+    for (std::int64_t k = offsets[a]; k < offsets[a + 1]; ++k)
+      if (placement[a] != placement[adjacency[k]])
+        total += bytes[k] / 2 *
+                 fault_weighted_distance(topology, outage, placement[a], placement[adjacency[k]],
+                                         cost);
+  return total;
+}
+
 double expected_abort_probability(const Topology& topology, const CommGraph& graph,
                                   const std::vector<int>& placement,
                                   const std::vector<double>& outage) {

@@ -16,6 +16,7 @@ common_libtofa_la_SOURCES = \
 	common/map/scotch_map.hpp common/map/scotch_map.cpp \
 	common/map/scotch_target.hpp common/map/scotch_target.cpp \
 	common/map/deco_arch.hpp common/map/deco_arch.cpp \
+	common/map/strategies_portfolio.hpp common/map/portfolio/auto.cpp \
 	common/map/slot_pool.hpp common/map/slot_pool.cpp \
 	common/map/capacity_repair.hpp common/map/capacity_repair.cpp \
 	common/map/task_limits.hpp common/map/task_limits.cpp \

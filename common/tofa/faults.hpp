@@ -72,6 +72,15 @@ double link_cost(const Link& link, const std::vector<double>& outage, const Faul
 double fault_weighted_distance(const Topology& topology, const std::vector<double>& outage,
                                int from, int to, const FaultCost& cost);
 
+/// The Equation 1 objective of a placement: over every communicating pair
+/// {a,b} of `graph` on different nodes, bytes(a,b) times the route cost
+/// fault_weighted_distance of R(p_a,p_b) plus that of R(p_b,p_a), halved
+/// (with no faulty node on the way: hop-bytes). `outage` has one entry per
+/// node.
+double fault_weighted_hop_bytes(const Topology& topology, const CommGraph& graph,
+                                const std::vector<int>& placement,
+                                const std::vector<double>& outage, const FaultCost& cost);
+
 /// 1 - prod(1 - p_n) over every node the placement uses and every node that
 /// a route between two communicating tasks (an edge of `graph`), R(u,v) or
 /// R(v,u), passes through.

@@ -1,0 +1,102 @@
+// The auto strategy and its objective (Equation 1 along the routes).
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "fixtures.hpp"
+#include "tofa/faults.hpp"
+#include "tofa/mapper.hpp"
+#include "tofa/metrics.hpp"
+
+namespace {
+
+using tofa::CommEdge;
+using tofa::CommGraph;
+using tofa::FaultCost;
+using tofa::MappingRequest;
+using tofa::Placement;
+using tofa::Topology;
+
+TEST(FaultWeightedHopBytes, RoutesThroughAFaultyNodeCostWhatEquationOneSays) {
+  // Ring of 6, node 0 faulty: tasks on 1 and 5 exchange 10 bytes in all;
+  // R(1,5) = 1-0-5 and R(5,1) = 5-0-1 each cost 101 + 101.
+  const Topology topology = Topology::from_spec("torus:6");
+  const CommGraph graph = CommGraph::from_directed_edges(2, {{0, 1, 10, 1}});
+  std::vector<double> outage(6, 0.0);
+  EXPECT_DOUBLE_EQ(tofa::fault_weighted_hop_bytes(topology, graph, {1, 5}, outage, FaultCost{}),
+                   20);  // hop-bytes: 10 bytes x 2 hops
+  outage[0] = 0.01;
+  EXPECT_DOUBLE_EQ(tofa::fault_weighted_hop_bytes(topology, graph, {1, 5}, outage, FaultCost{}),
+                   2020);
+  EXPECT_DOUBLE_EQ(tofa::fault_weighted_hop_bytes(topology, graph, {1, 2}, outage, FaultCost{}),
+                   10);
+}
+
+TEST(FaultWeightedHopBytes, IsHopBytesWithoutFaults) {
+  const Topology topology = Topology::from_spec("torus:4x4x4");
+  const CommGraph graph = tofa_test::ring_graph(20);
+  std::mt19937 engine(5);
+  Placement placement(20);
+  for (int& node : placement) node = static_cast<int>(engine() % 64);
+  const tofa::PlacementMetrics metrics = tofa::evaluate_placement(graph, topology, placement);
+  EXPECT_NEAR(tofa::fault_weighted_hop_bytes(topology, graph, placement,
+                                             std::vector<double>(64, 0.0), FaultCost{}),
+              metrics.hop_bytes, 1e-9 * metrics.hop_bytes);
+}
+
+/// `tasks` tasks, each sending to 3 random others with random byte counts.
+CommGraph random_graph(int tasks, std::mt19937& engine) {
+  std::vector<CommEdge> edges;
+  for (int from = 0; from < tasks; ++from)
+    for (int k = 0; k < 3; ++k) {
+      const int to = static_cast<int>(engine() % tasks);
+      if (to != from) edges.push_back({from, to, 1.0 + engine() % 100000, 1});
+    }
+  return CommGraph::from_directed_edges(tasks, edges);
+}
+
+TEST(Auto, NeverWorseThanAnyStrategyItTriesOnHundredsOfRandomCases) {
+  std::mt19937 engine(12);
+  const std::vector<std::string> tried{"default-slurm", "greedy", "tofa", "tofa-compact"};
+  for (int round = 0; round < 200; ++round) {
+    const Topology topology =
+        Topology::from_spec(round % 2 ? "torus:4x4x4" : "torus:4x4x2:cores=4");
+    const int nodes = topology.node_count();
+    MappingRequest request;
+    request.topology = &topology;
+    request.seed = round;
+    for (int node = 0; node < nodes; ++node)
+      if (engine() % 3) request.candidate_nodes.push_back(node);
+    const int slots = topology.cores_per_node();
+    const int capacity = static_cast<int>(request.candidate_nodes.size()) * slots;
+    if (capacity < 2) continue;
+    const CommGraph graph = random_graph(2 + static_cast<int>(engine() % (capacity - 1)), engine);
+    request.graph = &graph;
+    request.outage.assign(nodes, 0.0);
+    for (int k = 0; k < 4; ++k) request.outage[engine() % nodes] = 0.02;
+
+    const Placement chosen = tofa::make_mapper("auto")->map(request);
+    const double cost = tofa::fault_weighted_hop_bytes(topology, graph, chosen, request.outage,
+                                                       request.fault_cost);
+    for (const std::string& name : tried) {
+      const Placement other = tofa::make_mapper(name)->map(request);
+      EXPECT_LE(cost, tofa::fault_weighted_hop_bytes(topology, graph, other, request.outage,
+                                                     request.fault_cost))
+          << "round " << round << ": auto against " << name;
+    }
+  }
+}
+
+TEST(Auto, SaysWhyWhenNothingFits) {
+  const Topology topology = Topology::from_spec("torus:4");
+  const CommGraph graph = tofa_test::ring_graph(8);
+  MappingRequest request;
+  request.topology = &topology;
+  request.graph = &graph;
+  EXPECT_NE(tofa_test::error_text([&] { tofa::make_mapper("auto")->map(request); }),
+            "<no exception>");
+}
+
+}  // namespace
