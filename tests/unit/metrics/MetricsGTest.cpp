@@ -77,16 +77,16 @@ TEST_F(SmallTorusExample, LinkLoads) {
   EXPECT_EQ(loads, expected);
 }
 
-TEST_F(SmallTorusExample, AbortProbabilityUsesRoutesFromTheLowerTask) {
-  // Edge {0,3} is routed 0 -> 7 through nodes 1 and 3; node 6 only lies on
-  // the way back (7 -> 0) and does not count. Node 3 hosts tasks anyway.
-  // Involved: {0, 3, 7} + {1} (0->3) + {1, 3} (0->7) = {0, 1, 3, 7}.
-  // p1 = 0.25, p6 = 0.5: 1 - (1 - 0.25) = 0.25.
+TEST_F(SmallTorusExample, AbortProbabilityUsesTheRoutesBothWays) {
+  // Edge {0,3} is routed 0 -> 7 through nodes 1 and 3, and back 7 -> 0
+  // through 6 and 4 (the link loads above). Node 3 hosts tasks anyway.
+  // Involved: {0, 3, 7} + {1} (0->3) + {1, 3} (0->7) + {6, 4} (7->0).
+  // p1 = 0.25, p6 = 0.5: 1 - (1 - 0.25)(1 - 0.5) = 0.625.
   std::vector<double> outage(8, 0.0);
   outage[1] = 0.25;
   outage[6] = 0.5;
   const PlacementMetrics m = tofa::evaluate_placement(graph, topology, placement, outage);
-  EXPECT_DOUBLE_EQ(m.abort_probability, 0.25);
+  EXPECT_DOUBLE_EQ(m.abort_probability, 0.625);
   // Fault information does not change the communication metrics.
   EXPECT_DOUBLE_EQ(m.hop_bytes, 170.0);
 }
