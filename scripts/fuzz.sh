@@ -48,29 +48,49 @@ if [ -n "$runs" ]; then limits+=(-runs="$runs"); else limits+=(-max_total_time="
 
 export LSAN_OPTIONS=suppressions=$src/fuzz/lsan.supp:print_suppressions=0
 
-passed=0 failed=0
-for target in "${targets[@]}"; do
-  binary=$build/bin/fuzz_$target
-  corpus=$build/corpus/$target  # grows across runs; the seeds in the tree stay as they are
-  log=$build/logs/$target.log
-  mkdir -p "$corpus" "$build/logs" "$build/artifacts"
+# run_target TARGET: fuzzes it, writes its one-line verdict (and the lines
+# that show a finding) to $build/logs/TARGET.result; exit 0 when no finding.
+run_target() {
+  local target=$1 binary=$build/bin/fuzz_$1 corpus=$build/corpus/$1  # the corpus grows across runs
+  local log=$build/logs/$1.log result=$build/logs/$1.result status execs
   if [ ! -x "$binary" ]; then
-    echo "fuzz $target: no such target"
-    failed=$((failed + 1))
-    continue
+    echo "fuzz $target: no such target" >"$result"
+    return 1
   fi
+  mkdir -p "$corpus"
   "$binary" "${limits[@]}" -artifact_prefix="$build/artifacts/$target-" \
     "$corpus" "fuzz/corpus/$target" >"$log" 2>&1
   status=$?
   execs=$(awk '/stat::number_of_executed_units:/ { print $2 }' "$log" | tail -n 1)
   if [ "$status" -eq 0 ]; then
-    echo "fuzz $target: ${execs:-?} execs, no finding"
-    passed=$((passed + 1))
-  else
+    echo "fuzz $target: ${execs:-?} execs, no finding" >"$result"
+    return 0
+  fi
+  {
     echo "fuzz $target: FINDING after ${execs:-?} execs (exit $status, log $log)"
     grep -E '^(==[0-9]+==ERROR|SUMMARY|terminate called|  what|.*runtime error|.*invariant violated|.*out-of-memory|.*malloc\(|.*Test unit written|.*ALARM)' "$log" |
       head -n 8 | sed 's/^/  /'
     grep -E '^ +#[0-9]+ .* in .*'"$src"'/' "$log" | head -n 8 | sed 's/^/  /'
+  } >"$result"
+  return 1
+}
+
+# One target per CPU at a time (each fuzzer is single-threaded).
+mkdir -p "$build/logs" "$build/artifacts"
+jobs_max=$(nproc)
+for target in "${targets[@]}"; do
+  rm -f "$build/logs/$target.result"
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n; done
+  run_target "$target" &
+done
+wait
+
+passed=0 failed=0
+for target in "${targets[@]}"; do
+  cat "$build/logs/$target.result" 2>/dev/null || echo "fuzz $target: no verdict"
+  if grep -q "no finding$" "$build/logs/$target.result" 2>/dev/null; then
+    passed=$((passed + 1))
+  else
     failed=$((failed + 1))
   fi
 done

@@ -47,7 +47,10 @@ echo "== ASan+UBSan: library, tools, unit tests"
 if configure_in "$asan_dir" "$asan" &&
    make -C "$asan_dir" -j2 tests/unit_tests tools/tofa-map tools/tofactl tools/tofa-rubik \
      tools/tofa-map-worker >"$asan_dir/build.log" 2>&1; then
-  (cd "$asan_dir" && top_builddir=$asan_dir ./tests/unit_tests) >"$root/asan-unit.log" 2>&1
+  # AnnealCubic anneals the cubic problems to their optimum (quality, 32 of
+  # the 56 s under ASan); the other anneal tests run the same code.
+  (cd "$asan_dir" && top_builddir=$asan_dir ./tests/unit_tests --gtest_filter='-AnnealCubic.*') \
+    >"$root/asan-unit.log" 2>&1
   gtest_counts "$root/asan-unit.log"
   top_srcdir=$src top_builddir=$asan_dir bash "$src/tests/cli/test_tofa_map.sh" \
     >"$root/asan-cli.log" 2>&1
