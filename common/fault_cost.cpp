@@ -155,8 +155,11 @@ double fault_weighted_distance(const Topology& topology, const std::vector<doubl
                                int from, int to, const FaultCost& cost) {
   check_outage_size(outage, topology);
   if (from == to) return 0;
+  thread_local std::vector<int> path;  // called for every pair of a target: no allocation
+  topology.route_nodes(from, to, path);
   double total = 0;
-  for (const Link& link : topology.route(from, to).links) total += link_cost(link, outage, cost);
+  for (std::size_t k = 0; k + 1 < path.size(); ++k)
+    total += link_cost(Link{path[k], path[k + 1], 0, +1}, outage, cost);
   return total;
 }
 

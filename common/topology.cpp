@@ -139,14 +139,11 @@ int Topology::node_at(const std::vector<int>& coords) const {
   return id;
 }
 
-Route Topology::route(int from, int to) const {
-  Route result;
-  const int hops = hop_distance(from, to);  // also validates the ids
-  if (hops == 0) return result;
-  result.links.reserve(hops);
-  result.intermediate_nodes.reserve(hops - 1);
+template <typename Step>
+void Topology::walk_route(int from, int to, int hops, Step step) const {
   int current = from;
   int stride = 1;
+  int taken = 0;
   for (int d = 0; d < dimension_count(); ++d) {
     const int size = dims_[d];
     int cur = (current / stride) % size;
@@ -155,18 +152,34 @@ Route Topology::route(int from, int to) const {
       const int direction = step_direction(cur, target, size, wrap_[d]);
       const int next = (cur + direction + size) % size;
       const int next_node = current + (next - cur) * stride;
-      if (result.links.size() == static_cast<size_t>(hops))  // the rule must never loop
+      if (taken++ == hops)  // the rule must never loop
         throw Error("route " + std::to_string(from) + " -> " + std::to_string(to) +
                     " is longer than its hop distance " + std::to_string(hops));
-      result.links.push_back({current, next_node, d, direction});
+      step(Link{current, next_node, d, direction});
       current = next_node;
       cur = next;
     }
     stride *= size;
   }
+}
+
+Route Topology::route(int from, int to) const {
+  Route result;
+  const int hops = hop_distance(from, to);  // also validates the ids
+  if (hops == 0) return result;
+  result.links.reserve(hops);
+  result.intermediate_nodes.reserve(hops - 1);
+  walk_route(from, to, hops, [&](const Link& link) { result.links.push_back(link); });
   for (size_t i = 0; i + 1 < result.links.size(); ++i)
     result.intermediate_nodes.push_back(result.links[i].to);
   return result;
+}
+
+void Topology::route_nodes(int from, int to, std::vector<int>& nodes) const {
+  const int hops = hop_distance(from, to);
+  nodes.clear();
+  nodes.push_back(from);
+  walk_route(from, to, hops, [&](const Link& link) { nodes.push_back(link.to); });
 }
 
 int Topology::hop_distance(int from, int to) const {

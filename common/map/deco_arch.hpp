@@ -13,10 +13,10 @@
 namespace tofa {
 namespace scotch {
 
-/// Largest node set given explicit distances: Scotch keeps a table of
-/// (2 * domains)^2 / 2 distances (at most 16 M entries here) and reads
-/// n^2 / 2 numbers.
-constexpr std::size_t kExplicitDistanceLimit = 1024;
+/// Largest node set given explicit distances: the n^2 / 2 distances are
+/// written, parsed and expanded by Scotch to (2 * domains)^2 / 2 entries;
+/// 512 nodes took 74 ms, too long for a job start in slurmctld.
+constexpr std::size_t kExplicitDistanceLimit = 256;
 
 /// Symmetric distances between `count` terminals, row-major count x count,
 /// >= 1 off the diagonal.

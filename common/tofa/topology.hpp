@@ -59,6 +59,9 @@ class Topology {
   /// shorter way is taken; at distance exactly L/2 the route goes +1, except
   /// from coordinate L/2, which goes -1 (SimGrid 3.32's TorusZone rule).
   Route route(int from, int to) const;
+  /// The nodes of R(from, to) in travel order, from and to included, into
+  /// `nodes` (reused: no allocation once it has grown).
+  void route_nodes(int from, int to, std::vector<int>& nodes) const;
   int hop_distance(int from, int to) const;
   /// Neighbours in order (dimension 0 +, dimension 0 -, dimension 1 +, ...),
   /// without duplicates (a ring of 2 has one neighbour per dimension).
@@ -78,6 +81,10 @@ class Topology {
   std::string describe() const;  ///< e.g. "torus 8x8x8, 1 core(s) per node"
 
  private:
+  /// Calls step(link) for each link of R(from, to), `hops` of them.
+  template <typename Step>
+  void walk_route(int from, int to, int hops, Step step) const;
+
   std::vector<int> dims_;
   std::vector<bool> wrap_;
   int cores_per_node_;
