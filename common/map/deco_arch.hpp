@@ -27,15 +27,17 @@ struct DistanceTable {
 };
 
 /// The "deco 0" text of the terminals 0 .. count-1 (2 to
-/// kExplicitDistanceLimit of them), terminal i labelled i. Scotch maps by
-/// recursive bipartitioning along the decomposition, so its halves must be
-/// what the distances say is close: each set is cut between its two
-/// farthest terminals, every other terminal going to the side it is nearer
-/// to (balanced: sorted by how much nearer).
-std::string deco_text(const DistanceTable& distances);
+/// kExplicitDistanceLimit of them), terminal i labelled i, at coordinates
+/// coords[i]. Scotch maps by recursive bipartitioning along the
+/// decomposition, so its halves must be close by the distances: each set is
+/// cut along its widest coordinate, then the cut is improved by swaps that
+/// lower the sum of the distances within the halves.
+std::string deco_text(const DistanceTable& distances,
+                      const std::vector<std::vector<int>>& coords);
 
 /// deco_text loaded by Scotch.
-std::unique_ptr<Arch> explicit_distance_arch(const DistanceTable& distances);
+std::unique_ptr<Arch> explicit_distance_arch(const DistanceTable& distances,
+                                             const std::vector<std::vector<int>>& coords);
 
 }  // namespace scotch
 }  // namespace tofa

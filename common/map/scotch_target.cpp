@@ -280,8 +280,11 @@ std::shared_ptr<const Target> fault_weighted_target(const Topology& topology,
         distances.values[static_cast<std::size_t>(j) * count + i] = d;
         farthest = std::max(farthest, d);
       }
-    return remember(std::move(key), std::make_shared<Target>(explicit_distance_arch(distances),
-                                                             nullptr, nodes, nodes, farthest));
+    std::vector<std::vector<int>> coords(count);
+    for (int i = 0; i < count; ++i) coords[i] = topology.coords(nodes[i]);
+    return remember(std::move(key),
+                    std::make_shared<Target>(explicit_distance_arch(distances, coords), nullptr,
+                                             nodes, nodes, farthest));
   }
   // Too many nodes for a distance table: shortest paths in the topology
   // graph with each link weighted by Equation 1 (they may go around a

@@ -594,22 +594,51 @@ TEST(Tofa, AFaultFreeRunIsMappedWithTheCostsOfItsRoutes) {
   EXPECT_EQ(side(placement[2]), side(placement[3]));
 }
 
-TEST(ScotchTarget, DecoTextCutsBetweenTheFarthestTerminals) {
-  // Terminals at positions 0, 9, 1, 8 on a line: the farthest pair is 0 and
-  // 9 (terminals 0 and 1), so domain 2 holds terminals 0 and 2 (positions 0,
-  // 1) and domain 3 terminals 3 and 1 (positions 8, 9).
-  const std::vector<long long> position{0, 9, 1, 8};
+TEST(Tofa, HeavyPairsStayNeighboursBesideAFaultyNode) {
+  // tofa_cluster (d): 2x2x2 torus, 8 tasks in heavy pairs (100000 bytes)
+  // joined by light links (10), one slot per node, node 2 faulty: every node
+  // is needed, and the best placement by Equation 1 still keeps each heavy
+  // pair on neighbours (the pair on node 2 costs 101 either way).
+  const Topology topology = Topology::from_spec("torus:2x2x2");
+  std::vector<CommEdge> edges;
+  for (int t = 0; t < 8; t += 2) edges.push_back({t, t + 1, 100000, 1});
+  for (int t = 1; t < 8; t += 2) edges.push_back({t, (t + 1) % 8, 10, 1});
+  const CommGraph graph = CommGraph::from_directed_edges(8, edges);
+  for (const std::vector<int>& order : {tofa::snake_order(topology), all_nodes(topology)}) {
+    MappingRequest request = request_for(graph, topology);
+    request.candidate_nodes = order;
+    request.outage.assign(8, 0.0);
+    request.outage[2] = 0.2;
+    const Placement placement = tofa::make_mapper("tofa")->map(request);
+    expect_valid(request, placement);
+    for (int t = 0; t < 8; t += 2)
+      EXPECT_EQ(topology.hop_distance(placement[t], placement[t + 1]), 1) << "tasks " << t;
+  }
+}
+
+TEST(ScotchTarget, DecoTextHalvesByCoordinateThenByDistance) {
+  // Terminals at x = 0, 9, 1, 8 on a line, distance |x - x'|: the cut along
+  // x gives domain 2 terminals 0 and 2, domain 3 terminals 3 and 1.
+  const std::vector<int> x{0, 9, 1, 8};
+  const std::vector<std::vector<int>> coords{{0}, {9}, {1}, {8}};
   tofa::scotch::DistanceTable table{4, std::vector<long long>(16)};
   for (int i = 0; i < 4; ++i)
-    for (int j = 0; j < 4; ++j)
-      table.values[i * 4 + j] = i == j ? 0 : std::abs(position[i] - position[j]);
-  EXPECT_EQ(tofa::scotch::deco_text(table),
+    for (int j = 0; j < 4; ++j) table.values[i * 4 + j] = std::abs(x[i] - x[j]);
+  EXPECT_EQ(tofa::scotch::deco_text(table, coords),
             "deco\n0\n4 7\n"
             "0 1 4\n1 1 7\n2 1 5\n3 1 6\n"
             "9\n1 8\n8 1 7\n");
+  // Distances that contradict the coordinates win: 0 is close to 9, 1 to 8.
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j)
+      table.values[i * 4 + j] = i == j ? 0 : (i + j == 1 || i + j == 5) ? 1 : 50;
+  const std::string swapped = tofa::scotch::deco_text(table, coords);
+  EXPECT_TRUE(swapped.find("0 1 4\n1 1 5\n") != std::string::npos ||
+              swapped.find("0 1 6\n1 1 7\n") != std::string::npos)
+      << swapped;  // terminals 0 and 1 in one half
   table.values[1] = 0;  // asymmetric and 0
-  EXPECT_NE(error_text([&] { tofa::scotch::deco_text(table); }), "");
-  EXPECT_NE(error_text([] { tofa::scotch::deco_text({1, {0}}); }), "");
+  EXPECT_NE(error_text([&] { tofa::scotch::deco_text(table, coords); }), "<no exception>");
+  EXPECT_NE(error_text([] { tofa::scotch::deco_text({1, {0}}, {{0}}); }), "<no exception>");
 }
 
 TEST(ScotchTarget, ErrorsNameTheCall) {
