@@ -14,9 +14,10 @@ namespace tofa {
 namespace scotch {
 
 /// Largest node set given explicit distances: the n^2 / 2 distances are
-/// written, parsed and expanded by Scotch to (2 * domains)^2 / 2 entries;
-/// 512 nodes took 74 ms, too long for a job start in slurmctld.
-constexpr std::size_t kExplicitDistanceLimit = 256;
+/// written, parsed and expanded by Scotch, and the decomposition refined by
+/// swaps; a new target of 128 nodes takes ~10 ms, 256 nodes ~40 ms, too
+/// long for a job start in slurmctld (candidate sets differ per job).
+constexpr std::size_t kExplicitDistanceLimit = 128;
 
 /// Symmetric distances between `count` terminals, row-major count x count,
 /// >= 1 off the diagonal.

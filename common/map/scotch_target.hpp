@@ -126,7 +126,7 @@ std::shared_ptr<const Target> topology_target(const Topology& topology,
 /// over the links of R(u,v) and of R(v,u) of c, or c + penalty*c for a link
 /// with an endpoint of p > 0, divided by c and rounded (min 1). The routes
 /// are the network's dimension-order routes, which may pass through faulty
-/// nodes and through nodes outside `nodes`. Up to kExplicitDistanceLimit (256)
+/// nodes and through nodes outside `nodes`. Up to kExplicitDistanceLimit (128)
 /// nodes this is exact (a "deco 0" architecture with the distance table,
 /// deco_arch.hpp); above, shortest paths in the topology graph with each
 /// link weighted by Equation 1 (SCOTCH_archBuild2, approximate, and a path
