@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -75,6 +76,18 @@ std::string error_text(Statement statement) {
     return error.what();
   }
   return "<no exception>";
+}
+
+/// `tasks` tasks, each sending to 3 random others with random byte counts.
+inline tofa::CommGraph random_sparse_graph(int tasks, unsigned seed) {
+  std::mt19937 engine(seed);
+  std::vector<tofa::CommEdge> edges;
+  for (int from = 0; from < tasks; ++from)
+    for (int k = 0; k < 3; ++k) {
+      const int to = static_cast<int>(engine() % tasks);
+      if (to != from) edges.push_back({from, to, 1.0 + engine() % 100000, 1});
+    }
+  return tofa::CommGraph::from_directed_edges(tasks, edges);
 }
 
 /// Ring of n tasks, `bytes` on each edge.

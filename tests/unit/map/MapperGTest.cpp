@@ -31,18 +31,8 @@ using tofa::Placement;
 using tofa::Topology;
 
 using tofa_test::error_text;
+using tofa_test::random_sparse_graph;
 
-/// `tasks` tasks, each sending to 3 random others with random byte counts.
-CommGraph random_sparse_graph(int tasks, unsigned seed) {
-  std::mt19937 engine(seed);
-  std::vector<CommEdge> edges;
-  for (int from = 0; from < tasks; ++from)
-    for (int k = 0; k < 3; ++k) {
-      const int to = static_cast<int>(engine() % tasks);
-      if (to != from) edges.push_back({from, to, 1.0 + engine() % 100000, 1});
-    }
-  return CommGraph::from_directed_edges(tasks, edges);
-}
 
 MappingRequest request_for(const CommGraph& graph, const Topology& topology, int slots = 1) {
   MappingRequest request;

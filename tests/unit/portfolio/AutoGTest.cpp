@@ -12,7 +12,6 @@
 
 namespace {
 
-using tofa::CommEdge;
 using tofa::CommGraph;
 using tofa::FaultCost;
 using tofa::MappingRequest;
@@ -46,16 +45,6 @@ TEST(FaultWeightedHopBytes, IsHopBytesWithoutFaults) {
               metrics.hop_bytes, 1e-9 * metrics.hop_bytes);
 }
 
-/// `tasks` tasks, each sending to 3 random others with random byte counts.
-CommGraph random_graph(int tasks, std::mt19937& engine) {
-  std::vector<CommEdge> edges;
-  for (int from = 0; from < tasks; ++from)
-    for (int k = 0; k < 3; ++k) {
-      const int to = static_cast<int>(engine() % tasks);
-      if (to != from) edges.push_back({from, to, 1.0 + engine() % 100000, 1});
-    }
-  return CommGraph::from_directed_edges(tasks, edges);
-}
 
 TEST(Auto, NeverWorseThanAnyStrategyItTriesOnHundredsOfRandomCases) {
   std::mt19937 engine(12);
@@ -72,7 +61,8 @@ TEST(Auto, NeverWorseThanAnyStrategyItTriesOnHundredsOfRandomCases) {
     const int slots = topology.cores_per_node();
     const int capacity = static_cast<int>(request.candidate_nodes.size()) * slots;
     if (capacity < 2) continue;
-    const CommGraph graph = random_graph(2 + static_cast<int>(engine() % (capacity - 1)), engine);
+    const CommGraph graph = tofa_test::random_sparse_graph(
+        2 + static_cast<int>(engine() % (capacity - 1)), static_cast<unsigned>(engine()));
     request.graph = &graph;
     request.outage.assign(nodes, 0.0);
     for (int k = 0; k < 4; ++k) request.outage[engine() % nodes] = 0.02;
