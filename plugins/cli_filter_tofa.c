@@ -13,8 +13,12 @@
  *     tofa's select shim (on every node of the allocation, within the
  *     CPUs granted), else one computed on the allocation's nodes within
  *     their CPUs;
- *   - otherwise: one computed on the nodes' currently free CPUs (or on -w
- *     nodes), spanning at least -N nodes.
+ *   - a direct srun: this filter submits the job itself and waits until it
+ *     runs (cli_filter_allocation.c), so that the select shim places it at
+ *     scheduling time as an sbatch job; srun then runs the step in that
+ *     allocation, laid out as above. A heterogeneous direct srun (or
+ *     --test-only) gets one computed now on the nodes' free CPUs (or on -w
+ *     nodes), spanning at least -N nodes, pinned with its node list.
  * Then --nodelist becomes the ordered node list (task i -> node i, repeats
  * allowed) with an arbitrary distribution, so task i runs on node T(i).
  *
@@ -47,6 +51,7 @@
 #include "src/common/xstring.h"
 
 #include "tofa_service.h"
+#include "cli_filter_allocation.h"
 #include "common/tofa_glue.h"
 
 /* The marker the TOFA patch defines in src/common/proc_args.h; the plugin
@@ -203,13 +208,12 @@ static char *_free_nodes(slurm_opt_t *opt, char **all)
 	return free_list;
 }
 
-/* The job's nodes (SLURM_JOB_NODELIST) each with the tasks its CPUs
- * (SLURM_JOB_CPUS_PER_NODE, e.g. "8(x2),5") allow; xmalloc'ed, NULL when
- * the environment lacks them. */
-static char *_allocation_nodes(slurm_opt_t *opt)
+/* Nodes (a hostlist) each with the tasks its CPUs allow, the CPUs given
+ * as Slurm writes SLURM_JOB_CPUS_PER_NODE ("8(x2),5"); xmalloc'ed, NULL
+ * when either is missing. */
+static char *_allocation_nodes(slurm_opt_t *opt, const char *nodes,
+			       const char *cpus)
 {
-	const char *nodes = getenv("SLURM_JOB_NODELIST");
-	const char *cpus = getenv("SLURM_JOB_CPUS_PER_NODE");
 	hostlist_t hl;
 	char *name, *list = NULL;
 	const char *c = cpus;
@@ -238,25 +242,44 @@ static char *_allocation_nodes(slurm_opt_t *opt)
 	return list;
 }
 
-/* True when this command's own arguments include --tofa-matrix (not just
- * the option inherited through the environment by an srun in a job). */
-static bool _matrix_on_command_line(void)
+/* The CPUs of an allocation response as SLURM_JOB_CPUS_PER_NODE has them. */
+static char *_cpus_per_node(const resource_allocation_response_msg_t *resp)
+{
+	char *text = NULL;
+
+	for (uint32_t i = 0; i < resp->num_cpu_groups; i++)
+		xstrfmtcat(text, "%s%u(x%u)", i ? "," : "",
+			   resp->cpus_per_node[i], resp->cpu_count_reps[i]);
+	return text;
+}
+
+/* True when an argument of this command starts with `prefix` (or, with
+ * whole, equals it); `unreadable` when /proc/self/cmdline cannot be read. */
+static bool _command_line_has(const char *prefix, bool whole, bool unreadable)
 {
 	char buf[16384];
 	ssize_t len = 0, got;
+	size_t prefix_len = strlen(prefix) + (whole ? 1 : 0);
 	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
-		return true;
+		return unreadable;
 	while (len < (ssize_t) sizeof(buf) - 1 &&
 	       (got = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
 		len += got;
 	close(fd);
 	buf[len] = '\0';
 	for (char *arg = buf; arg < buf + len; arg += strlen(arg) + 1)
-		if (!strncmp(arg, "--tofa-matrix", 13))
+		if (!strncmp(arg, prefix, prefix_len))
 			return true;
 	return false;
+}
+
+/* True when this command's own arguments include --tofa-matrix (not just
+ * the option inherited through the environment by an srun in a job). */
+static bool _matrix_on_command_line(void)
+{
+	return _command_line_has("--tofa-matrix", false, true);
 }
 
 /* The task count check shared by srun, sbatch and salloc. *skip is set when
@@ -309,6 +332,17 @@ static bool _spans_requested_nodes(slurm_opt_t *opt, const char *placement)
 	return nodes >= min_nodes && (max_nodes == 0 || nodes <= max_nodes);
 }
 
+/* A direct srun (no job yet) whose job this filter allocates itself, so
+ * that the select shim places it at scheduling time: not for --test-only,
+ * --no-allocate or a heterogeneous step (those keep the placement made on
+ * the free nodes now, pinned with --nodelist). */
+static bool _allocates_itself(slurm_opt_t *opt, unsigned job_id)
+{
+	return !job_id && !opt->srun_opt->test_only &&
+	       !opt->srun_opt->no_alloc &&
+	       !_command_line_has(":", true, false);
+}
+
 static int _srun_layout(slurm_opt_t *opt, const char *graph_id)
 {
 	char err[1024], host[256], munge_socket[1024];
@@ -316,6 +350,7 @@ static int _srun_layout(slurm_opt_t *opt, const char *graph_id)
 	char *conf = tofa_glue_conf_path();
 	char *placement = NULL, *candidates = NULL, *all_nodes = NULL;
 	unsigned job_id = job_text ? (unsigned) strtoul(job_text, NULL, 10) : 0;
+	resource_allocation_response_msg_t *allocation = NULL;
 	tofa_place_request_t request = {
 		.graph_id = graph_id,
 		.task_count = opt->ntasks,
@@ -329,6 +364,13 @@ static int _srun_layout(slurm_opt_t *opt, const char *graph_id)
 	tofa_glue_service_host(conf, host, sizeof(host));
 	tofa_glue_munge_socket(munge_socket, sizeof(munge_socket));
 
+	if (_allocates_itself(opt, job_id)) {
+		if (!(allocation = tofa_allocate_direct_job(opt, plugin_type)))
+			goto out;
+		job_id = allocation->job_id;
+		opt->srun_opt->jobid = job_id;
+		tofa_end_job_with_srun(job_id, plugin_type);
+	}
 	if (job_id) {
 		if (tofa_client_job_placement(conf, host, munge_socket, job_id,
 					      &placement, err,
@@ -340,9 +382,23 @@ static int _srun_layout(slurm_opt_t *opt, const char *graph_id)
 			free(placement);
 			placement = NULL;
 		}
-		if (!placement && !(candidates = _allocation_nodes(opt))) {
-			error("%s: SLURM_JOB_NODELIST or SLURM_JOB_CPUS_PER_NODE missing: cannot place the step",
-			      plugin_type);
+		if (!placement && allocation) {
+			char *cpus = _cpus_per_node(allocation);
+			candidates = _allocation_nodes(opt,
+						       allocation->node_list,
+						       cpus);
+			xfree(cpus);
+			/* Slurm chose the nodes (e.g. -w): the placement on
+			 * them is the job's, recorded. */
+			request.job_id = job_id;
+		} else if (!placement) {
+			candidates = _allocation_nodes(
+				opt, getenv("SLURM_JOB_NODELIST"),
+				getenv("SLURM_JOB_CPUS_PER_NODE"));
+		}
+		if (!placement && !candidates) {
+			error("%s: the nodes or CPUs of job %u are unknown: cannot place the step",
+			      plugin_type, job_id);
 			goto out;
 		}
 	} else if (opt->nodelist) {
@@ -407,6 +463,7 @@ out:
 	free(placement);
 	xfree(candidates);
 	xfree(all_nodes);
+	slurm_free_resource_allocation_response_msg(allocation);
 	free(conf);
 	return rc;
 }

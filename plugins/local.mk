@@ -45,7 +45,8 @@ plugins_select_select_cons_tres_la_CFLAGS = $(TOFA_PLUGIN_CFLAGS)
 plugins_select_select_cons_tres_la_LDFLAGS = $(TOFA_PLUGIN_LDFLAGS)
 plugins_select_select_cons_tres_la_LIBADD = $(TOFA_PLUGIN_LIBADD) -ldl
 
-plugins_cli_filter_tofa_la_SOURCES = plugins/cli_filter_tofa.c $(TOFA_PLUGIN_SOURCES_COMMON)
+plugins_cli_filter_tofa_la_SOURCES = plugins/cli_filter_tofa.c plugins/cli_filter_allocation.h \
+	plugins/cli_filter_allocation.c $(TOFA_PLUGIN_SOURCES_COMMON)
 plugins_cli_filter_tofa_la_CPPFLAGS = $(TOFA_PLUGIN_CPPFLAGS)
 plugins_cli_filter_tofa_la_CFLAGS = $(TOFA_PLUGIN_CFLAGS)
 plugins_cli_filter_tofa_la_LDFLAGS = $(TOFA_PLUGIN_LDFLAGS)

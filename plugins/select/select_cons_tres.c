@@ -291,23 +291,40 @@ static char *_free_task_slots(job_record_t *job_ptr, bitstr_t *bitmap,
 }
 
 /* The job's allocation as tofa_service_place_job takes it: every node with
- * 1 to (its CPUs granted / CPUs per task) tasks. */
+ * 1 to (its CPUs granted / CPUs per task) tasks. cons_tres may grant fewer
+ * CPUs than tasks x --cpus-per-task (a node's odd CPU count left over);
+ * srun does not inherit -c (22.05), so the job's step then runs a task per
+ * CPU, and so do the limits. */
 static char *_allocation(job_record_t *job_ptr)
 {
 	job_resources_t *res = job_ptr->job_resrcs;
-	node_record_t *node_ptr;
+	uint32_t tasks = job_ptr->details ? job_ptr->details->num_tasks : 0;
 	char *list = NULL;
-	uint32_t n = 0;
 
 	if (!res || !res->node_bitmap || !res->cpus)
 		return NULL;
-	for (int i = 0; (node_ptr = next_node(&i)) && n < res->nhosts; i++) {
-		if (i >= bit_size(res->node_bitmap) ||
-		    !bit_test(res->node_bitmap, i))
-			continue;
-		xstrfmtcat(list, "%s%s:1-%u", list ? "," : "", node_ptr->name,
-			   MAX(_task_limit(job_ptr, res->cpus[n]), 1));
-		n++;
+	for (int per_cpu = 0; per_cpu < 2 && !list; per_cpu++) {
+		node_record_t *node_ptr;
+		uint64_t room = 0;
+		uint32_t n = 0;
+
+		for (int i = 0; (node_ptr = next_node(&i)) && n < res->nhosts;
+		     i++) {
+			uint32_t limit;
+
+			if (i >= bit_size(res->node_bitmap) ||
+			    !bit_test(res->node_bitmap, i))
+				continue;
+			limit = per_cpu ? MAX(res->cpus[n], 1) :
+					  MAX(_task_limit(job_ptr,
+							  res->cpus[n]), 1);
+			xstrfmtcat(list, "%s%s:1-%u", list ? "," : "",
+				   node_ptr->name, limit);
+			room += limit;
+			n++;
+		}
+		if (!per_cpu && room < tasks && _cpus_per_task(job_ptr) > 1)
+			xfree(list);
 	}
 	return list;
 }

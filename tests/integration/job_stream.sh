@@ -122,20 +122,10 @@ else
     fail "outage of $KILLED '$(outage $KILLED)', of $FROZEN '$(outage $FROZEN)'"
 fi
 submit_phase 2
-# A direct srun queued before the failure holds the nodes it was placed on
-# (srun fixes its layout before submission) and waits for them, as any
-# srun -w does: left out, noted. Anything else still queued is a failure.
-declare -A stranded
+# Nothing may still be queued: direct sruns too are placed when they start
+# (they used to pin the nodes free at submission and wait for failed ones).
 if ! wait_until 300 queue_empty; then
-    while read -r jname reason; do
-        if [[ $jname == p1-* ]] && [[ ${kind_of[$jname]:-} == srun-* ]] &&
-            grep -qwE "$KILLED|$FROZEN" <<<"$reason"; then
-            stranded[$jname]=1
-            note "$jname: a direct srun queued before the failure waits for its nodes ($reason)"
-        else
-            fail "$jname still queued after 300 s: $reason"
-        fi
-    done < <(squeue -h -o '%j %r')
+    fail "still queued after 300 s: $(squeue -h -o '%j %r' | tr '\n' ';')"
     scancel --full $(squeue -h -o %i) 2>/dev/null   # so that the direct sruns end
 fi
 wait
@@ -155,7 +145,6 @@ block_layout() {   # ranks grouped per node, in node order, as Slurm's block lay
 tofa_jobs=0 tofa_ok=0 tofa_batch=0 tofa_placed=0 excluded=0 plain_jobs=0 plain_ok=0
 for name in "${ids[@]}"; do
     kind=${kind_of[$name]} phase=${phase_of[$name]}
-    [ -n "${stranded[$name]:-}" ] && { excluded=$((excluded + 1)); continue; }
     for out in "$DATA/out-$name."*; do
         [ -f "$out" ] || { fail "$name: no output"; continue; }
         jid=$(sed -n 's/^\( *0: \)\{0,1\}job \([0-9]*\) nodes.*/\2/p' "$out")

@@ -42,6 +42,7 @@ PY
 stencil 4 4 1 > "$DATA/st16.mat"
 stencil 4 4 3 > "$DATA/st48.mat"
 stencil 4 2 1 > "$DATA/st8.mat"
+stencil 2 2 1 > "$DATA/st4.mat"
 chmod 0644 "$DATA"/*
 
 job_state() { scontrol show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p'; }
@@ -233,3 +234,95 @@ if [ "$ran" -eq 96 ] && [ "$all" -eq "$distinct" ]; then
 else
     fail "6 concurrent direct sruns: $ran of 96 ranks, nodes $(tr '\n' '|' <<<"$sets")"
 fi
+
+# Issue 11: a direct srun is placed when its job starts, not when it is
+# submitted. Here it is submitted (--begin=now+3) while 8 nodes are idle;
+# a long plain job takes those 8 right after, and the nodes of a short
+# plain job free up before the srun may begin. Pinned at submission (up to
+# 7e6de2e) it waited for the long job; now it runs on the freed nodes, is
+# recorded, and its job ends with the srun.
+wait_until 60 all_idle || note "warning: not all nodes idle: $(sinfo -h -N -o '%N %T' | tr '\n' ' ')"
+short=$(sbatch --parsable -N 8 --exclusive -o /dev/null --wrap 'sleep 12')
+running() { [ "$(job_state "$1")" = RUNNING ]; }
+wait_until 30 running "$short"
+timeout 60 srun --begin=now+10 -n 16 --tofa-matrix=st16.mat -J tofa-begin -l bash -c \
+    'echo $SLURMD_NODENAME; [ $SLURM_PROCID = 0 ] && echo "job $SLURM_JOB_ID"; true' \
+    > "$DATA/out-begin" 2>&1 &
+srun_pid=$!
+direct_pending() { squeue -h -t PD -o %j | grep -q tofa-begin; }
+wait_until 30 direct_pending || fail "the direct srun's job did not queue: $(squeue -h -o '%i %j %T %r' | tr '\n' ';')"
+long=$(sbatch --parsable -N 8 --exclusive -o /dev/null --wrap 'sleep 120')
+wait_until 30 running "$long"
+direct_pending || fail "the direct srun's job started before the long job: the test is void"
+long_nodes=$(scontrol show hostnames "$(squeue -h -j "$long" -o %N)" | sort)
+wait "$srun_pid"
+srun_rc=$?
+jid=$(sed -n 's/^ *0: job \([0-9]*\)$/\1/p' "$DATA/out-begin")
+ran_on=$(layout < "$DATA/out-begin" | awk '{ print $2 }' | sort -u)
+if [ $srun_rc -eq 0 ] && [ -n "$jid" ] && [ -n "$long_nodes" ] &&
+    [ -z "$(comm -12 <(echo "$ran_on") <(echo "$long_nodes"))" ] &&
+    why=$(ranks_as_recorded "$jid" "$DATA/out-begin" 16); then
+    pass "a direct srun submitted while other nodes were idle ran, at its start, on nodes freed since ($(echo $ran_on)), as recorded"
+else
+    fail "direct srun with --begin: rc $srun_rc, job '${jid:-?}' on '$(echo $ran_on)', long job on '$(echo $long_nodes)' ${why:-}; $(head -c 300 "$DATA/out-begin")"
+fi
+state=$(job_state "$jid")
+[ "$state" = COMPLETED ] && pass "the direct srun's job $jid COMPLETED when srun exited" ||
+    fail "the direct srun's job $jid is $state after srun exited"
+
+# Ctrl-C while its job is pending cancels the job (the filter waits for the
+# allocation, as srun would); a killed srun's running job is cancelled by
+# its shepherd.
+fill=$(sbatch --parsable -N 8 --exclusive -o /dev/null --wrap 'sleep 120')
+wait_until 30 running "$fill"
+srun -n 16 --tofa-matrix=st16.mat -J tofa-pending true > "$DATA/out-pending" 2>&1 &
+srun_pid=$!
+pending_id() { squeue -h -n tofa-pending -t PD -o %i | head -1; }
+has_pending() { [ -n "$(pending_id)" ]; }
+wait_until 30 has_pending
+pid_of_pending=$(pending_id)
+kill -INT "$srun_pid"
+wait "$srun_pid"
+gone() { [ -z "$(squeue -h -j "$1" 2>/dev/null)" ]; }
+if [ -n "$pid_of_pending" ] && wait_until 20 gone "$pid_of_pending"; then
+    pass "Ctrl-C on a direct srun whose job was pending cancelled job $pid_of_pending ($(job_state "$pid_of_pending"))"
+else
+    fail "Ctrl-C on a pending direct srun: job '${pid_of_pending:-none}' still $(job_state "$pid_of_pending")"
+fi
+scancel "$long" "$fill"
+wait_until 30 gone "$long"
+wait_until 30 gone "$fill"
+srun -n 16 --tofa-matrix=st16.mat -J tofa-killed sleep 120 > /dev/null 2>&1 &
+srun_pid=$!
+killed_id() { squeue -h -n tofa-killed -t R -o %i | head -1; }
+has_killed() { [ -n "$(killed_id)" ]; }
+wait_until 30 has_killed
+killed=$(killed_id)
+kill -KILL "$srun_pid"
+wait "$srun_pid" 2>/dev/null
+if [ -n "$killed" ] && wait_until 30 gone "$killed"; then
+    pass "srun killed with SIGKILL: its shepherd ended job $killed ($(job_state "$killed"))"
+else
+    fail "srun killed with SIGKILL: job '${killed:-none}' still $(job_state "$killed")"
+fi
+
+# -n 4 -c 2 where 3 nodes have 3 free CPUs each: cons_tres grants 7 CPUs
+# (fewer than 4 x 2) and Slurm's step, which does not inherit -c, runs a
+# task per CPU there. The placement on that allocation (1 task per node by
+# CPUs / -c) failed and left Slurm's layout unrecorded (job_stream seed 1,
+# an array task of -n 8 -c 2 on 15 CPUs); it now counts CPUs then.
+wait_until 60 all_idle || note "warning: not all nodes idle: $(sinfo -h -N -o '%N %T' | tr '\n' ' ')"
+holders=()
+for n in $(seq 4 16); do holders+=("$(sbatch --parsable -o /dev/null -w "t$n" --exclusive --wrap 'sleep 60')"); done
+for n in 1 2 3; do holders+=("$(sbatch --parsable -o /dev/null -w "t$n" -n 5 --wrap 'sleep 60')"); done
+all_holding() { [ "$(squeue -h -t R -o %i | wc -l)" -eq 16 ]; }
+wait_until 30 all_holding || note "warning: $(squeue -h -t R -o %i | wc -l) of 16 holders run"
+jid=$(sbatch --parsable -n 4 -c 2 --tofa-matrix=st4.mat -o "$DATA/out-c2" --wrap 'srun -l printenv SLURMD_NODENAME')
+wait_until $TMO finished "$jid"
+cpus=$(scontrol show job "$jid" | sed -n 's/.*NumCPUs=\([0-9]*\).*/\1/p')
+if [ "$(job_state "$jid")" = COMPLETED ] && why=$(ranks_as_recorded "$jid" "$DATA/out-c2" 4); then
+    pass "-n 4 -c 2 granted $cpus CPUs: placed on its allocation, recorded, ranks as recorded"
+else
+    fail "-n 4 -c 2 job $jid ($cpus CPUs): $(job_state "$jid") ${why:-}; $(grep -m1 "job $jid: no TOFA" "$DIR/log/slurmctld.log")"
+fi
+scancel "${holders[@]}"

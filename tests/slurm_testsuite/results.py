@@ -8,6 +8,7 @@
   results.py compare --out DIR --allow FILE          write DIR/compare.json, print
                                                      the table and "N passed, N failed"
   results.py summary --out DIR MODE...               table of single-mode results
+  results.py merge --out DIR PARTDIR...              DIR/M.json from the parts' M.json
 Outcomes: pass, skip, fail, timeout, error (could not run).
 """
 import argparse
@@ -205,13 +206,7 @@ def cmd_write_mode(a):
             prefix = entry if "::" in entry else entry + "::"
             if not any(t == entry or t.startswith(prefix) for t in tests):
                 tests[entry] = {"outcome": "error", "reason": a.error or "no result in the junit xml"}
-    counts = {}
-    for fam in ("expect", "python"):
-        c = {o: 0 for o in OUTCOMES}
-        for t, r in tests.items():
-            if t.startswith(fam + "/"):
-                c[r["outcome"]] += 1
-        counts[fam] = c
+    counts = count_outcomes(tests)
     conf = {}
     if a.slurm_conf and os.path.exists(a.slurm_conf):
         for line in open(a.slurm_conf):
@@ -362,6 +357,51 @@ def cmd_compare(a):
     return 1 if failed else 0
 
 
+def count_outcomes(tests):
+    counts = {}
+    for fam in ("expect", "python"):
+        c = {o: 0 for o in OUTCOMES}
+        for t, r in tests.items():
+            if t.startswith(fam + "/"):
+                c[r["outcome"]] += 1
+        counts[fam] = c
+    return counts
+
+
+def cmd_merge(a):
+    """Per mode, the union of the parts' tests (run.sh --part K/N, or an
+    interrupted whole run that covered the first part)."""
+    merged_any = False
+    for mode in ("plain", "tofa"):
+        docs = [json.load(open(os.path.join(d, f"{mode}.json")))
+                for d in a.parts if os.path.exists(os.path.join(d, f"{mode}.json"))]
+        if not docs:
+            continue
+        tests = {}
+        for d in docs:
+            for t, r in d["tests"].items():
+                if t in tests:
+                    print(f"warning: {mode}: {t} is in more than one part; keeping the first",
+                          file=sys.stderr)
+                    continue
+                tests[t] = r
+        doc = {"mode": mode, "list": "merged", "list_hash": "merged",
+               "started": min(d["started"] for d in docs),
+               "duration_s": max(d["duration_s"] for d in docs),
+               "slurm_conf": docs[0].get("slurm_conf", {}),
+               "counts": count_outcomes(tests),
+               "parts": [{"list": d.get("list"), "started": d["started"], "duration_s": d["duration_s"],
+                          "tests": len(d["tests"]), "partial": d.get("partial", False)} for d in docs],
+               "tests": dict(sorted(tests.items(), key=lambda kv: version_key(kv[0])))}
+        path = os.path.join(a.out, f"{mode}.json")
+        with open(path + ".tmp", "w") as f:
+            json.dump(doc, f, indent=1)
+            f.write("\n")
+        os.replace(path + ".tmp", path)
+        merged_any = True
+    return 0 if merged_any else 1
+
+
 def main():
     ap = argparse.ArgumentParser()
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -396,9 +436,13 @@ def main():
     p = sub.add_parser("summary")
     p.add_argument("--out", required=True)
     p.add_argument("modes", nargs="*")
+    p = sub.add_parser("merge")
+    p.add_argument("--out", required=True)
+    p.add_argument("parts", nargs="+")
     a = ap.parse_args()
     rc = {"list-all": cmd_list_all, "expect-outcome": cmd_expect_outcome, "write-mode": cmd_write_mode,
-          "compare": cmd_compare, "summary": cmd_summary}[a.cmd](a)
+          "compare": cmd_compare, "summary": cmd_summary,
+          "merge": cmd_merge}[a.cmd](a)
     sys.exit(rc or 0)
 
 

@@ -34,6 +34,13 @@ Usage: $TOFA_PROG [--list FILE | --all] [--mode plain|tofa|both] [--out DIR]
   --nodes N           nodes of the mini-cluster (default 8)
   --cpus N            CPUs per node (default 4)
   --dims D            tofa torus (default 2x2x2; product must be --nodes)
+  --part K/N          run the K-th of N contiguous slices of the expect tests
+                      (the python tests go with the last one) on clusters of
+                      their own (ports and directories shifted by K), so that
+                      N runs can go at once; results in
+                      DIR/slurm-testsuite/part-K-of-N/
+  --merge PARTDIR...  run nothing; merge the parts' plain.json and tofa.json
+                      into --out, then compare
   --compare-only      run nothing; compare the plain.json and tofa.json in --out
   -h, --help          this message
 
@@ -53,6 +60,8 @@ NODES=8
 CPUS=4
 DIMS=2x2x2
 COMPARE_ONLY=no
+PART=
+MERGE=()
 WORK=/tmp/tofa-slurm-testsuite-work
 PLAIN_DIR=/tmp/tofa-slurm-testsuite-plain
 PLAIN_PORT=20500
@@ -70,6 +79,9 @@ while [ $# -gt 0 ]; do
         --cpus) CPUS=${2:?--cpus needs a value}; shift ;;
         --dims) DIMS=${2:?--dims needs a value}; shift ;;
         --compare-only) COMPARE_ONLY=yes ;;
+        --part) PART=${2:?--part needs K/N}; shift ;;
+        --merge) shift; while [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; do MERGE+=("$1"); shift; done
+                 [ ${#MERGE[@]} -gt 0 ] || die "--merge needs part directories"; continue ;;
         -h|--help) usage; exit 0 ;;
         *) usage >&2; die "unknown option: $1" ;;
     esac
@@ -84,8 +96,18 @@ esac
 [[ $TEST_TIMEOUT =~ ^[1-9][0-9]*$ ]] || die "--jobs-timeout must be a positive integer"
 [[ $NODES =~ ^[1-9][0-9]*$ ]] || die "--nodes must be a positive integer"
 [[ $CPUS =~ ^[1-9][0-9]*$ ]] || die "--cpus must be a positive integer"
+PART_K=1 PART_N=1
+if [ -n "$PART" ]; then
+    [[ $PART =~ ^([1-9][0-9]*)/([1-9][0-9]*)$ ]] && [ "${BASH_REMATCH[1]}" -le "${BASH_REMATCH[2]}" ] \
+        || die "--part must be K/N with 1 <= K <= N, not '$PART'"
+    PART_K=${BASH_REMATCH[1]} PART_N=${BASH_REMATCH[2]}
+    shift_by=$(( (PART_K - 1) * 1000 ))
+    WORK=$WORK-p$PART_K PLAIN_DIR=$PLAIN_DIR-p$PART_K TOFA_DIR=$TOFA_DIR-p$PART_K
+    PLAIN_PORT=$((PLAIN_PORT + shift_by)) TOFA_PORT=$((TOFA_PORT + shift_by))
+fi
 mkdir -p "$OUT" || die "cannot create $OUT"
 OUT=$(cd "$OUT" && pwd)/slurm-testsuite
+[ -z "$PART" ] || OUT=$OUT/part-$PART_K-of-$PART_N
 mkdir -p "$OUT"
 
 compare() {
@@ -93,6 +115,11 @@ compare() {
         --node-order "$HERE/lists/node-order-fails.txt"
 }
 
+if [ ${#MERGE[@]} -gt 0 ]; then
+    "$PY" "$HELPER" merge --out "$OUT" "${MERGE[@]}" || die "cannot merge ${MERGE[*]}"
+    compare
+    exit $?
+fi
 if [ $COMPARE_ONLY = yes ]; then
     compare
     exit $?
@@ -123,6 +150,17 @@ else
     [ -f "$LIST" ] || die "no list file $LIST"
     LIST_NAME=$(basename "$LIST")
     sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e 's/^[[:space:]]*//' "$LIST" | awk 'NF { print $1 }' > "$TESTS_FILE"
+fi
+if [ -n "$PART" ]; then   # the K-th slice of the expect tests; python with the last
+    "$PY" - "$TESTS_FILE" "$PART_K" "$PART_N" <<'PY' || die "cannot slice $TESTS_FILE"
+import sys
+path, k, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+lines = [l for l in open(path) if l.strip()]
+expect = [l for l in lines if l.startswith("expect/")]
+size = -(-len(expect) // n)
+part = expect[(k - 1) * size:k * size] + ([l for l in lines if not l.startswith("expect/")] if k == n else [])
+open(path, "w").writelines(part)
+PY
 fi
 mapfile -t EXPECT_TESTS < <(grep '^expect/' "$TESTS_FILE" | sed 's|^expect/||')
 mapfile -t PYTHON_TESTS < <(grep '^python/' "$TESTS_FILE" | sed 's|^python/||')
