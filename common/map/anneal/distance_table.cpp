@@ -43,5 +43,63 @@ DistanceTable::DistanceTable(const Topology& topology, const std::vector<int>& n
   }
 }
 
+// Routes are dimension-ordered and the direction along a dimension depends
+// only on the two coordinates: R(a,b) is a segment along dimension 0 to b's
+// coordinate, then one along dimension 1 from there, and so on. The faulty
+// links of every segment come from one table per dimension, so a pair costs
+// O(dimensions) instead of a route walk.
+void DistanceTable::add_fault_penalty(const Topology& topology, const std::vector<double>& outage,
+                                      double penalty) {
+  if (!(penalty > 0)) return;
+  const int node_count = topology.node_count();
+  const auto faulty = [&](int node) { return outage[node] > 0; };
+  // segment[d][v * L_d + t]: faulty links from node v along dimension d to coordinate t.
+  std::vector<std::vector<std::uint16_t>> segment(dims_);
+  std::vector<int> stride(dims_, 1);
+  std::vector<int> path;
+  for (int d = 0; d < dims_; ++d) {
+    if (d > 0) stride[d] = stride[d - 1] * topology.dims()[d - 1];
+    const int length = topology.dims()[d];
+    segment[d].assign(static_cast<std::size_t>(node_count) * length, 0);
+    for (int v = 0; v < node_count; ++v) {
+      const int here = (v / stride[d]) % length;
+      for (int t = 0; t < length; ++t) {
+        if (t == here) continue;
+        topology.route_nodes(v, v + (t - here) * stride[d], path);
+        int count = 0;
+        for (std::size_t k = 0; k + 1 < path.size(); ++k)
+          count += faulty(path[k]) || faulty(path[k + 1]);
+        segment[d][static_cast<std::size_t>(v) * length + t] = static_cast<std::uint16_t>(count);
+      }
+    }
+  }
+  // Faulty links of R(a,b) into penalty_[a][b], then both directions halved.
+  const std::size_t n = nodes_.size();
+  penalty_.assign(n * n, 0.0f);
+  bool any = false;
+  for (std::size_t a = 0; a < n; ++a) {
+    const std::int16_t* ca = &coords_[a * dims_];
+    for (std::size_t b = 0; b < n; ++b) {
+      const std::int16_t* cb = &coords_[b * dims_];
+      int current = nodes_[a];
+      int count = 0;
+      for (int d = 0; d < dims_; ++d) {
+        count += segment[d][static_cast<std::size_t>(current) * topology.dims()[d] + cb[d]];
+        current += (cb[d] - ca[d]) * stride[d];
+      }
+      penalty_[a * n + b] = static_cast<float>(count);
+      any = any || count > 0;
+    }
+  }
+  if (!any) {
+    penalty_.clear();
+    return;
+  }
+  for (std::size_t a = 0; a < n; ++a)
+    for (std::size_t b = a + 1; b < n; ++b)
+      penalty_[a * n + b] = penalty_[b * n + a] =
+          static_cast<float>(penalty * (penalty_[a * n + b] + penalty_[b * n + a]) / 2);
+}
+
 }  // namespace anneal
 }  // namespace tofa

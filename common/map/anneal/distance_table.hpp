@@ -26,6 +26,13 @@ class DistanceTable {
   const std::vector<int>& nodes() const { return nodes_; }
   DistanceMetric metric() const { return metric_; }
 
+  /// Equation 1 along the routes: d(a, b) grows by penalty times the links
+  /// of R(a,b) and of R(b,a) with a faulty endpoint (p > 0), halved, so
+  /// that a pair whose route passes a faulty node costs what the seed says
+  /// (hops count as c = 1). Dense: site_count()^2 floats.
+  void add_fault_penalty(const Topology& topology, const std::vector<double>& outage,
+                         double penalty);
+
   double distance(int a, int b) const {
     const std::int16_t* ca = &coords_[static_cast<std::size_t>(a) * dims_];
     const std::int16_t* cb = &coords_[static_cast<std::size_t>(b) * dims_];
@@ -38,15 +45,17 @@ class DistanceTable {
       squares += step * step;
       used += step != 0;
     }
+    const double extra =
+        penalty_.empty() ? 0.0 : penalty_[static_cast<std::size_t>(a) * nodes_.size() + b];
     switch (metric_) {
       case DistanceMetric::Hops:
-        return hops;
+        return hops + extra;
       case DistanceMetric::ScaledHops:
-        return used == 0 ? 0.0 : static_cast<double>(dims_) * hops / used;
+        return (used == 0 ? 0.0 : static_cast<double>(dims_) * hops / used) + extra;
       case DistanceMetric::Euclidean:
-        return root_[squares];
+        return root_[squares] + extra;
     }
-    return hops;
+    return hops + extra;
   }
 
  private:
@@ -57,6 +66,7 @@ class DistanceTable {
   std::vector<std::vector<int>> axis_;  // per dimension: steps for difference - offset
   std::vector<int> offset_;             // L - 1 per dimension
   std::vector<double> root_;            // sqrt of every possible sum of squares
+  std::vector<float> penalty_;          // site-major, empty without faulty nodes
 };
 
 }  // namespace anneal

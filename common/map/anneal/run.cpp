@@ -18,6 +18,14 @@ namespace {
 // times F_min), so dividing only pays where one chain is too slow to sweep.
 constexpr int kAutoDivideTasks = 16384;
 
+/// Equation 1 along the routes needs a distance per pair of sites (4 MiB
+/// and ~10 ms at this size); beyond, faulty nodes are only left out.
+constexpr int kFaultPenaltyMaxSites = 1024;
+
+bool any_faulty(const std::vector<double>& outage) {
+  return std::any_of(outage.begin(), outage.end(), [](double p) { return p > 0; });
+}
+
 /// The candidates, without those with an outage probability when the
 /// fault-free ones can hold every task.
 std::vector<int> site_nodes(const MappingRequest& request, const AnnealOptions& options,
@@ -43,7 +51,10 @@ AnnealResult anneal_placement(const MappingRequest& request, const AnnealOptions
   const Topology& topology = *request.topology;
   const int slots = effective_slots(request);
 
-  const DistanceTable sites(topology, site_nodes(request, options, slots), options.metric);
+  DistanceTable sites(topology, site_nodes(request, options, slots), options.metric);
+  if (options.avoid_faulty && any_faulty(request.outage) &&
+      sites.site_count() <= kFaultPenaltyMaxSites)
+    sites.add_fault_penalty(topology, request.outage, request.fault_cost.penalty);
   const LoadBounds bounds = options.balanced_load ? balanced_load(tasks, sites.site_count())
                                                   : slot_load(sites.site_count(), slots);
   result.lower_bound = free_energy_lower_bound(graph, topology, bounds.highest, options.metric);

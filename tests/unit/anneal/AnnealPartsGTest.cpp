@@ -20,6 +20,7 @@
 #include "map/anneal/schedule.hpp"
 #include "map/anneal/site_neighbourhood.hpp"
 #include "tofa/energy.hpp"
+#include "tofa/faults.hpp"
 
 namespace {
 
@@ -100,6 +101,37 @@ TEST(PlacementState, DeltasMatchEnergyDifferences) {
         EXPECT_NEAR(state.energy() - before, delta, 1e-9);
       }
     }
+  }
+}
+
+// With faulty nodes, d(a, b) is Equation 1 along the routes (c = 1):
+// the mean of w(R(a,b)) and w(R(b,a)), every link with a faulty endpoint
+// costing 1 + penalty, checked against fault_weighted_distance's own route
+// walk for every pair, on a torus with even rings (ties in the route
+// direction) and on a mesh.
+TEST(DistanceTable, FaultPenaltyIsEquationOneAlongBothRoutes) {
+  for (const char* spec : {"torus:4x3x2", "mesh:5x4", "torus:6x4"}) {
+    const Topology topology = Topology::from_spec(spec);
+    const int n = topology.node_count();
+    std::vector<int> nodes(n);
+    std::iota(nodes.begin(), nodes.end(), 0);
+    std::vector<double> outage(n, 0.0);
+    outage[1] = 0.02;
+    outage[n - 3] = 0.5;
+    DistanceTable sites(topology, nodes, tofa::DistanceMetric::Hops);
+    sites.add_fault_penalty(topology, outage, 100);
+    const tofa::FaultCost cost{1.0, 100.0};
+    int penalised = 0;
+    for (int a = 0; a < n; ++a)
+      for (int b = 0; b < n; ++b) {
+        const double want = a == b ? 0.0
+                                   : (tofa::fault_weighted_distance(topology, outage, a, b, cost) +
+                                      tofa::fault_weighted_distance(topology, outage, b, a, cost)) /
+                                         2;
+        EXPECT_DOUBLE_EQ(sites.distance(a, b), want) << spec << " " << a << " -> " << b;
+        penalised += want > topology.hop_distance(a, b);
+      }
+    EXPECT_GT(penalised, n) << spec;  // the faulty nodes lie on many routes
   }
 }
 
