@@ -20,7 +20,7 @@ struct Options {
   std::string topology;
   std::string graph;
   std::string faults;
-  std::string strategy = "tofa";
+  std::string strategy = tofa::kDefaultStrategy;
   std::string nodes;
   std::uint64_t seed = 1;
   int slots = 0;
@@ -102,14 +102,16 @@ Result run_strategy(const std::string& name, const tofa::MappingRequest& request
   return result;
 }
 
+// The default strategy's row is marked with "*" (a footnote says so).
 void print_table(const std::vector<Result>& results) {
   std::printf("%-21s %12s %8s %4s %8s %13s %5s %5s %12s %8s %9s\n", "strategy", "hop-bytes",
               "avg-hops", "max", "dilation", "max-link-load", "links", "nodes", "MIMS",
               "P(abort)", "time-ms");
   for (const Result& r : results) {
     const tofa::PlacementMetrics& m = r.metrics;
+    const std::string name = r.strategy == tofa::kDefaultStrategy ? r.strategy + "*" : r.strategy;
     std::printf("%-21s %12.6g %8.3f %4d %8.3f %13.6g %5d %5d %12.6g %8.5f %9.3f\n",
-                r.strategy.c_str(), m.hop_bytes, m.average_hops, m.max_hops, m.dilation,
+                name.c_str(), m.hop_bytes, m.average_hops, m.max_hops, m.dilation,
                 m.max_link_load, m.links_used, m.nodes_used, m.mims, m.abort_probability,
                 r.milliseconds);
   }
@@ -194,6 +196,8 @@ int run(const Options& options) {
   std::printf("%s, %d tasks, graph %s\n", topology.describe().c_str(), graph.task_count(),
               options.graph.c_str());
   print_table(results);
+  if (results.size() > 1)
+    std::printf("* the default strategy (DefaultStrategy in tofa.conf)\n");
   if (!skipped.empty()) {  // the reasons are in the JSON
     std::string names;
     for (const Skipped& s : skipped) names += (names.empty() ? "" : ", ") + s.strategy;
@@ -234,7 +238,8 @@ int main(int argc, char** argv) {
   app.add_option("--topology", options.topology, "topology file (tofa.conf) or torus:8x8x8");
   app.add_option("--graph", options.graph, "communication matrix, edge list, MatrixMarket, or stencil:AxBxC");
   app.add_option("--faults", options.faults, "lines 'NODE PROBABILITY' (name or id)");
-  app.add_option("--strategy", options.strategy, "mapping strategy (default tofa)");
+  app.add_option("--strategy", options.strategy,
+                 std::string("mapping strategy (default ") + tofa::kDefaultStrategy + ")");
   app.add_option("--nodes", options.nodes, "candidate nodes as a hostlist, in order (default all)");
   app.add_option("--slots", options.slots, "tasks per node (default: the topology's cores)")
       ->check(CLI::Range(0, 1 << 20));

@@ -11,6 +11,7 @@
 #include "service/placement.hpp"
 #include "service/state_files.hpp"
 #include "service/state_text.hpp"
+#include "map/strategies_portfolio.hpp"
 #include "tofa/error.hpp"
 
 namespace tofa::service {
@@ -358,6 +359,9 @@ PlacementRecord ServiceState::place(const PlaceRequest& request) {
   input.min_nodes = request.min_nodes;
   input.max_nodes = request.max_nodes;
   input.parameters = parse_parameters(request.parameters);
+  if (strategy == "auto" && !input.parameters.count("budget"))
+    input.parameters["budget"] =
+        std::to_string(scaled_placement_budget(settings_.placement_budget_ms, graph->task_count()));
   if (!settings_.map_worker.program.empty()) input.worker = &settings_.map_worker;
   ComputedPlacement computed = compute_placement(input);
 

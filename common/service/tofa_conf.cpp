@@ -187,6 +187,8 @@ class ConfParser {
         throw error(token.value_column, e.what());
       }
       s.default_strategy = v;
+    } else if (key == "PlacementBudget") {
+      s.placement_budget_ms = number(0, false, "milliseconds > 0");
     } else if (key == "LinkCost") {
       s.fault_cost.link_cost = number(0, false, "a number > 0");
     } else if (key == "FaultPenalty") {
@@ -256,7 +258,7 @@ const std::vector<std::string>& service_keys() {
   static const std::vector<std::string> keys = {
       "ServiceHost",      "ServicePort",         "ServiceBindAddress", "RequestTimeout",
       "HeartbeatInterval", "HeartbeatTimeout",   "HeartbeatPortOffset", "OutageModel",
-      "DefaultStrategy",  "LinkCost",            "FaultPenalty",       "MaxGraphBytes",
+      "DefaultStrategy",  "PlacementBudget",     "LinkCost",            "FaultPenalty",       "MaxGraphBytes",
       "MaxGraphTasks",    "MaxGraphsPerUser",    "PlacementRetention", "MaxConnections",
       "MaxConnectionsPerPeer", "HeaderTimeout",   "MapWorker",          "MapMemoryLimit",
       "MapTimeLimit",     "MapFailure",          "OutageThreshold",    "OnlyFailingNodesFit"};
@@ -274,6 +276,7 @@ std::string setting_text(const ServiceSettings& s, const std::string& name) {
   if (key == "HeartbeatPortOffset") return std::to_string(s.heartbeat_port_offset);
   if (key == "OutageModel") return s.outage_model.to_string();
   if (key == "DefaultStrategy") return s.default_strategy;
+  if (key == "PlacementBudget") return format_double(s.placement_budget_ms);
   if (key == "LinkCost") return format_double(s.fault_cost.link_cost);
   if (key == "FaultPenalty") return format_double(s.fault_cost.penalty);
   if (key == "MaxGraphBytes") return std::to_string(s.max_graph_bytes);

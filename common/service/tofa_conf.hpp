@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "service/map_worker.hpp"
+#include "tofa/mapper.hpp"
 #include "tofa/faults.hpp"
 #include "tofa/topology.hpp"
 
@@ -27,7 +28,8 @@ struct ServiceSettings {
   double heartbeat_timeout = 2;              ///< seconds per heartbeat
   int heartbeat_port_offset = 1000;          ///< responder port = slurmd port + offset
   OutageModel outage_model;                  ///< window:100
-  std::string default_strategy = "tofa";
+  std::string default_strategy = kDefaultStrategy;
+  double placement_budget_ms = 10;           ///< auto's budget at 128 tasks
   FaultCost fault_cost;                      ///< LinkCost=1, FaultPenalty=100
   long long max_graph_bytes = 64LL << 20;
   int max_graph_tasks = 65536;

@@ -14,12 +14,15 @@
 // growth_thresholds), and again with ties broken at random; the start with
 // the lowest F over all edges is kept.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <queue>
 #include <tuple>
 
 #include "initial_map.hpp"
+
+#include <chrono>
 
 namespace tofa {
 namespace anneal {
@@ -247,7 +250,7 @@ std::vector<double> growth_thresholds(const CommGraph& graph, const std::vector<
 
 void grow_start(PlacementState& state, const SiteNeighbourhood& around,
                 const std::vector<int>& stage, int attempts, double good_enough,
-                RandomStream& random) {
+                RandomStream& random, Deadline deadline) {
   std::vector<int> unplaced;
   for (int task : stage)
     if (state.site_of(task) < 0) unplaced.push_back(task);
@@ -266,10 +269,14 @@ void grow_start(PlacementState& state, const SiteNeighbourhood& around,
       for (int task : unplaced) best_sites.push_back(trial.site_of(task));
     }
   };
+  const auto worth_another = [&] {
+    return best_energy > good_enough &&
+           (best_sites.empty() || std::chrono::steady_clock::now() < deadline);
+  };
   const std::vector<double> thresholds = growth_thresholds(state.graph(), unplaced);
   for (double min_bytes : thresholds)
-    if (best_energy > good_enough) attempt(min_bytes, nullptr);
-  for (int k = static_cast<int>(thresholds.size()); k < attempts && best_energy > good_enough; ++k)
+    if (worth_another()) attempt(min_bytes, nullptr);
+  for (int k = static_cast<int>(thresholds.size()); k < attempts && worth_another(); ++k)
     attempt(best_threshold, &random);
   for (std::size_t i = 0; i < unplaced.size(); ++i) state.place(unplaced[i], best_sites[i]);
 }

@@ -241,10 +241,10 @@ void given_start(PlacementState& state, const SiteNeighbourhood& around,
 
 void start(StartKind kind, PlacementState& state, const SiteNeighbourhood& around,
            const std::vector<int>& stage, RandomStream& random, const std::vector<int>& given,
-           int attempts, double good_enough) {
+           int attempts, double good_enough, Deadline deadline) {
   switch (kind) {
     case StartKind::Grow:
-      grow_start(state, around, stage, attempts, good_enough, random);
+      grow_start(state, around, stage, attempts, good_enough, random, deadline);
       return;
     case StartKind::Heuristic:
       heuristic_start(state, around, stage);

@@ -4,6 +4,7 @@
 // the upper load bounds, and leaves other tasks where they are.
 #pragma once
 
+#include <chrono>
 #include <vector>
 
 #include "placement_state.hpp"
@@ -12,6 +13,8 @@
 
 namespace tofa {
 namespace anneal {
+
+using Deadline = std::chrono::steady_clock::time_point;
 
 enum class StartKind { Grow, Heuristic, BasicHeuristic, RankOrder, Random, Given };
 
@@ -51,10 +54,11 @@ void heuristic_start(PlacementState& state, const SiteNeighbourhood& around,
 /// to it. One attempt grows on all edges, one on each heavy-edge threshold
 /// (distinct weights, or the heaviest half and fifth); the remaining
 /// `attempts` break ties at random on the best threshold. The lowest-energy
-/// result is kept, and no attempt follows one at or below `good_enough`.
+/// result is kept, and no attempt follows one at or below `good_enough` or
+/// starts after `deadline` (the first always runs).
 void grow_start(PlacementState& state, const SiteNeighbourhood& around,
                 const std::vector<int>& stage, int attempts, double good_enough,
-                RandomStream& random);
+                RandomStream& random, Deadline deadline = Deadline::max());
 
 /// Tasks in id order fill the sites in site order (Slurm's block layout).
 void rank_order_start(PlacementState& state, const std::vector<int>& stage);
@@ -67,11 +71,11 @@ void random_start(PlacementState& state, const std::vector<int>& stage, RandomSt
 void given_start(PlacementState& state, const SiteNeighbourhood& around,
                  const std::vector<int>& stage, const std::vector<int>& nodes);
 
-/// `given` is only used by StartKind::Given, `attempts` and `good_enough`
-/// by StartKind::Grow.
+/// `given` is only used by StartKind::Given, `attempts`, `good_enough` and
+/// `deadline` by StartKind::Grow.
 void start(StartKind kind, PlacementState& state, const SiteNeighbourhood& around,
            const std::vector<int>& stage, RandomStream& random, const std::vector<int>& given,
-           int attempts, double good_enough);
+           int attempts, double good_enough, Deadline deadline = Deadline::max());
 
 }  // namespace anneal
 }  // namespace tofa

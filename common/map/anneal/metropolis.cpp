@@ -209,6 +209,7 @@ ChainReport anneal_stage(PlacementState& state, const SiteNeighbourhood& around,
   BetaRange range = calibrate_betas(chain.sample_deltas(scale), settings.initial_acceptance,
                                     settings.final_acceptance);
   for (int round = 0; round < kWarmUpRounds; ++round) {
+    if (budget.seconds > 0 && seconds_used() >= budget.seconds) break;
     double ignored = 0;
     run_sweep(range.first, ignored);
     const double accepted = run_sweep(range.first, ignored);

@@ -43,6 +43,12 @@ std::vector<int> site_nodes(const MappingRequest& request, const AnnealOptions& 
 
 AnnealResult anneal_placement(const MappingRequest& request, const AnnealOptions& options) {
   const auto started = std::chrono::steady_clock::now();
+  // With a budget, the grow start stops trying once it is spent.
+  const Deadline deadline =
+      options.budget_seconds > 0
+          ? started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                          std::chrono::duration<double>(options.budget_seconds))
+          : Deadline::max();
   check_capacity(request);
   AnnealResult result;
   const CommGraph& graph = *request.graph;
@@ -83,7 +89,8 @@ AnnealResult anneal_placement(const MappingRequest& request, const AnnealOptions
     // Only a start of the whole graph can be compared with F_min.
     const bool whole_graph = stage.size() == static_cast<std::size_t>(tasks);
     const double good_enough = whole_graph ? result.lower_bound : 0;
-    start(options.start, state, around, stage, random, given, options.grow_attempts, good_enough);
+    start(options.start, state, around, stage, random, given, options.grow_attempts, good_enough,
+          deadline);
     result.start_energy += state.energy() - energy_before;
     placed += static_cast<int>(stage.size());
 

@@ -2,6 +2,14 @@
 // placement with the lowest Equation 1 objective (fault_weighted_hop_bytes:
 // bytes times the route cost of R(u,v) and R(v,u)). Slurm's block layout is
 // one of them, so auto is never worse than it on that objective.
+//
+// With --param budget=SECONDS (the service passes PlacementBudget, scaled
+// to the job), the cheap heuristics always run, then Scotch, then the
+// annealer's grow start, and annealing gets what is left; a strategy is
+// not started once the budget is spent.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
@@ -13,15 +21,38 @@
 namespace tofa {
 namespace {
 
+using Clock = std::chrono::steady_clock;
+
 /// Annealing costs tens of ms from about a hundred tasks: beyond, auto
 /// leaves it to users who name it.
 constexpr int kAnnealMaxTasks = 128;
+/// Below this much budget left, annealing's calibration alone would
+/// overrun it: auto then takes the annealer's grow start only.
+constexpr double kAnnealChainSeconds = 0.005;
 
-std::vector<std::string> portfolio(const MappingRequest& request) {
-  std::vector<std::string> names{"default-slurm", "greedy", "tofa-compact", "tofa"};
+/// The budget of --param budget=SECONDS, 0 for none. Throws Error on a
+/// value that is not a positive number.
+double budget_seconds(const MappingRequest& request) {
+  const auto found = request.parameters.find("budget");
+  if (found == request.parameters.end()) return 0;
+  std::size_t used = 0;
+  double seconds = 0;
+  try {
+    seconds = std::stod(found->second, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != found->second.size() || !(seconds > 0) || !std::isfinite(seconds))
+    throw Error("auto: parameter budget: expected a positive number of seconds, found '" +
+                found->second + "'");
+  return seconds;
+}
+
+/// Stage 1, always run: fast, and Slurm's layout among them.
+std::vector<std::string> heuristics(const MappingRequest& request) {
+  std::vector<std::string> names{"default-slurm", "greedy", "tofa-compact"};
   if (effective_slots(request) > 1) names.push_back("mims");
   if (request.parameters.count("stencil")) names.push_back("stencil-rcb");
-  if (request.graph->task_count() <= kAnnealMaxTasks) names.push_back("anneal");
   return names;
 }
 
@@ -29,19 +60,24 @@ class AutoMapper : public Mapper {
  public:
   Placement map(const MappingRequest& request) const override {
     check_capacity(request);
+    const double budget = budget_seconds(request);
+    const Clock::time_point started = Clock::now();
+    const auto seconds_left = [&] {
+      return budget - std::chrono::duration<double>(Clock::now() - started).count();
+    };
     const std::vector<double> outage =
         request.outage.empty() ? std::vector<double>(request.topology->node_count(), 0.0)
                                : request.outage;
     Placement best;
     double best_cost = std::numeric_limits<double>::infinity();
     std::string first_error;
-    for (const std::string& name : portfolio(request)) {
+    auto attempt = [&](const std::string& name, const MappingRequest& sub) {
       Placement placement;
       try {
-        placement = make_mapper(name)->map(request);
+        placement = make_mapper(name)->map(sub);
       } catch (const Error& e) {
         if (first_error.empty()) first_error = name + ": " + e.what();
-        continue;
+        return;
       }
       const double cost = fault_weighted_hop_bytes(*request.topology, *request.graph, placement,
                                                    outage, request.fault_cost);
@@ -49,6 +85,19 @@ class AutoMapper : public Mapper {
         best_cost = cost;
         best = std::move(placement);
       }
+    };
+    const auto time_left = [&] { return budget == 0 || seconds_left() > 0; };
+
+    for (const std::string& name : heuristics(request)) attempt(name, request);
+    if (time_left()) attempt("tofa", request);
+    if (time_left() && request.graph->task_count() <= kAnnealMaxTasks) {
+      MappingRequest anneal = request;
+      if (budget > 0) {
+        const double left = seconds_left();
+        anneal.parameters["budget"] = std::to_string(left);
+        if (left < kAnnealChainSeconds) anneal.parameters["anneal"] = "no";
+      }
+      attempt("anneal", anneal);
     }
     if (best.empty() && request.graph->task_count() > 0) throw Error(first_error);
     return best;
@@ -58,5 +107,9 @@ class AutoMapper : public Mapper {
 }  // namespace
 
 std::unique_ptr<Mapper> make_auto_mapper() { return std::make_unique<AutoMapper>(); }
+
+double scaled_placement_budget(double budget_ms, int tasks) {
+  return budget_ms / 1000 * std::pow(std::max(tasks, 1) / 128.0, 0.8);
+}
 
 }  // namespace tofa

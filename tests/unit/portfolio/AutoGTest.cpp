@@ -1,11 +1,14 @@
 // The auto strategy and its objective (Equation 1 along the routes).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "fixtures.hpp"
+#include "map/strategies_portfolio.hpp"
 #include "tofa/faults.hpp"
 #include "tofa/mapper.hpp"
 #include "tofa/metrics.hpp"
@@ -77,6 +80,43 @@ TEST(Auto, NeverWorseThanAnyStrategyItTriesOnHundredsOfRandomCases) {
           << "round " << round << ": auto against " << name;
     }
   }
+}
+
+// A budget too small for any search still gives a valid placement: the best
+// of the heuristics auto always runs (Slurm's layout among them), never an
+// error; a bad budget is refused with the value named.
+TEST(Auto, ABudgetTooSmallForAnySearchGivesTheBestHeuristic) {
+  const Topology topology = Topology::from_spec("torus:8x8x8");
+  const CommGraph graph = tofa_test::random_sparse_graph(85, 3);
+  MappingRequest request;
+  request.topology = &topology;
+  request.graph = &graph;
+  request.outage.assign(512, 0.0);
+  for (int node = 0; node < 512; node += 37) request.outage[node] = 0.02;
+  const auto cost = [&](const Placement& p) {
+    return tofa::fault_weighted_hop_bytes(topology, graph, p, request.outage, request.fault_cost);
+  };
+  double best_heuristic = std::numeric_limits<double>::infinity();
+  for (const char* name : {"default-slurm", "greedy", "tofa-compact"})
+    best_heuristic = std::min(best_heuristic, cost(tofa::make_mapper(name)->map(request)));
+  request.parameters["budget"] = "1e-9";
+  const Placement tiny = tofa::make_mapper("auto")->map(request);
+  EXPECT_NO_THROW(tofa::check_placement(request, tiny));
+  EXPECT_DOUBLE_EQ(cost(tiny), best_heuristic);
+  request.parameters.erase("budget");
+  EXPECT_LE(cost(tofa::make_mapper("auto")->map(request)), best_heuristic);
+  request.parameters["budget"] = "-1";
+  EXPECT_EQ(tofa_test::error_text([&] { tofa::make_mapper("auto")->map(request); }),
+            "auto: parameter budget: expected a positive number of seconds, found '-1'");
+}
+
+// PlacementBudget is the budget of a 128-task job and grows as tasks^0.8.
+TEST(Auto, PlacementBudgetScalesWithTheJob) {
+  EXPECT_DOUBLE_EQ(tofa::scaled_placement_budget(10, 128), 0.010);
+  EXPECT_NEAR(tofa::scaled_placement_budget(10, 16), 0.0019, 0.0001);
+  EXPECT_NEAR(tofa::scaled_placement_budget(10, 65536), 1.47, 0.01);
+  EXPECT_GT(tofa::scaled_placement_budget(10, 1), 0.0);
+  EXPECT_LT(tofa::scaled_placement_budget(10, 1024), tofa::scaled_placement_budget(10, 2048));
 }
 
 TEST(Auto, SaysWhyWhenNothingFits) {

@@ -35,7 +35,8 @@ TEST(TofaConfTest, DefaultsWithoutServiceLines) {
   EXPECT_EQ(s.heartbeat_timeout, 2);
   EXPECT_EQ(s.heartbeat_port_offset, 1000);
   EXPECT_EQ(s.outage_model.to_string(), "window:100");
-  EXPECT_EQ(s.default_strategy, "tofa");
+  EXPECT_EQ(s.default_strategy, "auto");
+  EXPECT_EQ(s.placement_budget_ms, 10);
   EXPECT_EQ(s.fault_cost.link_cost, 1);
   EXPECT_EQ(s.fault_cost.penalty, 100);
   EXPECT_EQ(s.max_graph_bytes, 67108864);
@@ -71,7 +72,8 @@ TEST(TofaConfTest, ServiceKeysAnywhereCaseInsensitive) {
       "Dims=2x2 CoresPerNode=2\n"
       "ServiceHost=ctl ServicePort=7000 OutageModel=ewma:0.2\n"
       "NodeName=a[1-4]\n"
-      "DefaultStrategy=greedy LinkCost=2 FaultPenalty=50 MaxGraphBytes=1000\n");
+      "DefaultStrategy=greedy LinkCost=2 FaultPenalty=50 MaxGraphBytes=1000\n"
+      "PlacementBudget=2.5\n");
   const TofaConf conf = parse_tofa_conf(in, "tofa.conf");
   EXPECT_EQ(conf.topology.cores_per_node(), 2);
   EXPECT_EQ(conf.settings.heartbeat_interval, 0.25);
@@ -83,6 +85,10 @@ TEST(TofaConfTest, ServiceKeysAnywhereCaseInsensitive) {
   EXPECT_EQ(conf.settings.fault_cost.link_cost, 2);
   EXPECT_EQ(conf.settings.fault_cost.penalty, 50);
   EXPECT_EQ(conf.settings.max_graph_bytes, 1000);
+  EXPECT_EQ(conf.settings.placement_budget_ms, 2.5);
+  EXPECT_EQ(setting_text(conf.settings, "placementbudget"), "2.5");
+  EXPECT_EQ(parse_error("PlacementBudget=0\n"),
+            "tofa.conf:1:17: bad PlacementBudget '0': expected milliseconds > 0");
 }
 
 TEST(TofaConfTest, ErrorsNameFileLineAndColumn) {
@@ -93,7 +99,7 @@ TEST(TofaConfTest, ErrorsNameFileLineAndColumn) {
             "tofa.conf:2:3: unknown key 'Foo': expected Dims, Wrap, CoresPerNode, NodeName, "
             "Coord, ServiceHost, ServicePort, ServiceBindAddress, RequestTimeout, "
             "HeartbeatInterval, HeartbeatTimeout, HeartbeatPortOffset, OutageModel, "
-            "DefaultStrategy, LinkCost, FaultPenalty, MaxGraphBytes, MaxGraphTasks, "
+            "DefaultStrategy, PlacementBudget, LinkCost, FaultPenalty, MaxGraphBytes, MaxGraphTasks, "
             "MaxGraphsPerUser, PlacementRetention, MaxConnections, MaxConnectionsPerPeer, "
             "HeaderTimeout, MapWorker, MapMemoryLimit, MapTimeLimit, MapFailure, OutageThreshold or "
             "OnlyFailingNodesFit");
