@@ -1,7 +1,8 @@
 // "auto": the strategies that apply to the job, each run on it, and the
 // placement with the lowest Equation 1 objective (fault_weighted_hop_bytes:
 // bytes times the route cost of R(u,v) and R(v,u)). Slurm's block layout is
-// one of them, so auto is never worse than it on that objective.
+// one of them, so auto is never worse than it on that objective. Ties go
+// to the lower P(abort).
 //
 // With --param budget=SECONDS (the service passes PlacementBudget, scaled
 // to the job), the cheap heuristics always run, then Scotch, then the
@@ -81,7 +82,12 @@ class AutoMapper : public Mapper {
       }
       const double cost = fault_weighted_hop_bytes(*request.topology, *request.graph, placement,
                                                    outage, request.fault_cost);
-      if (cost < best_cost) {
+      // Equal costs (tasks that exchange nothing escape Equation 1): the
+      // lower P(abort) wins.
+      const auto abort = [&](const Placement& p) {
+        return expected_abort_probability(*request.topology, *request.graph, p, outage);
+      };
+      if (cost < best_cost || (cost == best_cost && abort(placement) < abort(best))) {
         best_cost = cost;
         best = std::move(placement);
       }

@@ -119,6 +119,22 @@ TEST(Auto, PlacementBudgetScalesWithTheJob) {
   EXPECT_LT(tofa::scaled_placement_budget(10, 1024), tofa::scaled_placement_budget(10, 2048));
 }
 
+// A task that exchanges nothing costs 0 on any node by Equation 1: the tie
+// goes to the placement least likely to abort (untrusted_input (1): a
+// 1-task job ran on the one node with p = 0.02).
+TEST(Auto, TiesGoToTheLowerAbortProbability) {
+  const Topology topology = Topology::from_spec("torus:2x2x2");
+  const CommGraph lone = CommGraph::from_directed_edges(1, {});
+  MappingRequest request;
+  request.topology = &topology;
+  request.graph = &lone;
+  request.outage.assign(8, 0.0);
+  request.outage[0] = 0.02;
+  const Placement placement = tofa::make_mapper("auto")->map(request);
+  ASSERT_EQ(placement.size(), 1u);
+  EXPECT_NE(placement[0], 0);
+}
+
 TEST(Auto, SaysWhyWhenNothingFits) {
   const Topology topology = Topology::from_spec("torus:4");
   const CommGraph graph = tofa_test::ring_graph(8);
