@@ -17,7 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "map/strategies_extra.hpp"
+#include "map/mims/strategies.hpp"
 #include "tofa/mims.hpp"
 #include "tofa/tofa.hpp"
 

@@ -10,22 +10,22 @@ common_libtofa_la_SOURCES = \
 	common/route_registry.cpp \
 	common/heartbeats.cpp common/fault_cost.cpp \
 	common/metrics.cpp \
-	common/mapper.cpp common/map/strategies.hpp \
-	common/map/default_slurm.cpp common/map/random.cpp \
-	common/map/greedy.cpp common/map/tofa_scotch.cpp common/map/tofa_compact.cpp \
-	common/map/scotch_map.hpp common/map/scotch_map.cpp \
-	common/map/scotch_target.hpp common/map/scotch_target.cpp \
-	common/map/deco_arch.hpp common/map/deco_arch.cpp \
-	common/map/strategies_portfolio.hpp common/map/portfolio/auto.cpp \
+	common/map/registry.cpp common/map/baseline/strategies.hpp common/map/scotch/strategies.hpp \
+	common/map/baseline/default_slurm.cpp common/map/baseline/random.cpp \
+	common/map/baseline/greedy.cpp common/map/scotch/tofa_scotch.cpp common/map/scotch/tofa_compact.cpp \
+	common/map/scotch/scotch_map.hpp common/map/scotch/scotch_map.cpp \
+	common/map/scotch/scotch_target.hpp common/map/scotch/scotch_target.cpp \
+	common/map/scotch/deco_arch.hpp common/map/scotch/deco_arch.cpp \
+	common/map/portfolio/strategies.hpp common/map/portfolio/auto.cpp \
 	common/map/slot_pool.hpp common/map/slot_pool.cpp \
 	common/map/capacity_repair.hpp common/map/capacity_repair.cpp \
 	common/map/task_limits.hpp common/map/task_limits.cpp \
 	common/tofa/allocators.hpp common/tofa/mims.hpp common/tofa/rubik.hpp \
-	common/map/strategies_stencil.hpp common/map/strategies_extra.hpp common/map/stencil_allcorners.cpp \
-	common/map/stencil_baseline.cpp common/map/stencil_colmajor.cpp common/map/stencil_corner.cpp \
-	common/map/stencil_grouping.cpp common/map/stencil_incimprove.cpp common/map/stencil_ordered.cpp \
-	common/map/stencil_overlay.cpp common/map/stencil_rcb.cpp common/map/stencil_rowmajor.cpp \
-	common/map/stencil_twowayoverlay.cpp common/map/stencil/allocation.cpp common/map/stencil/allocation.hpp \
+	common/map/stencil/strategies.hpp common/map/mims/strategies.hpp common/map/rubik/strategies.hpp common/map/stencil/stencil_allcorners.cpp \
+	common/map/stencil/stencil_baseline.cpp common/map/stencil/stencil_colmajor.cpp common/map/stencil/stencil_corner.cpp \
+	common/map/stencil/stencil_grouping.cpp common/map/stencil/stencil_incimprove.cpp common/map/stencil/stencil_ordered.cpp \
+	common/map/stencil/stencil_overlay.cpp common/map/stencil/stencil_rcb.cpp common/map/stencil/stencil_rowmajor.cpp \
+	common/map/stencil/stencil_twowayoverlay.cpp common/map/stencil/allocation.cpp common/map/stencil/allocation.hpp \
 	common/map/stencil/corner_order.cpp common/map/stencil/corner_order.hpp common/map/stencil/free_rank_grid.cpp \
 	common/map/stencil/free_rank_grid.hpp common/map/stencil/group_block.cpp common/map/stencil/group_block.hpp \
 	common/map/stencil/job_grid.cpp common/map/stencil/job_grid.hpp common/map/stencil/job_shape.cpp \
@@ -34,10 +34,10 @@ common_libtofa_la_SOURCES = \
 	common/map/stencil/rcb.hpp common/alloc/fragmented_machine.cpp common/alloc/free_nodes.cpp \
 	common/alloc/free_nodes.hpp common/alloc/mc1x1.cpp common/alloc/snake_best_fit.cpp \
 	common/map/mims/bin_packing.cpp common/map/mims/bin_packing.hpp common/map/mims/packing.cpp \
-	common/rubik/grid.hpp common/rubik/partition.cpp common/rubik/permute.cpp \
-	common/rubik/spec_parser.cpp common/rubik/tree.cpp common/rubik/writers.cpp \
-	common/map/mims_pack.cpp common/map/rubik.cpp \
-	common/tofa/energy.hpp common/map/strategies_anneal.hpp common/map/anneal.cpp \
+	common/map/rubik/grid.hpp common/map/rubik/partition.cpp common/map/rubik/permute.cpp \
+	common/map/rubik/spec_parser.cpp common/map/rubik/tree.cpp common/map/rubik/writers.cpp \
+	common/map/mims/strategy.cpp common/map/rubik/strategy.cpp \
+	common/tofa/energy.hpp common/map/anneal/strategies.hpp common/map/anneal/strategy.cpp \
 	common/map/anneal/bisection.cpp common/map/anneal/bisection.hpp common/map/anneal/cubic_problems.cpp \
 	common/map/anneal/cubic_problems.hpp common/map/anneal/distance_table.cpp common/map/anneal/distance_table.hpp \
 	common/map/anneal/energy.cpp common/map/anneal/descent.cpp common/map/anneal/descent.hpp common/map/anneal/grow_start.cpp common/map/anneal/initial_map.cpp common/map/anneal/initial_map.hpp \

@@ -11,7 +11,7 @@
 #include "service/placement.hpp"
 #include "service/state_files.hpp"
 #include "service/state_text.hpp"
-#include "map/strategies_portfolio.hpp"
+#include "map/portfolio/strategies.hpp"
 #include "tofa/error.hpp"
 
 namespace tofa::service {

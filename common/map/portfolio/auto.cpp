@@ -17,7 +17,7 @@
 
 #include "../../tofa/error.hpp"
 #include "../../tofa/faults.hpp"
-#include "../strategies_portfolio.hpp"
+#include "strategies.hpp"
 
 namespace tofa {
 namespace {

@@ -13,7 +13,7 @@
 #include "fixtures.hpp"
 #include "map/anneal/cubic_problems.hpp"
 #include "map/anneal/run.hpp"
-#include "map/strategies_anneal.hpp"
+#include "map/anneal/strategies.hpp"
 #include "tofa/energy.hpp"
 #include "tofa/generators.hpp"
 #include "tofa/error.hpp"

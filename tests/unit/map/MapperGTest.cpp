@@ -15,8 +15,8 @@
 
 #include "fixtures.hpp"
 #include "map/capacity_repair.hpp"
-#include "map/deco_arch.hpp"
-#include "map/scotch_target.hpp"
+#include "map/scotch/deco_arch.hpp"
+#include "map/scotch/scotch_target.hpp"
 #include "tofa/error.hpp"
 #include "tofa/faults.hpp"
 #include "tofa/mapper.hpp"

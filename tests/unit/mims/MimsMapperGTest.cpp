@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "fixtures.hpp"
-#include "map/strategies_extra.hpp"
+#include "map/mims/strategies.hpp"
 #include "tofa/error.hpp"
 #include "tofa/mapper.hpp"
 #include "tofa/mims.hpp"

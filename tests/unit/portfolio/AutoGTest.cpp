@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "fixtures.hpp"
-#include "map/strategies_portfolio.hpp"
+#include "map/portfolio/strategies.hpp"
 #include "tofa/faults.hpp"
 #include "tofa/mapper.hpp"
 #include "tofa/metrics.hpp"

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "fixtures.hpp"
-#include "map/strategies_extra.hpp"
+#include "map/rubik/strategies.hpp"
 #include "rubik_test_util.hpp"
 #include "tofa/mapper.hpp"
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "fixtures.hpp"
-#include "map/strategies_stencil.hpp"
+#include "map/stencil/strategies.hpp"
 #include "tofa/allocators.hpp"
 #include "tofa/error.hpp"
 #include "tofa/generators.hpp"

@@ -1,0 +1,15 @@
+// Factories of the baseline strategies (default-slurm, random, greedy), one
+// file each in this folder; the registry (map/registry.cpp) lists them.
+#pragma once
+
+#include <memory>
+
+#include "../../tofa/mapper.hpp"
+
+namespace tofa {
+
+std::unique_ptr<Mapper> make_default_slurm_mapper();
+std::unique_ptr<Mapper> make_random_mapper();
+std::unique_ptr<Mapper> make_greedy_mapper();
+
+}  // namespace tofa

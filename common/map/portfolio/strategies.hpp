@@ -1,0 +1,18 @@
+// Factory of the auto strategy (map/portfolio/auto.cpp), for the registry
+// in common/map/registry.cpp.
+#pragma once
+
+#include <memory>
+
+#include "../../tofa/mapper.hpp"
+
+namespace tofa {
+
+std::unique_ptr<Mapper> make_auto_mapper();
+
+/// tofa.conf's PlacementBudget (milliseconds for a job of 128 tasks) for a
+/// job of `tasks` tasks, in seconds: it grows as tasks^0.8 (about 2 ms at
+/// 16 tasks, 53 ms at 1024, 0.84 s at 32,768, 1.5 s at 65,536).
+double scaled_placement_budget(double budget_ms, int tasks);
+
+}  // namespace tofa

@@ -1,0 +1,120 @@
+#include "scotch_map.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+
+#include "../capacity_repair.hpp"
+#include "scotch_target.hpp"
+
+namespace tofa {
+namespace {
+
+constexpr double kMaxEdgeWeight = 1 << 16;
+constexpr double kBalanceRatio = 0.05;
+// Scotch adds up edge weight * terminal distance in 32-bit integers; keep the
+// sum over all edges below this.
+constexpr double kCostBudget = 1 << 29;
+
+/// The communication graph with bytes scaled proportionally to integers in
+/// [1, 2^16] (edges without bytes left out), smaller when needed so that
+/// weights * `max_distance` cannot overflow Scotch's 32-bit cost sums.
+scotch::Graph scotch_graph(const CommGraph& graph, long long max_distance) {
+  double heaviest = 0;
+  double total = 0;
+  for (double bytes : graph.bytes()) {
+    heaviest = std::max(heaviest, bytes);
+    total += bytes;
+  }
+  double scale = heaviest > 0 ? kMaxEdgeWeight / heaviest : 0;
+  if (total > 0) scale = std::min(scale, kCostBudget / std::max(1LL, max_distance) / total);
+
+  std::vector<SCOTCH_Num> offsets{0};
+  std::vector<SCOTCH_Num> adjacency;
+  std::vector<SCOTCH_Num> weights;
+  for (int task = 0; task < graph.task_count(); ++task) {
+    for (auto k = graph.offsets()[task]; k < graph.offsets()[task + 1]; ++k) {
+      if (!(graph.bytes()[k] > 0)) continue;
+      adjacency.push_back(graph.adjacency()[k]);
+      weights.push_back(static_cast<SCOTCH_Num>(
+          std::clamp(std::llround(graph.bytes()[k] * scale), 1LL, 1LL << 16)));
+    }
+    offsets.push_back(static_cast<SCOTCH_Num>(adjacency.size()));
+  }
+  return scotch::Graph(std::move(offsets), std::move(adjacency), std::move(weights));
+}
+
+/// The first `needed` consecutive candidates (in candidate order) whose
+/// outage is 0, or an empty vector.
+std::vector<int> first_fault_free_run(const MappingRequest& request,
+                                      const std::vector<int>& candidates, int needed) {
+  int run_length = 0;
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    run_length = outage_of(request, candidates[i]) > 0 ? 0 : run_length + 1;
+    if (run_length == needed)
+      return std::vector<int>(candidates.begin() + (i + 1 - needed), candidates.begin() + i + 1);
+  }
+  return {};
+}
+
+std::vector<double> outage_per_node(const MappingRequest& request) {
+  std::vector<double> outage(request.topology->node_count(), 0.0);
+  for (int node = 0; node < request.topology->node_count(); ++node)
+    outage[node] = outage_of(request, node);
+  return outage;
+}
+
+/// Maps the graph onto `target` with Scotch, then repairs capacity.
+Placement scotch_map_onto(const MappingRequest& request,
+                          const std::shared_ptr<const scotch::Target>& target, int slots,
+                          scotch::Lock& /*held*/) {
+  const int tasks = request.graph->task_count();
+  scotch::Graph graph = scotch_graph(*request.graph, target->max_distance());
+  scotch::Strat strategy;
+  scotch::check(SCOTCH_stratGraphMapBuild(strategy.get(), SCOTCH_STRATDEFAULT,
+                                          SCOTCH_archSize(target->arch()), kBalanceRatio),
+                "SCOTCH_stratGraphMapBuild");
+  scotch::SingleThreadGraph bound(graph, static_cast<SCOTCH_Num>(request.seed % INT_MAX));
+  std::vector<SCOTCH_Num> terminals(tasks);
+  scotch::check(SCOTCH_graphMap(bound.get(), target->arch(), strategy.get(), terminals.data()),
+                "SCOTCH_graphMap");
+
+  Placement placement(tasks);
+  for (int task = 0; task < tasks; ++task)
+    placement[task] = target->node_of_terminal(terminals[task]);
+  repair_capacity(request, target->nodes(), slots, placement);
+  check_placement(request, placement);
+  return placement;
+}
+
+}  // namespace
+
+Placement map_fault_free_run_or(const MappingRequest& request, FallbackNodes fallback) {
+  check_capacity(request);
+  const std::vector<int> candidates = effective_candidates(request);
+  const int slots = effective_slots(request);
+  const int tasks = request.graph->task_count();
+  if (tasks == 0) return {};
+
+  const int needed = (tasks + slots - 1) / slots;
+  const std::vector<int> run = first_fault_free_run(request, candidates, needed);
+  const std::vector<int> nodes = run.empty() ? fallback(request, candidates, needed) : run;
+  if (nodes.size() == 1) {
+    // Nothing to map; and Scotch 7.0.3 crashes building a one-terminal
+    // sub-architecture (_SCOTCHarchSubArchBuild), which any small job reached.
+    Placement placement(tasks, nodes.front());
+    check_placement(request, placement);
+    return placement;
+  }
+  scotch::Lock held = scotch::lock();
+  // Listing 1.1 maps onto the topology graph weighted by Equation 1 in both
+  // branches: a fault-free run's routes may still cross a faulty node.
+  const std::vector<double> outage = outage_per_node(request);
+  const bool any_faulty = std::any_of(outage.begin(), outage.end(), [](double p) { return p > 0; });
+  auto target = any_faulty ? scotch::fault_weighted_target(*request.topology, nodes, outage,
+                                                           request.fault_cost, held)
+                           : scotch::topology_target(*request.topology, nodes, held);
+  return scotch_map_onto(request, target, slots, held);
+}
+
+}  // namespace tofa

@@ -1,0 +1,14 @@
+// Factories of the Scotch-based strategies of the TOFA seed (tofa,
+// tofa-compact); the registry (map/registry.cpp) lists them.
+#pragma once
+
+#include <memory>
+
+#include "../../tofa/mapper.hpp"
+
+namespace tofa {
+
+std::unique_ptr<Mapper> make_tofa_mapper();
+std::unique_ptr<Mapper> make_tofa_compact_mapper();
+
+}  // namespace tofa
