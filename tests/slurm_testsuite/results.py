@@ -370,7 +370,8 @@ def count_outcomes(tests):
 
 def cmd_merge(a):
     """Per mode, the union of the parts' tests (run.sh --part K/N, or an
-    interrupted whole run that covered the first part)."""
+    interrupted whole run that covered the first part); a test in several
+    parts takes the last one's outcome and keeps the others under "earlier"."""
     merged_any = False
     for mode in ("plain", "tofa"):
         docs = [json.load(open(os.path.join(d, f"{mode}.json")))
@@ -378,12 +379,10 @@ def cmd_merge(a):
         if not docs:
             continue
         tests = {}
-        for d in docs:
+        for d in docs:  # a later part (e.g. a re-run of some tests) overrides
             for t, r in d["tests"].items():
                 if t in tests:
-                    print(f"warning: {mode}: {t} is in more than one part; keeping the first",
-                          file=sys.stderr)
-                    continue
+                    r = dict(r, earlier=tests[t])
                 tests[t] = r
         doc = {"mode": mode, "list": "merged", "list_hash": "merged",
                "started": min(d["started"] for d in docs),

@@ -40,7 +40,9 @@ Usage: $TOFA_PROG [--list FILE | --all] [--mode plain|tofa|both] [--out DIR]
                       N runs can go at once; results in
                       DIR/slurm-testsuite/part-K-of-N/
   --merge PARTDIR...  run nothing; merge the parts' plain.json and tofa.json
-                      into --out, then compare
+                      into --out (for a test in several, the last directory's
+                      outcome counts: e.g. a --list re-run of some tests), then
+                      compare
   --compare-only      run nothing; compare the plain.json and tofa.json in --out
   -h, --help          this message
 
