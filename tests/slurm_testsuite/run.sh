@@ -199,6 +199,27 @@ add_common_conf() {
 
 mode_dir() { if [ "$1" = plain ]; then echo "$PLAIN_DIR"; else echo "$TOFA_DIR"; fi; }
 
+# A copy of the built plugins, library and helpers for the tofa mode, made
+# once per mode: a rebuild in the checkout during a run of hours (every
+# client loads the plugins anew) cannot break the run. LD_LIBRARY_PATH
+# (exported by the lib, passed to every test) wins over the plugins'
+# RUNPATH into the checkout.
+snapshot_build() {
+    local snap=$WORK/build-tofa f
+    rm -rf "$snap"
+    mkdir -p "$snap/plugins/.libs" "$snap/plugins/select/.libs" "$snap/common/.libs" \
+        "$snap/tools/.libs" "$snap/tests/integration/.libs" || return 1
+    cp -a "$ROOT"/plugins/.libs/*.so "$snap/plugins/.libs/" &&
+        cp -a "$ROOT"/plugins/select/.libs/*.so "$snap/plugins/select/.libs/" &&
+        cp -a "$ROOT"/common/.libs/libtofa.so* "$snap/common/.libs/" &&
+        cp -a "$ROOT/tools/.libs/tofa-map-worker" "$snap/tools/.libs/" || return 1
+    for f in tests/integration/tofa_query tests/integration/.libs/tofa_query; do
+        [ -e "$ROOT/$f" ] && cp -a "$ROOT/$f" "$snap/$f"
+    done
+    BUILD_SNAPSHOT=$snap
+}
+BUILD_SNAPSHOT=$ROOT
+
 # cluster_start MODE: starts the mode's cluster; writes DIR/etc/testsuite.env
 # (SLURM_CONF, LD_LIBRARY_PATH). Exit status 77: the tofa plugins are not built.
 cluster_start() {
@@ -223,7 +244,7 @@ cluster_start() {
         TOFA_LIB_DIMS=$DIMS
         TOFA_LIB_CPUS=$CPUS
         top_srcdir=$ROOT
-        top_builddir=$ROOT
+        top_builddir=$BUILD_SNAPSHOT
         # shellcheck source=../integration/lib_tofa_cluster.sh
         . "$ROOT/tests/integration/lib_tofa_cluster.sh"
         trap - EXIT   # the lib's finish would stop the cluster and exit
@@ -466,6 +487,11 @@ run_mode() {
     rm -rf "$OUT/logs/$mode"
     mkdir -p "$OUT/logs/$mode"
     MODE_STARTED=$(now)
+    if [ "$mode" = tofa ] && ! snapshot_build; then
+        log "[$mode] cannot copy the built plugins (not built?)"
+        write_mode "$mode" --error "no built plugins to copy"
+        return 1
+    fi
     log "[$mode] starting the cluster ($dir, $NODES nodes x $CPUS CPUs)"
     RUNNING_MODE=$mode
     cluster_start "$mode"
