@@ -297,7 +297,7 @@ def cmd_compare(a):
                 why = "allow-listed topology skip, but the skip message does not name topology"
         elif po == "pass" and qo == "fail" and t in node_order:
             message = node_order[t][0].strip()
-            failed = failed_subtests(os.path.join(a.out, "logs", "tofa", t + ".log"))
+            failed = failed_subtests(q.get("log") or os.path.join(a.out, "logs", "tofa", t + ".log"))
             if q.get("reason", "") == message and failed == [message]:
                 verdict = "allowed-node-order"
                 why = f"allow-listed: {node_order[t][-1].strip()}"
@@ -374,15 +374,16 @@ def cmd_merge(a):
     parts takes the last one's outcome and keeps the others under "earlier"."""
     merged_any = False
     for mode in ("plain", "tofa"):
-        docs = [json.load(open(os.path.join(d, f"{mode}.json")))
-                for d in a.parts if os.path.exists(os.path.join(d, f"{mode}.json"))]
+        parts = [d for d in a.parts if os.path.exists(os.path.join(d, f"{mode}.json"))]
+        docs = [json.load(open(os.path.join(d, f"{mode}.json"))) for d in parts]
         if not docs:
             continue
         tests = {}
-        for d in docs:  # a later part (e.g. a re-run of some tests) overrides
+        for part, d in zip(parts, docs):  # a later part (e.g. a re-run) overrides
             for t, r in d["tests"].items():
+                r = dict(r, log=os.path.join(os.path.abspath(part), "logs", mode, t + ".log"))
                 if t in tests:
-                    r = dict(r, earlier=tests[t])
+                    r["earlier"] = tests[t]
                 tests[t] = r
         doc = {"mode": mode, "list": "merged", "list_hash": "merged",
                "started": min(d["started"] for d in docs),
