@@ -91,7 +91,7 @@ int main(int argc, char** argv) {
     };
     nlohmann::json rows = nlohmann::json::array();
     double baseline = 0;
-    for (const char* strategy : {"default-slurm", "tofa", "tofa-compact", "greedy"}) {
+    for (const char* strategy : {"auto", "default-slurm", "tofa", "tofa-compact", "greedy"}) {
       std::vector<double> times, local_times;
       const double ms = median_ms(in_worker, strategy, times);
       const double local_ms = median_ms(in_process, strategy, local_times);

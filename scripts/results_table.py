@@ -22,13 +22,16 @@ def table(doc):
     return "\n".join(lines)
 
 
-KEY_STRATEGIES = ["default-slurm", "greedy", "tofa", "tofa-compact", "anneal", "mims",
+# The default first (as jobs get it: within PlacementBudget), then Slurm's
+# layout (the baseline) and the others.
+KEY_STRATEGIES = ["auto", "default-slurm", "tofa", "tofa-compact", "greedy", "anneal", "mims",
                   "stencil-rcb"]
 
 
 def summary_table(doc):
     """Hop-bytes relative to default-slurm (and P(abort)) of the main strategies."""
-    head = "| case | " + " | ".join(KEY_STRATEGIES) + " |"
+    head = "| case | " + " | ".join(
+        f"**{n}** (default)" if n == "auto" else n for n in KEY_STRATEGIES) + " |"
     lines = ["Hop-bytes relative to `default-slurm` (lower is better), expected abort "
              "probability in parentheses; `-` = not applicable to the case:", "", head,
              "|---|" + "---:|" * len(KEY_STRATEGIES)]
@@ -58,7 +61,7 @@ def chart(doc):
     """Grouped bars of the main strategies: hop-bytes relative to default-slurm."""
     cases = doc["cases"]
     names = KEY_STRATEGIES
-    colours = ["#888888", "#50a050", "#3070c0", "#60a8e0", "#c04040", "#a050a0", "#e6a040"]
+    colours = ["#202020", "#888888", "#3070c0", "#60a8e0", "#50a050", "#c04040", "#a050a0", "#e6a040"]
     bar, gap, height, top = 16, 30, 220, 40
     width = 80 + len(cases) * (len(names) * bar + gap)
     values = [r["hop_bytes_vs_default"] for c in cases for r in c["results"] if r["strategy"] in names]
