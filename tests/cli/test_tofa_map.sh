@@ -23,8 +23,10 @@ check "lists the four base strategies" \
   --faults "$examples/faults16.txt" --compare --strategy tofa \
   --hostfile "$work/hosts" --json "$work/out.json" --svg "$work/out.svg" >"$work/table" 2>&1
 check "compare run succeeds" test $? -eq 0
-# Every strategy has a row, or is named as not applicable to this graph.
-rows=$(grep -cFf <("$map" --list-strategies | awk '{print $1 " "}') "$work/table")
+# Every strategy has a row (the default's name marked "*"), or is named as
+# not applicable to this graph.
+rows=$(grep -cE "^($("$map" --list-strategies | awk '{print $1}' | paste -sd'|'))\*? " "$work/table")
+check "the default strategy's row is marked" grep -qE '^auto\* ' "$work/table"
 not_applicable=$(sed -n 's/^not applicable to this job: //p' "$work/table" | tr ',' '\n' | grep -c .)
 check "table has a row per applicable strategy" \
   test $((rows + not_applicable)) -eq "$("$map" --list-strategies | wc -l)" -a "$rows" -ge 6
