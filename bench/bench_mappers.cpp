@@ -67,9 +67,9 @@ nlohmann::json run_case(const BenchCase& c) {
   for (const auto& info : tofa::mapper_table()) {
     std::fprintf(stderr, "  %-22s", info.name);
     auto mapper = info.create();
-    // The default as jobs get it: auto within the service's default budget.
+    // auto as jobs get it: within the service's default budget.
     tofa::MappingRequest own = request;
-    if (std::strcmp(info.name, tofa::kDefaultStrategy) == 0)
+    if (std::strcmp(info.name, "auto") == 0)
       own.parameters["budget"] =
           std::to_string(tofa::scaled_placement_budget(kPlacementBudgetMs, c.graph.task_count()));
     std::vector<double> times;

@@ -29,7 +29,7 @@
  *   HeartbeatTimeout=2       seconds a node has to answer one heartbeat
  *   HeartbeatPortOffset=1000 responder port = the node's slurmd port + this
  *   OutageModel=window:100   or ewma:ALPHA (outage probability estimator)
- *   DefaultStrategy=auto     mapping strategy when a request names none
+ *   DefaultStrategy=tofa     mapping strategy when a request names none
  *   PlacementBudget=10       ms auto may spend on a 128-task job (x (tasks/128)^0.8)
  *   LinkCost=1               c of the seed's Equation 1
  *   FaultPenalty=100         a link touching a faulty node costs c + penalty*c
