@@ -62,10 +62,11 @@ static void _attach_tofa_env(job_desc_msg_t *desc)
 {
 	static const char *names[] = { TOFA_ENV_GRAPH_ID, TOFA_ENV_MATRIX,
 				       TOFA_ENV_STRATEGY, TOFA_ENV_PARAMS };
+	const int names_count = sizeof(names) / sizeof(names[0]);
 	int count = 0;
 
-	desc->spank_job_env = xcalloc(4, sizeof(char *));
-	for (int i = 0; i < 4; i++) {
+	desc->spank_job_env = xcalloc(names_count, sizeof(char *));
+	for (int i = 0; i < names_count; i++) {
 		const char *value = getenv(names[i]);
 		if (value)
 			desc->spank_job_env[count++] =
