@@ -277,10 +277,10 @@ fill=$(sbatch --parsable -N 8 --exclusive -o /dev/null --wrap 'sleep 120')
 wait_until 30 running "$fill"
 srun -n 16 --tofa-matrix=st16.mat -J tofa-pending true > "$DATA/out-pending" 2>&1 &
 srun_pid=$!
-pending_id() { squeue -h -n tofa-pending -t PD -o %i | head -1; }
-has_pending() { [ -n "$(pending_id)" ]; }
-wait_until 30 has_pending
-pid_of_pending=$(pending_id)
+job_named() { squeue -h -n "$1" -t "$2" -o %i | head -1; }   # job_named NAME STATE
+has_job_named() { [ -n "$(job_named "$1" "$2")" ]; }
+wait_until 30 has_job_named tofa-pending PD
+pid_of_pending=$(job_named tofa-pending PD)
 kill -INT "$srun_pid"
 wait "$srun_pid"
 gone() { [ -z "$(squeue -h -j "$1" 2>/dev/null)" ]; }
@@ -294,10 +294,8 @@ wait_until 30 gone "$long"
 wait_until 30 gone "$fill"
 srun -n 16 --tofa-matrix=st16.mat -J tofa-killed sleep 120 > /dev/null 2>&1 &
 srun_pid=$!
-killed_id() { squeue -h -n tofa-killed -t R -o %i | head -1; }
-has_killed() { [ -n "$(killed_id)" ]; }
-wait_until 30 has_killed
-killed=$(killed_id)
+wait_until 30 has_job_named tofa-killed R
+killed=$(job_named tofa-killed R)
 kill -KILL "$srun_pid"
 wait "$srun_pid" 2>/dev/null
 if [ -n "$killed" ] && wait_until 30 gone "$killed"; then
