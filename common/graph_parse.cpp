@@ -16,6 +16,7 @@
 
 #include "tofa/error.hpp"
 #include "tofa/graph.hpp"
+#include "tofa/size_limit.hpp"
 
 namespace tofa {
 
@@ -23,7 +24,7 @@ namespace {
 
 /// Largest task count we accept: guards against absurd allocations from a
 /// typo like "40960000000" while leaving room for any real application.
-constexpr long long kMaxTasks = 1LL << 24;
+constexpr long long kMaxTasks = size_limit(1LL << 24, 1LL << 14);
 
 const char* const kEmptyFile = "empty file: expected the task count N on the first line";
 const char* const kEdgeLine = "'i j bytes [msgs]'";

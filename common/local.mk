@@ -2,7 +2,7 @@
 lib_LTLIBRARIES += common/libtofa.la
 include_HEADERS = common/tofa.h common/tofa_service.h
 common_libtofa_la_SOURCES = \
-	common/tofa/error.hpp common/tofa/graph.hpp common/tofa/topology.hpp \
+	common/tofa/error.hpp common/tofa/graph.hpp common/tofa/topology.hpp common/tofa/size_limit.hpp \
 	common/tofa/faults.hpp common/tofa/metrics.hpp common/tofa/mapper.hpp \
 	common/tofa/tofa.hpp common/tofa/generators.hpp \
 	common/graph.cpp common/graph_parse.cpp common/generators.cpp \

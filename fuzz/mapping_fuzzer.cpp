@@ -1,6 +1,6 @@
 // The whole mapping path: a random small torus or mesh, a random candidate
 // list, a random outage vector and a random communication graph, mapped by
-// every registered strategy. A strategy may refuse with tofa::Error; any
+// a registered strategy the input picks. The strategy may refuse with tofa::Error; any
 // other exception, a crash or a placement check_placement rejects is a finding.
 #include <fuzzer/FuzzedDataProvider.h>
 
@@ -66,16 +66,21 @@ void add_anneal_parameters(FuzzedDataProvider& in, tofa::MappingRequest& request
   request.parameters["start"] = starts[in.ConsumeIntegralInRange(0, 4)];
   request.parameters["divide"] = divides[in.ConsumeIntegralInRange(0, 2)];
   request.parameters["attempts"] = "1";
-  request.parameters["iterations"] = std::to_string(in.ConsumeIntegralInRange(1, 300));
-  request.parameters["steps"] = std::to_string(in.ConsumeIntegralInRange(1, 8));
+  request.parameters["iterations"] = std::to_string(in.ConsumeIntegralInRange(1, 30));
+  request.parameters["steps"] = std::to_string(in.ConsumeIntegralInRange(1, 4));
   request.parameters["faulty"] = in.ConsumeBool() ? "avoid" : "ignore";
   request.parameters["progress"] = "no";
+  request.parameters["budget"] = in.ConsumeBool() ? "0.0005" : "0.002";  // auto's and anneal's
 }
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   FuzzedDataProvider in(data, size);
+  // One strategy per input (the input picks it): all of them on every input
+  // ran ~40 inputs per second under the sanitizers.
+  const std::vector<tofa::MapperInfo>& strategies = tofa::mapper_table();
+  const tofa::MapperInfo& info = strategies[in.ConsumeIntegralInRange<std::size_t>(0, strategies.size() - 1)];
   const tofa::Topology topology = make_topology(in);
   tofa::MappingRequest request;
   request.topology = &topology;
@@ -100,18 +105,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const tofa::CommGraph graph = make_graph(in, tasks);
   request.graph = &graph;
 
-  for (const tofa::MapperInfo& info : tofa::mapper_table()) {
-    tofa::Placement placement;
-    try {
-      placement = info.create()->map(request);
-    } catch (const tofa::Error&) {
-      continue;
-    }
-    try {
-      tofa::check_placement(request, placement);
-    } catch (const tofa::Error& e) {
-      FUZZ_CHECK(false, std::string(info.name) + " returned an invalid placement: " + e.what());
-    }
+  tofa::Placement placement;
+  try {
+    placement = info.create()->map(request);
+  } catch (const tofa::Error&) {
+    return 0;
+  }
+  try {
+    tofa::check_placement(request, placement);
+  } catch (const tofa::Error& e) {
+    FUZZ_CHECK(false, std::string(info.name) + " returned an invalid placement: " + e.what());
   }
   return 0;
 }

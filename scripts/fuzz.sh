@@ -2,20 +2,31 @@
 # Builds the libFuzzer targets of fuzz/ (clang, ASan, UBSan; outside the
 # source tree) and runs each one on its seed corpus fuzz/corpus/TARGET.
 #   scripts/fuzz.sh [--seconds N | --runs N] [TARGET...]
+#   scripts/fuzz.sh --total N [--hours H] [TARGET...]    (make fuzz-long)
+#   scripts/fuzz.sh --report                             (docs/fuzzing.md's table)
 # Default: a bounded run of 20 s per target. Prints "fuzz TARGET: N execs,
 # no finding" or the finding (the input that triggers it is kept in
 # $TOFA_FUZZ_BUILD/artifacts), then "N passed, N failed", one per target.
+# --total fuzzes each target in slices of at most 10 minutes until its
+# executions, summed over every run recorded in $TOFA_FUZZ_LONG (one line per
+# slice: date, commit, executions), reach N, or H hours have passed; it can
+# be stopped and resumed. Its corpus is kept there too, so a resumed run goes
+# on from where the last one stopped.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 src=$PWD
 
-seconds=20 runs=
+seconds=20 runs= total= hours=
 targets=()
+long=${TOFA_FUZZ_LONG:-/var/cache/tofa/fuzz-long}
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) seconds=$2; shift 2 ;;
     --runs) runs=$2; shift 2 ;;
-    -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
+    --total) total=$2; shift 2 ;;
+    --hours) hours=$2; shift 2 ;;
+    --report) exec bash "$(dirname "$0")/fuzz-report.sh" "$long" ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
     *) targets+=("$1"); shift ;;
   esac
 done
@@ -44,7 +55,11 @@ fi
 # Findings: a crash, a sanitizer report, an uncaught exception, an input over
 # 10 s, one allocation over 1 GiB or a resident size over 2 GiB.
 limits=(-rss_limit_mb=2048 -malloc_limit_mb=1024 -timeout=10 -print_final_stats=1)
-if [ -n "$runs" ]; then limits+=(-runs="$runs"); else limits+=(-max_total_time="$seconds"); fi
+if [ -n "$runs" ]; then limits+=(-runs="$runs"); elif [ -z "$total" ]; then limits+=(-max_total_time="$seconds"); fi
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+[ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] && commit+="+changes"
+stop_at=$(awk -v h="${hours:-100000}" -v now="$(date +%s)" 'BEGIN { printf "%d", now + h * 3600 }')
+mkdir -p "$long"
 
 export LSAN_OPTIONS=suppressions=$src/fuzz/lsan.supp:print_suppressions=0
 
@@ -57,22 +72,64 @@ run_target() {
     echo "fuzz $target: no such target" >"$result"
     return 1
   fi
+  if [ -n "$total" ]; then
+    run_long "$target"
+    return
+  fi
   mkdir -p "$corpus"
   "$binary" "${limits[@]}" -artifact_prefix="$build/artifacts/$target-" \
     "$corpus" "fuzz/corpus/$target" >"$log" 2>&1
   status=$?
-  execs=$(awk '/stat::number_of_executed_units:/ { print $2 }' "$log" | tail -n 1)
+  execs=$(executions "$log")
   if [ "$status" -eq 0 ]; then
     echo "fuzz $target: ${execs:-?} execs, no finding" >"$result"
     return 0
   fi
-  {
-    echo "fuzz $target: FINDING after ${execs:-?} execs (exit $status, log $log)"
-    grep -E '^(==[0-9]+==ERROR|SUMMARY|terminate called|  what|.*runtime error|.*invariant violated|.*out-of-memory|.*malloc\(|.*Test unit written|.*ALARM)' "$log" |
-      head -n 8 | sed 's/^/  /'
-    grep -E '^ +#[0-9]+ .* in .*'"$src"'/' "$log" | head -n 8 | sed 's/^/  /'
-  } >"$result"
+  report_finding "$target" "$status" "${execs:-?}" "$log" >"$result"
   return 1
+}
+
+executions() { awk '/stat::number_of_executed_units:/ { print $2 }' "$1" | tail -n 1; }
+
+recorded_executions() {
+  awk '{ sum += $3 } END { print sum + 0 }' "$long/$1.runs" 2>/dev/null || echo 0
+}
+
+# run_long TARGET: slices of at most 10 minutes until the recorded total is reached.
+run_long() {
+  local target=$1 binary=$build/bin/fuzz_$1 corpus=$long/corpus/$1
+  local log=$build/logs/$1.log result=$build/logs/$1.result status execs done_so_far left slice
+  mkdir -p "$corpus"
+  while :; do
+    done_so_far=$(recorded_executions "$target")
+    left=$(( total - done_so_far ))
+    slice=$(( stop_at - $(date +%s) ))
+    if [ "$left" -le 0 ] || [ "$slice" -le 0 ]; then break; fi
+    [ "$slice" -gt 600 ] && slice=600
+    "$binary" "${limits[@]}" -runs="$left" -max_total_time="$slice" \
+      -artifact_prefix="$build/artifacts/$target-" "$corpus" "fuzz/corpus/$target" >"$log" 2>&1
+    status=$?
+    execs=$(executions "$log")
+    if [ "$status" -ne 0 ]; then
+      report_finding "$target" "$status" "${execs:-?}" "$log" >"$result"
+      return 1
+    fi
+    echo "$(date -u +%FT%TZ) $commit ${execs:-0}" >>"$long/$target.runs"
+    [ -t 1 ] && echo "fuzz $target: $(recorded_executions "$target") of $total executions"
+  done
+  done_so_far=$(recorded_executions "$target")
+  if [ "$done_so_far" -ge "$total" ]; then
+    echo "fuzz $target: $done_so_far execs in all recorded runs, no finding" >"$result"
+  else
+    echo "fuzz $target: $done_so_far of $total execs when time ran out, no finding" >"$result"
+  fi
+}
+
+report_finding() {  # TARGET STATUS EXECS LOG
+  echo "fuzz $1: FINDING after $3 execs (exit $2, log $4)"
+  grep -E '^(==[0-9]+==ERROR|SUMMARY|terminate called|  what|.*runtime error|.*invariant violated|.*out-of-memory|.*malloc\(|.*Test unit written|.*ALARM)' "$4" |
+    head -n 8 | sed 's/^/  /'
+  grep -E '^ +#[0-9]+ .* in .*'"$src"'/' "$4" | head -n 8 | sed 's/^/  /'
 }
 
 # One target per CPU at a time (each fuzzer is single-threaded).

@@ -6,6 +6,7 @@
 
 #include "service/map_worker.hpp"
 #include "tofa/error.hpp"
+#include "tofa/size_limit.hpp"
 
 namespace tofa::service {
 namespace {
@@ -13,7 +14,7 @@ namespace {
 const char kJobMagic[8] = {'T', 'O', 'F', 'A', 'M', 'A', 'P', '1'};
 constexpr std::size_t kMaxText = 4096;     // strategy names, parameter keys and values
 constexpr std::size_t kMaxParameters = 64;
-constexpr std::int32_t kMaxTasks = 1 << 24;  // the graph parsers' limit
+constexpr std::int32_t kMaxTasks = size_limit(1 << 24, 1 << 14);  // the graph parsers' limit
 
 class Writer {
  public:

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "mapper.hpp"
+#include "size_limit.hpp"
 #include "topology.hpp"
 
 namespace tofa {
@@ -93,7 +94,7 @@ class Box {
 /// The most cells the boxes of one tree may hold together (the root and
 /// every division of it), and of all the trees of a spec: 16 Mi ranks, far
 /// above a job's, and 128 MB of cell indices. Checked before allocating.
-constexpr std::int64_t kMaxCells = std::int64_t{1} << 24;
+constexpr std::int64_t kMaxCells = size_limit(std::int64_t{1} << 24, std::int64_t{1} << 12);
 
 /// A partition tree: a root box, its descendants, and the element in every cell.
 class Tree {

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "size_limit.hpp"
+
 namespace tofa {
 
 /// A directed physical link between two neighbouring nodes.
@@ -29,7 +31,7 @@ struct Route {
 /// targets all grow with the node count): far above any torus machine built
 /// (Fugaku: 158,976 nodes), small enough that the names and routing tables of
 /// one topology stay below a few hundred MB.
-constexpr long long kMaxTopologyNodes = 1LL << 20;
+constexpr long long kMaxTopologyNodes = size_limit(1LL << 20, 1LL << 12);
 constexpr int kMaxTopologyDimensions = 16;
 
 /// Node ids are linear: id = c[0] + dims[0]*(c[1] + dims[1]*(c[2] + ...)),
@@ -110,7 +112,7 @@ Topology load_topology(const std::string& spec_or_path);
 /// Zero padding follows the width of the range's first number. Throws Error.
 /// Throws Error "bad hostlist ...: expands to more than MAX names" before
 /// allocating them when the expansion would exceed `max_names`.
-constexpr std::size_t kDefaultMaxHostlistNames = std::size_t{1} << 20;
+constexpr std::size_t kDefaultMaxHostlistNames = size_limit(1LL << 20, 1LL << 12);
 std::vector<std::string> expand_hostlist(const std::string& hostlist,
                                          std::size_t max_names = kDefaultMaxHostlistNames);
 
