@@ -165,8 +165,9 @@ int tofa_service_graph_info(const char* graph_id, unsigned uid, int* task_count,
 
 int tofa_service_place_job(unsigned job_id, unsigned uid, const char* graph_id,
                            const char* strategy, const char* candidates, int slots_per_node,
-                           const char* parameters, char** placement, tofa_metrics_t* metrics,
-                           char* err, size_t err_size) {
+                           int min_nodes, int max_nodes, const char* parameters,
+                           char** placement, tofa_metrics_t* metrics, char* err,
+                           size_t err_size) {
   return guarded(err, err_size, [&] {
     require(graph_id != nullptr && placement != nullptr, "tofa_service_place_job: NULL argument");
     *placement = nullptr;
@@ -178,6 +179,8 @@ int tofa_service_place_job(unsigned job_id, unsigned uid, const char* graph_id,
     request.strategy = text_or_empty(strategy);
     request.candidates = text_or_empty(candidates);
     request.slots_per_node = slots_per_node;
+    request.min_nodes = min_nodes;
+    request.max_nodes = max_nodes;
     request.parameters = text_or_empty(parameters);
     const PlacementRecord record = running_service()->state().place(request);
     char* text = malloc_copy(join_nodes(record.nodes));

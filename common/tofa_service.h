@@ -124,7 +124,9 @@ int tofa_service_graph_info(const char *graph_id, unsigned uid, int *task_count,
  * limits when every item ends in ":MAX" or ":MIN-MAX": "t[1-2]:1-8,t5:1-3"
  * is an allocation (each node gets 1 to MAX tasks), "t1:3,t2:8" the free
  * CPUs of a node choice; slots_per_node must then be 0.
- * slots_per_node 0 = CoresPerNode. parameters NULL or "" = none, else the
+ * slots_per_node 0 = CoresPerNode. With task limits, min_nodes and
+ * max_nodes bound the distinct nodes the placement spans (0 = no bound), as
+ * -N MIN-MAX asks. parameters NULL or "" = none, else the
  * strategy's settings "KEY=VALUE;KEY=VALUE" (--tofa-param; `spec` refused). *placement receives a
  * comma list of node names, one per task (task i = i-th name). metrics may be
  * NULL. Re-placing a job replaces its record. Returns without waiting for
@@ -133,8 +135,9 @@ int tofa_service_graph_info(const char *graph_id, unsigned uid, int *task_count,
  * TOFA_MAPPING_FAILED when the mapping worker failed (see tofa.h). */
 int tofa_service_place_job(unsigned job_id, unsigned uid, const char *graph_id,
                            const char *strategy, const char *candidates, int slots_per_node,
-                           const char *parameters, char **placement, tofa_metrics_t *metrics,
-                           char *err, size_t err_size);
+                           int min_nodes, int max_nodes, const char *parameters,
+                           char **placement, tofa_metrics_t *metrics, char *err,
+                           size_t err_size);
 
 /* Fits job_id's recorded placement to the per-node task limits of
  * `candidates` (as in tofa_service_place_job, e.g. its allocation

@@ -329,11 +329,13 @@ static char *_allocation(job_record_t *job_ptr)
 	return list;
 }
 
-/* Runs the placement on `candidates` (a list with task limits) and records
- * it for the job. Returns its node set, or NULL with err set (and
- * *worker_failed true when the mapping worker itself failed). */
+/* Runs the placement on `candidates` (a list with task limits), spanning
+ * min_nodes to max_nodes nodes (0 = no bound), and records it for the job.
+ * Returns its node set, or NULL with err set (and *worker_failed true when
+ * the mapping worker itself failed). */
 static bitstr_t *_place(job_record_t *job_ptr, const char *graph_id,
-			const char *candidates, char *err, size_t err_size,
+			const char *candidates, uint32_t min_nodes,
+			uint32_t max_nodes, char *err, size_t err_size,
 			bool *worker_failed)
 {
 	const char *strategy = _job_env(job_ptr, TOFA_ENV_STRATEGY);
@@ -348,6 +350,9 @@ static bitstr_t *_place(job_record_t *job_ptr, const char *graph_id,
 	}
 	rc = tofa_service_place_job(job_ptr->job_id, job_ptr->user_id,
 				    graph_id, strategy, candidates, 0,
+				    min_nodes > 1 ? min_nodes : 0,
+				    max_nodes < (uint32_t) node_record_count ?
+					    max_nodes : 0,
 				    parameters, &placement, NULL, err,
 				    err_size);
 	if (worker_failed)
@@ -378,8 +383,8 @@ static void _place_on_allocation(job_record_t *job_ptr, const char *graph_id,
 	if (!allocation)
 		snprintf(err, sizeof(err), "cons_tres left no job resources");
 	else
-		nodes = _place(job_ptr, graph_id, allocation, err, sizeof(err),
-			       NULL);
+		nodes = _place(job_ptr, graph_id, allocation, 0, 0, err,
+			       sizeof(err), NULL);
 	if (!nodes)
 		error("%s: %s: job %u: no TOFA mapping on its allocation %s: %s; srun uses Slurm's layout",
 		      log_prefix, __func__, job_ptr->job_id,
@@ -413,6 +418,27 @@ static double _now_ms(void)
 	return now.tv_sec * 1e3 + now.tv_nsec / 1e6;
 }
 
+/* The node count the placement must span, within Slurm's [*min_nodes,
+ * *max_nodes]: with --ntasks-per-node, cons_tres gives every node that many
+ * tasks (and later sets the job's task count to nodes x ntasks-per-node),
+ * so exactly ceil(tasks / ntasks-per-node) nodes. */
+static void _node_bounds(job_record_t *job_ptr, uint32_t *min_nodes,
+			 uint32_t *max_nodes)
+{
+	struct job_details *details = job_ptr->details;
+	uint32_t needed;
+
+	if (!details || !details->num_tasks || !details->ntasks_per_node ||
+	    details->ntasks_per_node == NO_VAL16)
+		return;
+	needed = (details->num_tasks + details->ntasks_per_node - 1) /
+		 details->ntasks_per_node;
+	if (needed > *min_nodes)
+		*min_nodes = needed;
+	if (!*max_nodes || needed < *max_nodes)
+		*max_nodes = MAX(needed, *min_nodes);
+}
+
 /* TOFA chooses the nodes among those with free CPUs; cons_tres allocates
  * exactly those, or when it cannot (memory, GRES, licenses, ...) chooses
  * itself. Either way the recorded placement is computed on the allocation. */
@@ -429,6 +455,7 @@ static int _tofa_job_test(slurm_select_ops_t *ops, job_record_t *job_ptr,
 	double start = _now_ms(), placed_in = 0;
 	uint64_t room = 0;
 	uint32_t count, tasks = job_ptr->details ? job_ptr->details->num_tasks : 0;
+	uint32_t place_min = min_nodes, place_max = max_nodes;
 	int rc;
 
 	if (!tofa_service_running()) {
@@ -441,7 +468,8 @@ static int _tofa_job_test(slurm_select_ops_t *ops, job_record_t *job_ptr,
 			     log_prefix, __func__, job_ptr->job_id, err);
 		return rc;
 	}
-	free_slots = _free_task_slots(job_ptr, bitmap, min_nodes, &room);
+	_node_bounds(job_ptr, &place_min, &place_max);
+	free_slots = _free_task_slots(job_ptr, bitmap, place_min, &room);
 	if (room < tasks && !preemptee_candidates) {
 		/* Too few free CPUs: cons_tres will say so without a placement. */
 		snprintf(err, sizeof(err), "%" PRIu64 " free task slots for %u tasks",
@@ -450,8 +478,8 @@ static int _tofa_job_test(slurm_select_ops_t *ops, job_record_t *job_ptr,
 		goto fallback;
 	}
 	placed_in = _now_ms();
-	wanted = _place(job_ptr, graph_id, free_slots, err, sizeof(err),
-			&worker_failed);
+	wanted = _place(job_ptr, graph_id, free_slots, place_min, place_max,
+			err, sizeof(err), &worker_failed);
 	placed_in = _now_ms() - placed_in;
 	xfree(free_slots);
 	if (!wanted) {

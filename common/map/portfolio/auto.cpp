@@ -98,6 +98,10 @@ class AutoMapper : public Mapper {
     if (time_left()) attempt("tofa", request);
     if (time_left() && request.graph->task_count() <= kAnnealMaxTasks) {
       MappingRequest anneal = request;
+      // Bhanot's balanced load spreads a job over every candidate (BG/L ran
+      // one job on the whole machine); a scheduler's job takes as few nodes
+      // as it needs, more only where that lowers the objective.
+      anneal.parameters.emplace("load", "slots");
       if (budget > 0) {
         const double left = seconds_left();
         anneal.parameters["budget"] = std::to_string(left);

@@ -395,7 +395,17 @@ TEST_F(ServiceNetworkTest, CApiServiceResponderAndClients) {
 
   char* placement = nullptr;
   tofa_metrics_t metrics{};
-  ASSERT_EQ(tofa_service_place_job(77, geteuid(), id, "default-slurm", "r4,r3,r2,r1", 1,
+  // The node bounds reach the placement: default-slurm fills r1 with all 4
+  // tasks, -N 2 asks for two nodes.
+  ASSERT_EQ(tofa_service_place_job(0, geteuid(), id, "default-slurm", "r1:4,r2:4", 0, 2, 2,
+                                   nullptr, &placement, nullptr, err, sizeof err),
+            TOFA_OK)
+      << err;
+  const std::string two_nodes = placement;
+  std::free(placement);
+  EXPECT_NE(two_nodes.find("r1"), std::string::npos) << two_nodes;
+  EXPECT_NE(two_nodes.find("r2"), std::string::npos) << two_nodes;
+  ASSERT_EQ(tofa_service_place_job(77, geteuid(), id, "default-slurm", "r4,r3,r2,r1", 1, 0, 0,
                                    nullptr, &placement, &metrics, err, sizeof err),
             TOFA_OK)
       << err;
