@@ -2,8 +2,7 @@
 
 namespace tofa::service {
 
-DeferredWriter::DeferredWriter(std::function<bool()> save)
-    : save_(std::move(save)), thread_([this] { run(); }) {}
+DeferredWriter::DeferredWriter(std::function<bool()> save) : save_(std::move(save)) {}
 
 DeferredWriter::~DeferredWriter() {
   {
@@ -11,7 +10,7 @@ DeferredWriter::~DeferredWriter() {
     stopping_ = true;
   }
   wake_.notify_one();
-  thread_.join();
+  if (thread_.joinable()) thread_.join();
 }
 
 std::uint64_t DeferredWriter::request() {
@@ -19,6 +18,7 @@ std::uint64_t DeferredWriter::request() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     ticket = ++requested_;
+    if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
   }
   wake_.notify_one();
   return ticket;

@@ -1,9 +1,10 @@
-// Runs a save callback on its own thread soon after each request, coalescing
-// requests that arrive while it works. Placements are recorded from inside
-// slurmctld's scheduler (select/tofa holds Slurm's locks), where waiting for
-// an fsync would stall scheduling; the callback writes and fsyncs instead.
-// A caller that must not answer before its change is on disk (a network
-// PLACE) waits for its ticket: concurrent waiters share one write.
+// Runs a save callback on its own thread (started by the first request) soon
+// after each request, coalescing requests that arrive while it works.
+// Placements are recorded from inside slurmctld's scheduler (select/tofa
+// holds Slurm's locks), where waiting for an fsync would stall scheduling;
+// the callback writes and fsyncs instead. A caller that must not answer
+// before its change is on disk (a network PLACE) waits for its ticket:
+// concurrent waiters share one write.
 #pragma once
 
 #include <condition_variable>
