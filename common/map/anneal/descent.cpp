@@ -1,6 +1,7 @@
 #include "descent.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 namespace tofa {
@@ -30,7 +31,8 @@ std::vector<std::vector<int>> heaviest_partners(const CommGraph& graph,
 }  // namespace
 
 std::uint64_t local_descent(PlacementState& state, const SiteNeighbourhood& around,
-                            const std::vector<int>& movable, bool keep_lowest, int passes) {
+                            const std::vector<int>& movable, bool keep_lowest, int passes,
+                            Deadline deadline) {
   const CommGraph& graph = state.graph();
   std::vector<char> is_movable(state.task_count(), 0);
   for (int task : movable) is_movable[task] = 1;
@@ -52,6 +54,8 @@ std::uint64_t local_descent(PlacementState& state, const SiteNeighbourhood& arou
   for (int pass = 0; pass < passes; ++pass) {
     bool improved = false;
     for (int task : movable) {
+      if (deadline != Deadline::max() && std::chrono::steady_clock::now() >= deadline)
+        return tried;
       targets.clear();
       ++visit;
       add_box(state.site_of(task));

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "initial_map.hpp"
 #include "placement_state.hpp"
 #include "site_neighbourhood.hpp"
 
@@ -19,8 +20,10 @@ namespace anneal {
 /// task there. The best change at a site is taken when it lowers F. Passes
 /// repeat until one changes nothing or `passes` are done. Returns the
 /// number of changes evaluated.
+/// No task starts its turn after `deadline`.
 std::uint64_t local_descent(PlacementState& state, const SiteNeighbourhood& around,
-                            const std::vector<int>& movable, bool keep_lowest, int passes);
+                            const std::vector<int>& movable, bool keep_lowest, int passes,
+                            Deadline deadline = Deadline::max());
 
 }  // namespace anneal
 }  // namespace tofa

@@ -84,9 +84,10 @@ AnnealOptions parse_anneal_options(const std::map<std::string, std::string>& par
     else if (v == "ignore") options.avoid_faulty = false;
     else throw Error(v);
   });
-  with(parameters, "anneal", "yes or no", [&](const std::string& v) {
-    if (v == "yes") options.anneal = true;
-    else if (v == "no") options.anneal = false;
+  with(parameters, "anneal", "yes, no or descent", [&](const std::string& v) {
+    if (v == "yes") options.search = Search::Anneal;
+    else if (v == "no") options.search = Search::None;
+    else if (v == "descent") options.search = Search::Descent;
     else throw Error(v);
   });
   with(parameters, "progress", "auto, yes or no",

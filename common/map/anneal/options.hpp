@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "../../tofa/energy.hpp"
 #include "initial_map.hpp"
@@ -14,6 +15,7 @@ namespace tofa {
 namespace anneal {
 
 enum class DivideMode { Auto, Never, Always };
+enum class Search { Anneal, None, Descent };
 
 struct AnnealOptions {
   DistanceMetric metric = DistanceMetric::Hops;  ///< metric=hops|scaled|euclid
@@ -32,7 +34,13 @@ struct AnnealOptions {
   bool balanced_load = true;     ///< load=balanced (Equation 3) | slots
   bool avoid_faulty = true;      ///< faulty=avoid|ignore
   ProgressMode progress = ProgressMode::Auto;  ///< progress=auto|yes|no
-  bool anneal = true;            ///< anneal=no returns the starting map itself
+  /// anneal=yes|no|descent: annealing, the starting map itself, or the
+  /// starting map improved by local descent only (what scales to thousands
+  /// of tasks within a budget).
+  Search search = Search::Anneal;
+  /// With StartKind::Given: the placement to start from (empty: the tofa
+  /// strategy's, computed here).
+  std::vector<int> given_start;
   ChainSettings chain;           ///< steps=N, proposal=uniform|local|mixed,
                                  ///< accept=FIRST (initial acceptance)
 };

@@ -5,9 +5,10 @@
 // to the lower P(abort).
 //
 // With --param budget=SECONDS (the service passes PlacementBudget, scaled
-// to the job), the cheap heuristics always run, then Scotch, then the
-// annealer's grow start, and annealing gets what is left; a strategy is
-// not started once the budget is spent.
+// to the job), the cheap heuristics always run, then Scotch, then, up to
+// kAnnealMaxTasks tasks, the annealer's grow start and annealing with what is
+// left; above, local descent from the best placement so far. A step is not
+// started once the budget is spent.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -17,6 +18,7 @@
 
 #include "../../tofa/error.hpp"
 #include "../../tofa/faults.hpp"
+#include "../anneal/run.hpp"
 #include "strategies.hpp"
 
 namespace tofa {
@@ -72,10 +74,10 @@ class AutoMapper : public Mapper {
     Placement best;
     double best_cost = std::numeric_limits<double>::infinity();
     std::string first_error;
-    auto attempt = [&](const std::string& name, const MappingRequest& sub) {
+    auto consider = [&](const std::string& name, const auto& map) {
       Placement placement;
       try {
-        placement = make_mapper(name)->map(sub);
+        placement = map();
       } catch (const Error& e) {
         if (first_error.empty()) first_error = name + ": " + e.what();
         return;
@@ -91,6 +93,9 @@ class AutoMapper : public Mapper {
         best_cost = cost;
         best = std::move(placement);
       }
+    };
+    auto attempt = [&](const std::string& name, const MappingRequest& sub) {
+      consider(name, [&] { return make_mapper(name)->map(sub); });
     };
     const auto time_left = [&] { return budget == 0 || seconds_left() > 0; };
 
@@ -108,6 +113,15 @@ class AutoMapper : public Mapper {
         if (left < kAnnealChainSeconds) anneal.parameters["anneal"] = "no";
       }
       attempt("anneal", anneal);
+    } else if (time_left() && !best.empty()) {
+      anneal::AnnealOptions descent = anneal::parse_anneal_options(request.parameters);
+      descent.start = anneal::StartKind::Given;
+      descent.given_start = best;
+      descent.search = anneal::Search::Descent;
+      descent.balanced_load = false;
+      descent.progress = anneal::ProgressMode::Never;
+      if (budget > 0) descent.budget_seconds = std::max(seconds_left(), 1e-6);
+      consider("local descent", [&] { return anneal::anneal_placement(request, descent).placement; });
     }
     if (best.empty() && request.graph->task_count() > 0) throw Error(first_error);
     return best;

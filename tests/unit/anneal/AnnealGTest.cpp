@@ -343,6 +343,31 @@ TEST(AnnealStrategy, StartMapAlone) {
             identity);
 }
 
+// anneal=descent from a given placement: every change lowers F, so F never
+// rises, the load per node stays within the slots, and a placement that is
+// one swap away from the identity on a ring comes back to F_min.
+TEST(AnnealStrategy, DescentFromAGivenPlacement) {
+  const CommGraph graph = tofa_test::stencil_graph(4, 4, 4);
+  const Topology torus = Topology::from_spec("torus:4x4x4");
+  MappingRequest request = request_for(graph, torus, 1, {{"load", "slots"}});
+  tofa::anneal::AnnealOptions options = tofa::anneal::parse_anneal_options(request.parameters);
+  options.start = tofa::anneal::StartKind::Given;
+  options.search = tofa::anneal::Search::Descent;
+  std::vector<int> given(64);
+  std::iota(given.begin(), given.end(), 0);
+  std::swap(given[5], given[42]);
+  options.given_start = given;
+  const tofa::anneal::AnnealResult swapped = tofa::anneal::anneal_placement(request, options);
+  EXPECT_GT(swapped.start_energy, swapped.lower_bound);
+  EXPECT_DOUBLE_EQ(swapped.energy, swapped.lower_bound);
+
+  const Placement random = tofa::make_mapper("random")->map(request);
+  options.given_start = random;
+  const tofa::anneal::AnnealResult result = tofa::anneal::anneal_placement(request, options);
+  EXPECT_LT(result.energy, result.start_energy);
+  for (int load : loads(result.placement, 64)) EXPECT_LE(load, 1);
+}
+
 TEST(AnnealStrategy, ParameterErrors) {
   const CommGraph graph = tofa_test::ring_graph(4);
   const Topology torus = Topology::from_spec("torus:4");
@@ -374,7 +399,8 @@ TEST(AnnealStrategy, ParameterErrors) {
   EXPECT_EQ(map_with("progress", "loud"),
             "anneal: parameter progress: expected auto, yes or no, found 'loud'");
   EXPECT_EQ(map_with("accept", "1"), "anneal: parameter accept: expected a number in (0, 1), found '1'");
-  EXPECT_EQ(map_with("anneal", "maybe"), "anneal: parameter anneal: expected yes or no, found 'maybe'");
+  EXPECT_EQ(map_with("anneal", "maybe"),
+            "anneal: parameter anneal: expected yes, no or descent, found 'maybe'");
   EXPECT_EQ(map_with("unrelated", "x"), "<no exception>");
 }
 

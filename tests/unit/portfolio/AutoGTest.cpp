@@ -10,6 +10,7 @@
 #include "fixtures.hpp"
 #include "map/portfolio/strategies.hpp"
 #include "tofa/faults.hpp"
+#include "tofa/generators.hpp"
 #include "tofa/mapper.hpp"
 #include "tofa/metrics.hpp"
 
@@ -108,6 +109,27 @@ TEST(Auto, ABudgetTooSmallForAnySearchGivesTheBestHeuristic) {
   request.parameters["budget"] = "-1";
   EXPECT_EQ(tofa_test::error_text([&] { tofa::make_mapper("auto")->map(request); }),
             "auto: parameter budget: expected a positive number of seconds, found '-1'");
+}
+
+// Above 128 tasks auto does not anneal: it improves the best placement of
+// the other strategies by local descent, so it beats every one of them on a
+// shuffled 3D grid graph on a 6x6x6 torus (Scotch leaves swaps to gain).
+TEST(Auto, LargeJobsGetLocalDescentFromTheBestPlacement) {
+  const Topology topology = Topology::from_spec("torus:6x6x6");
+  const CommGraph graph = tofa::with_shuffled_ids(tofa::stencil_graph({6, 6, 6}), 3);
+  MappingRequest request;
+  request.topology = &topology;
+  request.graph = &graph;
+  request.outage.assign(216, 0.0);
+  const auto cost = [&](const Placement& p) {
+    return tofa::fault_weighted_hop_bytes(topology, graph, p, request.outage, request.fault_cost);
+  };
+  double best_other = std::numeric_limits<double>::infinity();
+  for (const char* name : {"default-slurm", "greedy", "tofa", "tofa-compact"})
+    best_other = std::min(best_other, cost(tofa::make_mapper(name)->map(request)));
+  const Placement chosen = tofa::make_mapper("auto")->map(request);
+  EXPECT_NO_THROW(tofa::check_placement(request, chosen));
+  EXPECT_LT(cost(chosen), best_other);
 }
 
 // PlacementBudget is the budget of a 128-task job and grows as tasks^0.8.
