@@ -10,6 +10,12 @@ bench_bench_anneal_SOURCES = bench/bench_anneal.cpp
 bench_bench_anneal_LDADD = common/libtofa.la
 bench_bench_service_SOURCES = bench/bench_service.cpp
 bench_bench_service_LDADD = common/libtofa.la
+# The quality targets of issue 12 against Scotch's gmap, Slurm's layout and
+# F_min (bench/quality.sh, ~10 minutes; not part of make bench).
+noinst_PROGRAMS += bench/bench_quality
+bench_bench_quality_SOURCES = bench/bench_quality.cpp
+bench_bench_quality_LDADD = common/libtofa.la
+EXTRA_DIST += bench/quality.sh
 # The service under load and attack (bench/service_load.sh); not part of make bench.
 noinst_PROGRAMS += bench/service_load
 bench_service_load_SOURCES = bench/service_load.cpp

@@ -16,6 +16,7 @@ common_libtofa_la_SOURCES = \
 	common/map/scotch/scotch_map.hpp common/map/scotch/scotch_map.cpp \
 	common/map/scotch/scotch_target.hpp common/map/scotch/scotch_target.cpp \
 	common/map/scotch/deco_arch.hpp common/map/scotch/deco_arch.cpp \
+	common/map/scotch/gmap_anchor.hpp common/map/scotch/gmap_anchor.cpp \
 	common/map/portfolio/strategies.hpp common/map/portfolio/auto.cpp \
 	common/map/slot_pool.hpp common/map/slot_pool.cpp \
 	common/map/capacity_repair.hpp common/map/capacity_repair.cpp \

@@ -10,39 +10,7 @@
 namespace tofa {
 namespace {
 
-constexpr double kMaxEdgeWeight = 1 << 16;
 constexpr double kBalanceRatio = 0.05;
-// Scotch adds up edge weight * terminal distance in 32-bit integers; keep the
-// sum over all edges below this.
-constexpr double kCostBudget = 1 << 29;
-
-/// The communication graph with bytes scaled proportionally to integers in
-/// [1, 2^16] (edges without bytes left out), smaller when needed so that
-/// weights * `max_distance` cannot overflow Scotch's 32-bit cost sums.
-scotch::Graph scotch_graph(const CommGraph& graph, long long max_distance) {
-  double heaviest = 0;
-  double total = 0;
-  for (double bytes : graph.bytes()) {
-    heaviest = std::max(heaviest, bytes);
-    total += bytes;
-  }
-  double scale = heaviest > 0 ? kMaxEdgeWeight / heaviest : 0;
-  if (total > 0) scale = std::min(scale, kCostBudget / std::max(1LL, max_distance) / total);
-
-  std::vector<SCOTCH_Num> offsets{0};
-  std::vector<SCOTCH_Num> adjacency;
-  std::vector<SCOTCH_Num> weights;
-  for (int task = 0; task < graph.task_count(); ++task) {
-    for (auto k = graph.offsets()[task]; k < graph.offsets()[task + 1]; ++k) {
-      if (!(graph.bytes()[k] > 0)) continue;
-      adjacency.push_back(graph.adjacency()[k]);
-      weights.push_back(static_cast<SCOTCH_Num>(
-          std::clamp(std::llround(graph.bytes()[k] * scale), 1LL, 1LL << 16)));
-    }
-    offsets.push_back(static_cast<SCOTCH_Num>(adjacency.size()));
-  }
-  return scotch::Graph(std::move(offsets), std::move(adjacency), std::move(weights));
-}
 
 /// The first `needed` consecutive candidates (in candidate order) whose
 /// outage is 0, or an empty vector.
@@ -69,7 +37,7 @@ Placement scotch_map_onto(const MappingRequest& request,
                           const std::shared_ptr<const scotch::Target>& target, int slots,
                           scotch::Lock& /*held*/) {
   const int tasks = request.graph->task_count();
-  scotch::Graph graph = scotch_graph(*request.graph, target->max_distance());
+  scotch::Graph graph = scotch::weighted_graph(*request.graph, target->max_distance());
   scotch::Strat strategy;
   scotch::check(SCOTCH_stratGraphMapBuild(strategy.get(), SCOTCH_STRATDEFAULT,
                                           SCOTCH_archSize(target->arch()), kBalanceRatio),

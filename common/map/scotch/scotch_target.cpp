@@ -18,6 +18,10 @@ namespace {
 constexpr int kTorusMaxDimensions = 5;  // SCOTCH_archTorusX refuses more
 constexpr long long kMaxLinkWeight = 1 << 20;
 constexpr std::size_t kCacheEntries = 8;
+constexpr double kMaxEdgeWeight = 1 << 16;
+// Scotch adds up edge weight * terminal distance in 32-bit integers; keep the
+// sum over all edges below this.
+constexpr double kCostBudget = 1 << 29;
 // Largest target built with exact distances: SCOTCH_archBuild0 keeps a
 // table of (2n)^2 / 2 distances (8 MB for 1024 nodes) and takes ~0.5 s for
 // 512; SCOTCH_archBuild2 approximates distances but builds in a few ms.
@@ -165,6 +169,31 @@ Arch::~Arch() { SCOTCH_archExit(&arch_); }
 
 Strat::Strat() { check(SCOTCH_stratInit(&strat_), "SCOTCH_stratInit"); }
 Strat::~Strat() { SCOTCH_stratExit(&strat_); }
+
+Graph weighted_graph(const CommGraph& graph, long long max_distance) {
+  double heaviest = 0;
+  double total = 0;
+  for (double bytes : graph.bytes()) {
+    heaviest = std::max(heaviest, bytes);
+    total += bytes;
+  }
+  double scale = heaviest > 0 ? kMaxEdgeWeight / heaviest : 0;
+  if (total > 0) scale = std::min(scale, kCostBudget / std::max(1LL, max_distance) / total);
+
+  std::vector<SCOTCH_Num> offsets{0};
+  std::vector<SCOTCH_Num> adjacency;
+  std::vector<SCOTCH_Num> weights;
+  for (int task = 0; task < graph.task_count(); ++task) {
+    for (auto k = graph.offsets()[task]; k < graph.offsets()[task + 1]; ++k) {
+      if (!(graph.bytes()[k] > 0)) continue;
+      adjacency.push_back(graph.adjacency()[k]);
+      weights.push_back(static_cast<SCOTCH_Num>(
+          std::clamp(std::llround(graph.bytes()[k] * scale), 1LL, 1LL << 16)));
+    }
+    offsets.push_back(static_cast<SCOTCH_Num>(adjacency.size()));
+  }
+  return Graph(std::move(offsets), std::move(adjacency), std::move(weights));
+}
 
 Graph::Graph(std::vector<SCOTCH_Num> offsets, std::vector<SCOTCH_Num> adjacency,
              std::vector<SCOTCH_Num> weights)

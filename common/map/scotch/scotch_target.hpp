@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "../../tofa/faults.hpp"
+#include "../../tofa/graph.hpp"
 #include "../../tofa/topology.hpp"
 
 namespace tofa {
@@ -67,6 +68,11 @@ class Graph {
   std::vector<SCOTCH_Num> weights_;
   SCOTCH_Graph graph_;
 };
+
+/// The communication graph with bytes scaled proportionally to integers in
+/// [1, 2^16] (edges without bytes left out), smaller when needed so that
+/// weights * `max_distance` cannot overflow Scotch's 32-bit cost sums.
+Graph weighted_graph(const CommGraph& graph, long long max_distance);
 
 /// `graph` seen through a Scotch context of one thread, deterministic, with
 /// `seed`. Without a context Scotch 7 starts a pool of one thread per core

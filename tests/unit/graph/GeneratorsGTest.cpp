@@ -1,7 +1,13 @@
-// Synthetic graphs of tofa/generators.hpp (stencil, Chung's benchmarks, specs).
+// Synthetic graphs of tofa/generators.hpp (stencil, Chung's benchmarks, NPB DT,
+// halo exchange, pencil FFT, nearest neighbours, specs).
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <random>
+#include <set>
+#include <utility>
 
 #include "fixtures.hpp"
 #include "tofa/generators.hpp"
@@ -52,6 +58,168 @@ TEST(Generators, PowerLawDegreesFallWithTheTaskId) {
   const tofa::CommGraph again = tofa::power_law_graph(200, 0.6, 1.0, 9);
   EXPECT_EQ(again.adjacency(), graph.adjacency());
   EXPECT_NE(tofa::power_law_graph(200, 0.6, 1.0, 10).adjacency(), graph.adjacency());
+}
+
+// DT class C's black hole: 64 sources -> 16 -> 4 comparators -> sink 84.
+// A tree, so 84 arcs, each carrying 1728 * 8^4 samples x 4 doubles.
+TEST(Generators, NpbDtBlackHoleIsAFourAryTreeIntoOneSink) {
+  EXPECT_EQ(tofa::npb_dt_arc_bytes('S'), 1728 * 32.0);
+  EXPECT_EQ(tofa::npb_dt_arc_bytes('C'), 1728 * 4096 * 32.0);
+  const tofa::CommGraph bh = tofa::npb_dt_graph(tofa::DtGraph::BlackHole, 'C');
+  ASSERT_EQ(bh.task_count(), 85);
+  EXPECT_EQ(bh.edge_count(), 84u);
+  EXPECT_EQ(degree(bh, 84), 4);  // the sink: comparators 80..83
+  for (int source = 0; source < 64; ++source) EXPECT_EQ(degree(bh, source), 1) << source;
+  for (int comparator = 64; comparator < 84; ++comparator)
+    EXPECT_EQ(degree(bh, comparator), 5) << comparator;  // 4 in, 1 out
+  EXPECT_EQ(bytes_between(bh, 5, 65), tofa::npb_dt_arc_bytes('C'));  // sources 4..7 -> 65
+  EXPECT_EQ(bytes_between(bh, 79, 83), tofa::npb_dt_arc_bytes('C'));
+  EXPECT_EQ(bytes_between(bh, 83, 84), tofa::npb_dt_arc_bytes('C'));
+  const tofa::CommGraph b = tofa::npb_dt_graph(tofa::DtGraph::BlackHole, 'B');
+  EXPECT_EQ(b.task_count(), 43);  // 32 + 8 + 2 + 1
+  EXPECT_EQ(degree(b, 42), 2);
+  EXPECT_EQ(tofa::npb_dt_graph(tofa::DtGraph::BlackHole, 'S').task_count(), 5);
+}
+
+// The white hole is the black hole with every id i renamed n-1-i: the
+// source is task 0, the sinks the last 64.
+TEST(Generators, NpbDtWhiteHoleMirrorsTheBlackHole) {
+  const tofa::CommGraph bh = tofa::npb_dt_graph(tofa::DtGraph::BlackHole, 'C');
+  const tofa::CommGraph wh = tofa::npb_dt_graph(tofa::DtGraph::WhiteHole, 'C');
+  ASSERT_EQ(wh.task_count(), 85);
+  EXPECT_EQ(degree(wh, 0), 4);
+  for (int sink = 21; sink < 85; ++sink) EXPECT_EQ(degree(wh, sink), 1) << sink;
+  for (const tofa::CommEdge& edge : bh.undirected_edges())
+    EXPECT_EQ(bytes_between(wh, 84 - edge.from, 84 - edge.to), edge.bytes)
+        << edge.from << "-" << edge.to;
+}
+
+// Class B's shuffle: 32 sources, 4 butterfly layers, 32 sinks = 192 tasks;
+// node i of layer j+1 takes nodes i and i xor 2^j of layer j.
+TEST(Generators, NpbDtShuffleIsAButterfly) {
+  const tofa::CommGraph sh = tofa::npb_dt_graph(tofa::DtGraph::Shuffle, 'B');
+  ASSERT_EQ(sh.task_count(), 192);
+  EXPECT_EQ(sh.edge_count(), 2u * 32 * 5);
+  for (int task = 0; task < 192; ++task)
+    EXPECT_EQ(degree(sh, task), task < 32 || task >= 160 ? 2 : 4) << task;
+  EXPECT_GT(bytes_between(sh, 5, 32 + 4), 0.0);          // layer 0, bit 0
+  EXPECT_GT(bytes_between(sh, 64 + 5, 96 + 1), 0.0);      // layer 2, bit 2
+  EXPECT_GT(bytes_between(sh, 128 + 21, 160 + 5), 0.0);   // into the sinks, bit 4
+  EXPECT_EQ(bytes_between(sh, 5, 32 + 6), 0.0);
+  EXPECT_EQ(tofa::npb_dt_graph(tofa::DtGraph::Shuffle, 'S').task_count(), 12);
+  EXPECT_EQ(tofa_test::error_text([] { tofa::npb_dt_graph(tofa::DtGraph::Shuffle, 'E'); }),
+            "unknown NPB DT class 'E': expected S, W, A, B, C or D");
+}
+
+// 4x4x4 tasks in a unit box: sides 0.25, cutoff 0.05, so a face carries
+// 5 times an edge and 25 times a corner; every task has 26 partners.
+TEST(Generators, HaloFacesOutweighEdgesOutweighCorners) {
+  tofa::HaloExchange halo;
+  const tofa::CommGraph graph = tofa::halo_exchange_graph(halo);
+  ASSERT_EQ(graph.task_count(), 64);
+  for (int task = 0; task < 64; ++task) EXPECT_EQ(degree(graph, task), 26) << task;
+  const double face = bytes_between(graph, 0, 1);
+  EXPECT_DOUBLE_EQ(face, 2 * halo.bytes_per_volume * 0.05 * 0.25 * 0.25);
+  EXPECT_DOUBLE_EQ(face / bytes_between(graph, 0, 5), 5.0);    // (1,1,0): an edge
+  EXPECT_DOUBLE_EQ(face / bytes_between(graph, 0, 21), 25.0);  // (1,1,1): a corner
+  EXPECT_EQ(bytes_between(graph, 0, 3), face);                 // wraps round x
+  EXPECT_EQ(bytes_between(graph, 0, 2), 0.0);                  // two away
+
+  halo.box = {1.0, 2.0, 1.0};  // longer along y: x faces (0.5 x 0.25) twice y faces
+  const tofa::CommGraph uneven = tofa::halo_exchange_graph(halo);
+  EXPECT_DOUBLE_EQ(bytes_between(uneven, 0, 1) / bytes_between(uneven, 0, 4), 2.0);
+}
+
+TEST(Generators, HaloDensitiesAndAllreduce) {
+  tofa::HaloExchange halo;
+  halo.density_spread = 0.5;
+  halo.allreduce_bytes = 8;
+  const tofa::CommGraph graph = tofa::halo_exchange_graph(halo);
+  const double nominal = 2 * halo.bytes_per_volume * 0.05 * 0.25 * 0.25;
+  std::set<double> faces;
+  for (int task : {1, 4, 16}) {
+    const double face = bytes_between(graph, 0, task) - 16;  // 1, 4, 16: allreduce partners too
+    EXPECT_GE(face, 0.5 * nominal);
+    EXPECT_LE(face, 1.5 * nominal);
+    faces.insert(face);
+  }
+  EXPECT_EQ(faces.size(), 3u);                    // uneven densities
+  EXPECT_EQ(bytes_between(graph, 0, 32), 16.0);   // z two away: allreduce only
+  EXPECT_EQ(bytes_between(graph, 0, 2), 16.0);
+  halo.cutoff = 0.3;
+  EXPECT_EQ(tofa_test::error_text([&] { tofa::halo_exchange_graph(halo); }),
+            "halo exchange cutoff must be positive and at most every sub-domain side");
+}
+
+// 2 rows of 8: each task talks to the 7 others of its row (1/8 of its data
+// each way) and the 1 other of its column (1/2 each way), to no one else.
+TEST(Generators, PencilFftIsAllToAllInRowsAndColumns) {
+  const tofa::CommGraph graph = tofa::pencil_fft_graph(2, 8, 64.0);
+  EXPECT_EQ(graph.task_count(), 16);
+  EXPECT_EQ(graph.edge_count(), 2u * 28 + 8);
+  for (int task = 0; task < 16; ++task) EXPECT_EQ(degree(graph, task), 8) << task;
+  EXPECT_EQ(bytes_between(graph, 0, 7), 16.0);
+  EXPECT_EQ(bytes_between(graph, 3, 11), 64.0);
+  EXPECT_EQ(bytes_between(graph, 0, 9), 0.0);
+}
+
+// Points on a line at 0, 0.1, 0.3, 0.7: with k = 1 a chain whose weights
+// fall with the gaps; with k = 2 every pair but the two ends.
+TEST(Generators, NearestNeighboursWeighLessFartherAway) {
+  const std::vector<tofa::Point3> line = {{0, 0, 0}, {0.1, 0, 0}, {0.3, 0, 0}, {0.7, 0, 0}};
+  const tofa::CommGraph chain = tofa::nearest_neighbour_graph(line, 1, 10.0, 0.1);
+  EXPECT_EQ(chain.edge_count(), 3u);
+  EXPECT_DOUBLE_EQ(bytes_between(chain, 0, 1), 5.0);  // 10 * 0.1 / (0.1 + 0.1)
+  EXPECT_GT(bytes_between(chain, 1, 2), bytes_between(chain, 2, 3));
+  const tofa::CommGraph two = tofa::nearest_neighbour_graph(line, 2, 10.0, 0.1);
+  EXPECT_EQ(two.edge_count(), 5u);
+  EXPECT_EQ(bytes_between(two, 0, 3), 0.0);
+  EXPECT_EQ(tofa_test::error_text([&] { tofa::nearest_neighbour_graph(line, 4, 1.0, 1.0); }),
+            "a nearest-neighbour graph needs 2 or more points, 1 <= k < points and positive "
+            "bytes and scale");
+}
+
+// The cell search finds exactly the brute-force k nearest.
+TEST(Generators, NearestNeighboursMatchABruteForceSearch) {
+  std::mt19937 engine(5);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  std::vector<tofa::Point3> points(400);
+  for (auto& p : points) p = {unit(engine), unit(engine), 0.2 * unit(engine)};  // a flat slab
+  const int k = 5;
+  std::set<std::pair<int, int>> expected;
+  for (int i = 0; i < 400; ++i) {
+    std::vector<std::pair<double, int>> by_distance;
+    for (int j = 0; j < 400; ++j)
+      if (j != i)
+        by_distance.push_back({std::hypot(points[i][0] - points[j][0], points[i][1] - points[j][1],
+                                          points[i][2] - points[j][2]),
+                               j});
+    std::partial_sort(by_distance.begin(), by_distance.begin() + k, by_distance.end());
+    for (int n = 0; n < k; ++n)
+      expected.insert({std::min(i, by_distance[n].second), std::max(i, by_distance[n].second)});
+  }
+  std::set<std::pair<int, int>> found;
+  const tofa::CommGraph graph = tofa::nearest_neighbour_graph(points, k, 1.0, 0.1);
+  for (const tofa::CommEdge& edge : graph.undirected_edges()) found.insert({edge.from, edge.to});
+  EXPECT_EQ(found, expected);
+}
+
+// Slab numbering: neighbours have nearby ids, until the ids are shuffled.
+TEST(Generators, GeometricGraphIdsFollowTheGeometry) {
+  const tofa::CommGraph graph = tofa::geometric_graph(1000, 6, 1.0, 3);
+  ASSERT_EQ(graph.task_count(), 1000);
+  for (int task = 0; task < 1000; ++task) EXPECT_GE(degree(graph, task), 6) << task;
+  EXPECT_GE(graph.edge_count(), 3000u);
+  EXPECT_LE(graph.edge_count(), 6000u);
+  auto mean_id_gap = [](const tofa::CommGraph& g) {
+    double sum = 0;
+    const auto edges = g.undirected_edges();
+    for (const tofa::CommEdge& edge : edges) sum += std::abs(edge.to - edge.from);
+    return sum / edges.size();
+  };
+  EXPECT_LT(mean_id_gap(graph), 100.0);
+  EXPECT_GT(mean_id_gap(tofa::with_shuffled_ids(graph, 1)), 250.0);
+  EXPECT_EQ(tofa::geometric_graph(1000, 6, 1.0, 3).adjacency(), graph.adjacency());
 }
 
 TEST(Generators, SpecsAndTheirErrors) {

@@ -1,0 +1,765 @@
+// The quality targets of issue 12 (item 3), each measured against anchors
+// computed in the same run: Scotch's gmap onto the job's candidate nodes
+// (scotch_gmap_anchor), Slurm's block layout (default-slurm) and Bhanot's
+// lower bound F_min. JSON on stdout; with --markdown FILE also the report
+// (docs/placement-quality.md, written by bench/quality.sh).
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "map/portfolio/strategies.hpp"
+#include "map/scotch/gmap_anchor.hpp"
+#include "service/tofa_conf.hpp"
+#include "tofa/tofa.hpp"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr const char* kAnchorName = "scotch-gmap";
+constexpr double kMiB = 1 << 20;
+/// Annealing is measured up to this many tasks (beyond, it takes minutes).
+constexpr int kAnnealMaxTasks = 1024;
+/// A strategy faster than this is timed three times (the median is kept).
+constexpr double kRepeatBelowMs = 100;
+/// Relative slack when comparing costs that should be equal.
+constexpr double kTolerance = 1e-9;
+
+/// tofa.conf's default PlacementBudget, scaled per job as the service does.
+const double kPlacementBudgetMs = tofa::service::ServiceSettings{}.placement_budget_ms;
+
+bool progress_shown() { return isatty(STDERR_FILENO) == 1; }
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// ---------------------------------------------------------------- jobs
+
+struct Job {
+  std::string name;
+  std::string description;
+  tofa::CommGraph graph;
+  bool stencil = false;  ///< a stencil of the torus's shape (target F = F_min)
+};
+
+tofa::CommGraph sum_of(const tofa::CommGraph& a, const tofa::CommGraph& b) {
+  std::vector<tofa::CommEdge> edges = a.undirected_edges();
+  for (const tofa::CommEdge& edge : b.undirected_edges()) edges.push_back(edge);
+  return tofa::CommGraph::from_directed_edges(std::max(a.task_count(), b.task_count()), edges);
+}
+
+/// A LAMMPS-like halo of `tasks`: a box longer along y and z than x (as
+/// rhodopsin's), densities +-30%, a 4 KiB allreduce per doubling step.
+tofa::HaloExchange lammps_halo(std::vector<int> tasks) {
+  tofa::HaloExchange halo;
+  halo.tasks = std::move(tasks);
+  halo.box = {1.0, 1.25, 1.5};
+  halo.cutoff = 0.06;
+  halo.density_spread = 0.3;
+  halo.allreduce_bytes = 4096;
+  halo.seed = 29;
+  return halo;
+}
+
+/// The irregular graphs of scenarios (a) to (c): the kinds the seeds use.
+std::vector<Job> irregular_jobs() {
+  using tofa::DtGraph;
+  std::vector<Job> jobs;
+  jobs.push_back({"dt-bh-C", "NPB DT black hole, class C (the TOFA seed's 85 processes)",
+                  tofa::npb_dt_graph(DtGraph::BlackHole, 'C')});
+  jobs.push_back({"dt-wh-B", "NPB DT white hole, class B",
+                  tofa::npb_dt_graph(DtGraph::WhiteHole, 'B')});
+  jobs.push_back({"dt-sh-B", "NPB DT shuffle, class B", tofa::npb_dt_graph(DtGraph::Shuffle, 'B')});
+  jobs.push_back({"halo-4x4x4",
+                  "LAMMPS-like halo: 4x4x4 periodic bricks of a 1 x 1.25 x 1.5 box, cutoff 0.06, "
+                  "26 neighbours, densities +-30%, 4 KiB recursive-doubling allreduce",
+                  tofa::halo_exchange_graph(lammps_halo({4, 4, 4}))});
+  jobs.push_back({"md-pppm-16",
+                  "dense MD with FFT: halo of 2x2x4 bricks plus a 4x4 pencil FFT (4 MiB per task)",
+                  sum_of(tofa::halo_exchange_graph(lammps_halo({2, 2, 4})),
+                         tofa::pencil_fft_graph(4, 4, 4 * kMiB))});
+  jobs.push_back({"fft-8x8", "pencil FFT transposes, 8x8 tasks, 16 MiB per task",
+                  tofa::pencil_fft_graph(8, 8, 16 * kMiB)});
+  jobs.push_back({"powerlaw-128", "Chung's power law, 128 tasks, exponent 0.6, shuffled ids",
+                  tofa::with_shuffled_ids(tofa::power_law_graph(128, 0.6, kMiB, 3), 11)});
+  jobs.push_back({"geometric-192", "6 nearest of 192 random points in a cube, shuffled ids",
+                  tofa::with_shuffled_ids(tofa::geometric_graph(192, 6, kMiB, 5), 13)});
+  return jobs;
+}
+
+/// 6-point stencils of the 8x8x8 torus's shape, whose F_min an exact
+/// placement reaches.
+std::vector<Job> torus_shaped_stencils() {
+  const tofa::CommGraph stencil = tofa::stencil_graph({8, 8, 8}, kMiB);
+  return {{"stencil-8x8x8", "6-point stencil 8x8x8, ids in grid order", stencil, true},
+          {"stencil-8x8x8-shuffled", "the same stencil, shuffled ids",
+           tofa::with_shuffled_ids(stencil, 17), true}};
+}
+
+Job geometric_job(int tasks) {
+  return {"geometric-" + std::to_string(tasks),
+          "6 nearest of " + std::to_string(tasks) + " random points in a cube, shuffled ids",
+          tofa::with_shuffled_ids(tofa::geometric_graph(tasks, 6, kMiB, 7), 19)};
+}
+
+// ---------------------------------------------------------------- machines
+
+struct Machine {
+  std::string name;
+  tofa::Topology topology;
+  std::vector<int> candidates;  ///< empty: every node
+  std::vector<double> outage;   ///< empty: none failing
+};
+
+/// Half the nodes of a machine fragmented by earlier jobs (of up to
+/// `max_job` nodes), as MC1x1 allocates them (bench_mappers' non_contiguous),
+/// in id order: Slurm's node order.
+std::vector<int> idle_half(const tofa::Topology& topology, int max_job) {
+  const std::vector<bool> busy =
+      tofa::fragmented_machine(topology, tofa::allocate_mc1x1, 0.5, max_job, 7);
+  std::vector<int> idle = tofa::allocate_mc1x1(topology, busy, topology.node_count() / 2);
+  std::sort(idle.begin(), idle.end());
+  return idle;
+}
+
+/// Outage p on `count` of `nodes`, chosen by a seeded shuffle.
+std::vector<double> failing(const tofa::Topology& topology, std::vector<int> nodes, int count,
+                            double p, unsigned seed) {
+  std::shuffle(nodes.begin(), nodes.end(), std::mt19937(seed));
+  std::vector<double> outage(topology.node_count(), 0.0);
+  for (int i = 0; i < count && i < static_cast<int>(nodes.size()); ++i) outage[nodes[i]] = p;
+  return outage;
+}
+
+Machine half_busy_failing_8x8x8() {
+  const auto torus = tofa::Topology::from_spec("torus:8x8x8");
+  std::vector<int> idle = idle_half(torus, 32);
+  std::vector<double> outage = failing(torus, idle, 16, 0.02, 2024);
+  return {"8x8x8 half busy, 16 failing", torus, std::move(idle), std::move(outage)};
+}
+
+Machine half_busy_multicore() {
+  const auto torus = tofa::Topology::from_spec("torus:4x4x4:cores=8");
+  return {"4x4x4x8 half busy", torus, idle_half(torus, 8), {}};
+}
+
+// ---------------------------------------------------------------- measuring
+
+struct Measurement {
+  std::string strategy;
+  std::string error;  ///< non-empty when the strategy threw
+  double ms = 0;      ///< median time of one placement
+  int runs = 0;
+  double hop_bytes = 0;
+  double vs_anchor = 0;
+  double f_over_fmin = 0;
+  int nodes_used = 0;
+  double abort_probability = 0;
+  double objective = 0;  ///< bytes x Equation 1 route cost (fault_weighted_hop_bytes)
+};
+
+struct CaseResult {
+  char scenario = 'a';
+  std::string machine;
+  const Job* job = nullptr;
+  int tasks = 0;
+  int slots = 1;
+  int nodes_needed = 0;          ///< ceil(tasks / slots)
+  bool fault_free_fits = false;  ///< the fault-free candidates can hold the job
+  int candidate_count = 0;
+  int failing_count = 0;         ///< candidates with outage p > 0
+  Measurement anchor;
+  std::vector<Measurement> rows;
+
+  const Measurement* row(const std::string& strategy) const {
+    for (const Measurement& m : rows)
+      if (m.strategy == strategy && m.error.empty()) return &m;
+    return nullptr;
+  }
+};
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t mid = values.size() / 2;
+  return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+}
+
+/// Everything one case needs to judge a placement.
+struct CaseContext {
+  const Machine& machine;
+  const Job& job;
+  tofa::MappingRequest request;
+  std::vector<double> outage;  ///< one entry per node
+  double f_min = 0;
+};
+
+using PlaceFunction = std::function<tofa::Placement(const tofa::MappingRequest&)>;
+
+Measurement measure(const CaseContext& context, const std::string& name, const PlaceFunction& place,
+                    const tofa::MappingRequest& request) {
+  Measurement m;
+  m.strategy = name;
+  std::vector<double> times;
+  tofa::Placement placement;
+  try {
+    do {
+      const Clock::time_point start = Clock::now();
+      placement = place(request);
+      times.push_back(seconds_since(start) * 1000);
+    } while (times.size() < 3 && times.front() < kRepeatBelowMs);
+    tofa::check_placement(request, placement);
+  } catch (const std::exception& e) {
+    m.error = e.what();
+    return m;
+  }
+  const tofa::CommGraph& graph = context.job.graph;
+  const tofa::Topology& topology = context.machine.topology;
+  const tofa::PlacementMetrics metrics =
+      tofa::evaluate_placement(graph, topology, placement, context.outage);
+  m.ms = median(times);
+  m.runs = static_cast<int>(times.size());
+  m.hop_bytes = metrics.hop_bytes;
+  m.nodes_used = metrics.nodes_used;
+  m.abort_probability = metrics.abort_probability;
+  const tofa::FreeEnergy energy{tofa::free_energy(graph, topology, placement), context.f_min};
+  m.f_over_fmin = energy.ratio();
+  m.objective = tofa::fault_weighted_hop_bytes(topology, graph, placement, context.outage,
+                                               request.fault_cost);
+  return m;
+}
+
+/// The strategies of the issue, and the project's default when it is none of them.
+std::vector<std::string> strategies_for(const CaseResult& c) {
+  std::vector<std::string> names{"default-slurm", "greedy", "tofa", "tofa-compact"};
+  if (c.slots > 1) names.push_back("mims");
+  if (c.tasks <= kAnnealMaxTasks) names.push_back("anneal");
+  names.push_back("auto");
+  if (std::find(names.begin(), names.end(), tofa::kDefaultStrategy) == names.end())
+    names.push_back(tofa::kDefaultStrategy);
+  return names;
+}
+
+tofa::MappingRequest request_for(const std::string& strategy, const CaseContext& context) {
+  tofa::MappingRequest request = context.request;
+  if (strategy == "auto")  // as jobs get it: within the scaled PlacementBudget
+    request.parameters["budget"] = std::to_string(
+        tofa::scaled_placement_budget(kPlacementBudgetMs, context.job.graph.task_count()));
+  return request;
+}
+
+void show_progress(const Measurement& m) {
+  if (!progress_shown()) return;
+  if (!m.error.empty())
+    std::fprintf(stderr, "    %-14s error: %s\n", m.strategy.c_str(), m.error.c_str());
+  else
+    std::fprintf(stderr, "    %-14s %10.2f ms  vs anchor %.3f  F/F_min %.3f  P(abort) %.4f\n",
+                 m.strategy.c_str(), m.ms, m.vs_anchor, m.f_over_fmin, m.abort_probability);
+}
+
+CaseResult run_case(char scenario, const Machine& machine, const Job& job) {
+  CaseContext context{machine, job, {}, machine.outage, 0};
+  if (context.outage.empty()) context.outage.assign(machine.topology.node_count(), 0.0);
+  context.request.graph = &job.graph;
+  context.request.topology = &machine.topology;
+  context.request.candidate_nodes = machine.candidates;
+  context.request.outage = machine.outage;
+
+  CaseResult c;
+  c.scenario = scenario;
+  c.machine = machine.name;
+  c.job = &job;
+  c.tasks = job.graph.task_count();
+  c.slots = tofa::effective_slots(context.request);
+  c.nodes_needed = (c.tasks + c.slots - 1) / c.slots;
+  const std::vector<int> candidates = tofa::effective_candidates(context.request);
+  c.candidate_count = static_cast<int>(candidates.size());
+  c.failing_count = static_cast<int>(std::count_if(
+      candidates.begin(), candidates.end(), [&](int n) { return context.outage[n] > 0; }));
+  c.fault_free_fits = c.slots * (c.candidate_count - c.failing_count) >= c.tasks;
+  context.f_min = tofa::free_energy_lower_bound(job.graph, machine.topology, c.slots);
+  if (progress_shown())
+    std::fprintf(stderr, "(%c) %s on %s: %d tasks\n", scenario, job.name.c_str(),
+                 machine.name.c_str(), c.tasks);
+
+  c.anchor = measure(context, kAnchorName, tofa::scotch_gmap_anchor, context.request);
+  c.anchor.vs_anchor = 1;
+  show_progress(c.anchor);
+  for (const std::string& name : strategies_for(c)) {
+    const auto mapper = tofa::make_mapper(name);
+    Measurement m = measure(
+        context, name, [&](const tofa::MappingRequest& r) { return mapper->map(r); },
+        request_for(name, context));
+    if (m.error.empty() && c.anchor.error.empty() && c.anchor.hop_bytes > 0)
+      m.vs_anchor = m.hop_bytes / c.anchor.hop_bytes;
+    show_progress(m);
+    c.rows.push_back(std::move(m));
+  }
+  return c;
+}
+
+// ---------------------------------------------------------------- targets
+
+/// Judges one strategy over the cases a target covers: a value, lower is
+/// better, or NaN when the strategy has no result for some case.
+using Criterion = std::function<double(const std::vector<const CaseResult*>&, const std::string&)>;
+
+struct Target {
+  std::string label;      ///< what is measured
+  std::string goal_text;  ///< e.g. "<= 0.33"
+  double goal = 0;        ///< met when value <= goal (relative slack kTolerance)
+  std::vector<const CaseResult*> cases;
+  Criterion criterion;
+  bool counts_cases = false;  ///< the value is a number of cases, not a mean
+};
+
+struct Verdict {
+  std::string strategy;
+  double value = NAN;
+  bool met = false;
+};
+
+const double kNan = std::nan("");
+
+double geometric_mean_of(const std::vector<const CaseResult*>& cases, const std::string& strategy,
+                         double Measurement::*field) {
+  double log_sum = 0;
+  for (const CaseResult* c : cases) {
+    const Measurement* m = c->row(strategy);
+    if (!m || !(m->*field > 0)) return kNan;
+    log_sum += std::log(m->*field);
+  }
+  return cases.empty() ? kNan : std::exp(log_sum / cases.size());
+}
+
+Criterion geometric_mean(double Measurement::*field) {
+  return [field](const std::vector<const CaseResult*>& cases, const std::string& strategy) {
+    return geometric_mean_of(cases, strategy, field);
+  };
+}
+
+/// Cases where the fault-free candidates hold the job but P(abort) > 0.
+double avoidable_abort_risks(const std::vector<const CaseResult*>& cases,
+                             const std::string& strategy) {
+  int count = 0;
+  for (const CaseResult* c : cases) {
+    const Measurement* m = c->row(strategy);
+    if (!m) return kNan;
+    count += c->fault_free_fits && m->abort_probability > 0;
+  }
+  return count;
+}
+
+/// Cases where the strategy uses more than ceil(tasks / slots) nodes
+/// without a lower objective than every measured placement (the anchor's
+/// included) that uses no more.
+double needless_extra_nodes(const std::vector<const CaseResult*>& cases,
+                            const std::string& strategy) {
+  int count = 0;
+  for (const CaseResult* c : cases) {
+    const Measurement* m = c->row(strategy);
+    if (!m) return kNan;
+    if (m->nodes_used <= c->nodes_needed) continue;
+    double best_compact = INFINITY;
+    std::vector<const Measurement*> all{&c->anchor};
+    for (const Measurement& other : c->rows) all.push_back(&other);
+    for (const Measurement* other : all)
+      if (other->error.empty() && other->nodes_used <= c->nodes_needed)
+        best_compact = std::min(best_compact, other->objective);
+    count += !(m->objective < best_compact);
+  }
+  return count;
+}
+
+/// Cases where the strategy's objective is above Slurm's block layout's.
+double worse_than_slurm(const std::vector<const CaseResult*>& cases, const std::string& strategy) {
+  int count = 0;
+  for (const CaseResult* c : cases) {
+    const Measurement* m = c->row(strategy);
+    const Measurement* slurm = c->row("default-slurm");
+    if (!m || !slurm) return kNan;
+    count += m->objective > slurm->objective * (1 + kTolerance);
+  }
+  return count;
+}
+
+bool meets(double value, double goal) {
+  return std::isfinite(value) && value <= goal + kTolerance * std::max(1.0, std::abs(goal));
+}
+
+std::vector<std::string> strategies_measured(const std::vector<const CaseResult*>& cases) {
+  std::vector<std::string> names;
+  for (const CaseResult* c : cases)
+    for (const Measurement& m : c->rows)
+      if (std::find(names.begin(), names.end(), m.strategy) == names.end())
+        names.push_back(m.strategy);
+  return names;
+}
+
+Verdict verdict(const Target& target, const std::string& strategy) {
+  const double value = target.criterion(target.cases, strategy);
+  return {strategy, value, meets(value, target.goal)};
+}
+
+/// The strategy with the lowest value (ties: the default, then list order).
+Verdict best_verdict(const Target& target) {
+  Verdict best = verdict(target, tofa::kDefaultStrategy);
+  for (const std::string& name : strategies_measured(target.cases)) {
+    const Verdict v = verdict(target, name);
+    if (std::isfinite(v.value) && (!std::isfinite(best.value) || v.value < best.value)) best = v;
+  }
+  return best;
+}
+
+std::vector<const CaseResult*> select(const std::vector<CaseResult>& results, char scenario,
+                                      const std::function<bool(const CaseResult&)>& keep) {
+  std::vector<const CaseResult*> chosen;
+  for (const CaseResult& c : results)
+    if (c.scenario == scenario && keep(c)) chosen.push_back(&c);
+  return chosen;
+}
+
+std::vector<Target> issue_targets(const std::vector<CaseResult>& results) {
+  const auto irregular = [](const CaseResult& c) { return !c.job->stencil; };
+  const auto stencils = [](const CaseResult& c) { return c.job->stencil; };
+  const auto on = [](const std::string& machine) {
+    return [machine](const CaseResult& c) { return c.machine == machine; };
+  };
+  const Criterion vs_anchor = geometric_mean(&Measurement::vs_anchor);
+  std::vector<Target> targets;
+  targets.push_back({"(a) half-busy 8x8x8, 16 failing idle nodes: geometric mean hop-bytes / "
+                     "Scotch gmap on the idle nodes, irregular graphs",
+                     "<= 0.33", 0.33, select(results, 'a', irregular), vs_anchor});
+  targets.push_back({"(a) the same: cases with P(abort) > 0 although the fault-free idle nodes "
+                     "hold the job",
+                     "0", 0, select(results, 'a', irregular), avoidable_abort_risks, true});
+  targets.push_back({"(b) empty 8x8x8: geometric mean F/F_min, irregular graphs", "<= 1.12", 1.12,
+                     select(results, 'b', irregular), geometric_mean(&Measurement::f_over_fmin)});
+  targets.push_back({"(b) empty 8x8x8: geometric mean F/F_min, stencils of the torus's shape",
+                     "1.00", 1.0, select(results, 'b', stencils),
+                     geometric_mean(&Measurement::f_over_fmin)});
+  for (const std::string machine : {"4x4x4x8 empty", "4x4x4x8 half busy"}) {
+    const auto cases = select(results, 'c', on(machine));
+    targets.push_back({"(c) " + machine + ": geometric mean hop-bytes / Scotch gmap on the same "
+                       "slots, irregular graphs",
+                       "<= 0.85", 0.85, cases, vs_anchor});
+    targets.push_back({"(c) " + machine + ": cases using more than ceil(tasks/8) nodes without a "
+                       "lower objective",
+                       "0", 0, cases, needless_extra_nodes, true});
+    targets.push_back({"(c) " + machine + ": cases with an objective above Slurm's block layout",
+                       "0", 0, cases, worse_than_slurm, true});
+  }
+  for (const CaseResult& c : results)
+    if (c.scenario == 'd')
+      targets.push_back({"(d) " + c.job->name + " on " + c.machine +
+                             ": hop-bytes / Scotch gmap on the same target",
+                         "<= 0.85", 0.85, {&c}, vs_anchor});
+  return targets;
+}
+
+// ---------------------------------------------------------------- output
+
+nlohmann::json to_json(const Measurement& m, bool is_default) {
+  nlohmann::json row = {{"strategy", m.strategy}, {"default", is_default}};
+  if (!m.error.empty()) {
+    row["error"] = m.error;
+    return row;
+  }
+  row.update({{"ms", m.ms},
+              {"runs", m.runs},
+              {"hop_bytes", m.hop_bytes},
+              {"vs_anchor", m.vs_anchor},
+              {"f_over_fmin", m.f_over_fmin},
+              {"nodes_used", m.nodes_used},
+              {"abort_probability", m.abort_probability},
+              {"objective", m.objective}});
+  return row;
+}
+
+nlohmann::json to_json(const CaseResult& c) {
+  nlohmann::json rows = nlohmann::json::array();
+  const Measurement* slurm = c.row("default-slurm");
+  for (const Measurement& m : c.rows) {
+    nlohmann::json row = to_json(m, m.strategy == tofa::kDefaultStrategy);
+    if (slurm && m.error.empty())
+      row["worse_than_slurm"] = m.objective > slurm->objective * (1 + kTolerance);
+    rows.push_back(row);
+  }
+  return {{"scenario", std::string(1, c.scenario)},
+          {"machine", c.machine},
+          {"graph", c.job->name},
+          {"stencil", c.job->stencil},
+          {"tasks", c.tasks},
+          {"edges", c.job->graph.edge_count()},
+          {"slots_per_node", c.slots},
+          {"nodes_needed", c.nodes_needed},
+          {"fault_free_fits", c.fault_free_fits},
+          {"candidate_nodes", c.candidate_count},
+          {"failing_candidates", c.failing_count},
+          {"anchor", to_json(c.anchor, false)},
+          {"results", rows}};
+}
+
+nlohmann::json to_json(const Verdict& v) {
+  return {{"strategy", v.strategy},
+          {"value", std::isfinite(v.value) ? nlohmann::json(v.value) : nlohmann::json()},
+          {"met", v.met}};
+}
+
+nlohmann::json to_json(const std::vector<Target>& targets) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const Target& t : targets)
+    out.push_back({{"target", t.label},
+                   {"goal", t.goal_text},
+                   {"default", to_json(verdict(t, tofa::kDefaultStrategy))},
+                   {"best", to_json(best_verdict(t))}});
+  return out;
+}
+
+std::string format(const char* pattern, double value) {
+  char text[64];
+  std::snprintf(text, sizeof text, pattern, value);
+  return text;
+}
+
+std::string value_text(const Target& target, double value) {
+  if (!std::isfinite(value)) return "n/a";
+  if (target.counts_cases)
+    return format("%.0f", value) + " of " + std::to_string(target.cases.size());
+  return format("%.3f", value);
+}
+
+std::string verdict_text(const Target& target, const Verdict& v) {
+  return "`" + v.strategy + "` " + value_text(target, v.value) + (v.met ? " (met)" : " (missed)");
+}
+
+const char* scenario_title(char scenario) {
+  switch (scenario) {
+    case 'a': return "(a) half-busy 8x8x8 torus, 16 failing idle nodes at p = 0.02";
+    case 'b': return "(b) empty 8x8x8 torus";
+    case 'c': return "(c) 8 cores per node: 4x4x4 torus, empty and half busy";
+    default: return "(d) large jobs: 4096 tasks on 16x16x16, 32,768 on 32x32x32";
+  }
+}
+
+std::string strategy_cell(const std::string& name) {
+  if (name == kAnchorName) return name + " (anchor)";
+  return name == tofa::kDefaultStrategy ? "`" + name + "` (default)" : name;
+}
+
+void write_targets(std::ostream& out, const std::vector<Target>& targets) {
+  out << "## Targets\n\n"
+      << "| target | goal | default (`" << tofa::kDefaultStrategy << "`) | best strategy |\n"
+      << "|---|---|---|---|\n";
+  for (const Target& t : targets)
+    out << "| " << t.label << " | " << t.goal_text << " | "
+        << verdict_text(t, verdict(t, tofa::kDefaultStrategy)) << " | "
+        << verdict_text(t, best_verdict(t)) << " |\n";
+  out << "\n";
+}
+
+/// Every strategy's value for every target ("n/a": not measured there).
+void write_strategy_values(std::ostream& out, const std::vector<Target>& targets) {
+  std::vector<std::string> names;
+  for (const Target& t : targets)
+    for (const std::string& name : strategies_measured(t.cases))
+      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  out << "Every strategy's value (in bold where it meets the goal):\n\n| target |";
+  for (const std::string& name : names) out << " " << strategy_cell(name) << " |";
+  out << "\n|---|";
+  for (std::size_t i = 0; i < names.size(); ++i) out << "---:|";
+  out << "\n";
+  for (const Target& t : targets) {
+    out << "| " << t.label << " |";
+    for (const std::string& name : names) {
+      const Verdict v = verdict(t, name);
+      const std::string text = value_text(t, v.value);
+      out << " " << (v.met ? "**" + text + "**" : text) << " |";
+    }
+    out << "\n";
+  }
+  out << "\n";
+}
+
+void write_jobs(std::ostream& out, const std::vector<CaseResult>& results) {
+  out << "## Graphs\n\n| graph | tasks | edges | what |\n|---|---:|---:|---|\n";
+  std::vector<const Job*> seen;
+  for (const CaseResult& c : results) {
+    if (std::find(seen.begin(), seen.end(), c.job) != seen.end()) continue;
+    seen.push_back(c.job);
+    out << "| " << c.job->name << " | " << c.tasks << " | " << c.job->graph.edge_count() << " | "
+        << c.job->description << " |\n";
+  }
+  out << "\n";
+}
+
+void write_row(std::ostream& out, const CaseResult& c, const Measurement& m, bool worse) {
+  out << "| " << c.job->name << " | " << strategy_cell(m.strategy) << " | ";
+  if (!m.error.empty()) {
+    out << "error: " << m.error << " | | | | | | |\n";
+    return;
+  }
+  out << format("%.2f", m.ms) << " | " << format("%.4g", m.hop_bytes) << " | "
+      << format("%.3f", m.vs_anchor) << " | " << format("%.3f", m.f_over_fmin) << " | "
+      << m.nodes_used << " / " << c.nodes_needed << " | " << format("%.4f", m.abort_probability)
+      << " | " << format("%.4g", m.objective) << (worse ? " (above Slurm's)" : "") << " |\n";
+}
+
+/// Which jobs of a machine's cases the fault-free candidates can hold.
+std::string fault_free_note(const std::vector<CaseResult>& results, const CaseResult& first) {
+  if (first.failing_count == 0) return "";
+  std::string too_big;
+  for (const CaseResult& c : results)
+    if (c.scenario == first.scenario && c.machine == first.machine && !c.fault_free_fits)
+      too_big += (too_big.empty() ? "" : ", ") + c.job->name;
+  return too_big.empty() ? " The fault-free candidates hold every job (target P(abort) = 0)."
+                         : " The fault-free candidates cannot hold " + too_big + ".";
+}
+
+void write_case_tables(std::ostream& out, const std::vector<CaseResult>& results) {
+  out << "## Every placement\n\n"
+      << "Time: median of up to 3 placements (one when the first takes over "
+      << kRepeatBelowMs << " ms), the first including Scotch's target construction. "
+      << "Nodes: used / ceil(tasks / slots). Objective: bytes x Equation 1 route cost "
+      << "(`fault_weighted_hop_bytes`, c = 1, penalty 100), marked when above Slurm's block "
+      << "layout's. F/F_min = inf: F_min is 0 (on 8-core nodes every partner of a DT task fits "
+      << "on its own node) while the placement is not.\n";
+  char scenario = 0;
+  std::string machine;
+  for (const CaseResult& c : results) {
+    if (c.scenario != scenario || c.machine != machine) {
+      scenario = c.scenario;
+      machine = c.machine;
+      out << "\n### " << scenario_title(scenario) << ": " << machine << "\n\n"
+          << c.candidate_count << " candidate nodes of " << c.slots << " slot(s), "
+          << c.failing_count << " of them failing." << fault_free_note(results, c) << "\n\n"
+          << "| graph | strategy | ms | hop-bytes | vs anchor | F/F_min | nodes | P(abort) | "
+             "objective |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n";
+    }
+    write_row(out, c, c.anchor, false);
+    const Measurement* slurm = c.row("default-slurm");
+    for (const Measurement& m : c.rows)
+      write_row(out, c, m,
+                slurm && m.error.empty() && m.objective > slurm->objective * (1 + kTolerance));
+  }
+  out << "\n";
+}
+
+void write_markdown(std::ostream& out, const std::vector<CaseResult>& results,
+                    const std::vector<Target>& targets, const std::string& revision,
+                    double seconds, bool quick) {
+  out << "# Placement quality: the targets of issue 12\n\n"
+      << "Generated by `bash bench/quality.sh` (`bench/bench_quality`"
+      << (quick ? " --quick, without the 32x32x32 case" : "") << ")"
+      << (revision.empty() ? "" : " at " + revision) << "; the run took "
+      << format("%.0f", seconds) << " s on this 2-core machine. JSON: `out/quality.json`.\n\n"
+      << "Anchors, computed in the same run: **Scotch** (`" << kAnchorName
+      << "`): `SCOTCH_graphMap` with Scotch's default strategy onto the job's candidate nodes "
+         "as a sub-architecture of the torus, blind to failing nodes, tasks above a node's slots "
+         "moved to the nearest free candidate (`common/map/scotch/gmap_anchor.hpp`; Scotch "
+         "balances over every candidate, so on 8-core nodes it spreads a small job over many "
+         "nodes; Scotch packed onto ceil(tasks/8) nodes is the `tofa` row there, which maps onto "
+         "the first run of that many fault-free candidates); **Slurm's block layout** "
+         "(`default-slurm`); **F_min**, Bhanot's dealt-out "
+         "lower bound of F = hop-bytes (`free_energy_lower_bound`, with the slots per node). "
+         "`auto` runs within the service's PlacementBudget (" << format("%.0f", kPlacementBudgetMs)
+      << " ms at 128 tasks, `scaled_placement_budget`); `anneal` only up to "
+      << kAnnealMaxTasks << " tasks. The project's default strategy is `" << tofa::kDefaultStrategy
+      << "`, marked (default) below.\n\n";
+  write_targets(out, targets);
+  write_strategy_values(out, targets);
+  write_jobs(out, results);
+  write_case_tables(out, results);
+}
+
+// ---------------------------------------------------------------- main
+
+struct Options {
+  bool quick = false;
+  std::string markdown;
+  std::string revision;
+};
+
+bool parse_options(int argc, char** argv, Options& options) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--quick") == 0) options.quick = true;
+    else if (std::strcmp(argv[i], "--markdown") == 0 && i + 1 < argc) options.markdown = argv[++i];
+    else if (std::strcmp(argv[i], "--revision") == 0 && i + 1 < argc) options.revision = argv[++i];
+    else return false;
+  }
+  return true;
+}
+
+std::vector<CaseResult> run_all(bool quick, const std::vector<Job>& irregular,
+                                const std::vector<Job>& stencils, const std::vector<Job>& large) {
+  std::vector<CaseResult> results;
+  auto run_jobs = [&](char scenario, const Machine& machine, const std::vector<Job>& jobs) {
+    for (const Job& job : jobs) results.push_back(run_case(scenario, machine, job));
+  };
+  run_jobs('a', half_busy_failing_8x8x8(), irregular);
+  const Machine empty8{"8x8x8 empty", tofa::Topology::from_spec("torus:8x8x8"), {}, {}};
+  run_jobs('b', empty8, irregular);
+  run_jobs('b', empty8, stencils);
+  run_jobs('c', {"4x4x4x8 empty", tofa::Topology::from_spec("torus:4x4x4:cores=8"), {}, {}},
+           irregular);
+  run_jobs('c', half_busy_multicore(), irregular);
+  results.push_back(
+      run_case('d', {"16x16x16", tofa::Topology::from_spec("torus:16x16x16"), {}, {}}, large[0]));
+  if (!quick)
+    results.push_back(
+        run_case('d', {"32x32x32", tofa::Topology::from_spec("torus:32x32x32"), {}, {}}, large[1]));
+  return results;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  if (!parse_options(argc, argv, options)) {
+    std::fprintf(stderr, "usage: bench_quality [--quick] [--markdown FILE] [--revision TEXT]\n");
+    return 2;
+  }
+  try {
+    const Clock::time_point start = Clock::now();
+    const std::vector<Job> irregular = irregular_jobs();
+    const std::vector<Job> stencils = torus_shaped_stencils();
+    std::vector<Job> large{geometric_job(4096)};
+    if (!options.quick) large.push_back(geometric_job(32768));
+    const std::vector<CaseResult> results = run_all(options.quick, irregular, stencils, large);
+    const std::vector<Target> targets = issue_targets(results);
+    const double seconds = seconds_since(start);
+
+    nlohmann::json out = {{"benchmark", "quality"},
+                          {"default_strategy", tofa::kDefaultStrategy},
+                          {"anchor", kAnchorName},
+                          {"placement_budget_ms", kPlacementBudgetMs},
+                          {"quick", options.quick},
+                          {"seconds", seconds},
+                          {"targets", to_json(targets)},
+                          {"cases", nlohmann::json::array()}};
+    for (const CaseResult& c : results) out["cases"].push_back(to_json(c));
+    std::cout << out.dump(2) << '\n';
+    if (!options.markdown.empty()) {
+      std::ofstream file(options.markdown);
+      write_markdown(file, results, targets, options.revision, seconds, options.quick);
+      if (!file) throw tofa::Error("cannot write " + options.markdown);
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_quality: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Builds and runs bench/bench_quality (the quality targets of issue 12 against
+# Scotch's gmap, Slurm's block layout and F_min, all computed in the same run),
+# writes its JSON to out/quality.json and the report to docs/placement-quality.md.
+# Usage: bench/quality.sh [--quick]   (--quick leaves out the 32x32x32 case)
+# About 10 minutes on 2 cores in full; progress goes to the terminal.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ -f Makefile ] || bash scripts/build.sh
+make -s -j2 bench/bench_quality
+mkdir -p out docs
+revision=$(git rev-parse --short HEAD 2>/dev/null || true)
+if [ -n "$revision" ] && ! git diff --quiet HEAD 2>/dev/null; then revision="$revision + local changes"; fi
+./bench/bench_quality "$@" --markdown docs/placement-quality.md ${revision:+--revision "$revision"} \
+  >out/quality.json
+echo "out/quality.json and docs/placement-quality.md written" >&2
