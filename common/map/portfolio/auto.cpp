@@ -51,9 +51,17 @@ double budget_seconds(const MappingRequest& request) {
   return seconds;
 }
 
-/// Stage 1, always run: fast, and Slurm's layout among them.
+bool any_faulty_candidate(const MappingRequest& request) {
+  const std::vector<int> candidates = effective_candidates(request);
+  return std::any_of(candidates.begin(), candidates.end(),
+                     [&](int node) { return outage_of(request, node) > 0; });
+}
+
+/// Stage 1, always run: fast, and Slurm's layout among them. tofa-compact
+/// differs from tofa only when some candidate may fail.
 std::vector<std::string> heuristics(const MappingRequest& request) {
-  std::vector<std::string> names{"default-slurm", "greedy", "tofa-compact"};
+  std::vector<std::string> names{"default-slurm", "greedy"};
+  if (any_faulty_candidate(request)) names.push_back("tofa-compact");
   if (effective_slots(request) > 1) names.push_back("mims");
   if (request.parameters.count("stencil")) names.push_back("stencil-rcb");
   return names;

@@ -11,10 +11,12 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "fixtures.hpp"
 #include "map/capacity_repair.hpp"
+#include "map/slot_pool.hpp"
 #include "map/scotch/deco_arch.hpp"
 #include "map/scotch/scotch_target.hpp"
 #include "tofa/error.hpp"
@@ -340,6 +342,50 @@ TEST(Greedy, HeaviestPairsFirstAndIsolatedTasksLast) {
 }
 
 // ---------------------------------------------------------------- tofa
+
+// Pools above 512 nodes search outward from the origin instead of scanning
+// the list: the answer is the same as the definition (fewest hops, then
+// fault-free, then list order), here on a shuffled list of a 12x12x6 torus and
+// a 30x20 mesh with random slots taken.
+TEST(SlotPool, SearchFindsWhatTheDefinitionSays) {
+  std::mt19937 engine(17);
+  for (const char* spec : {"torus:12x12x6", "mesh:30x20"}) {
+    const tofa::Topology topology = tofa::Topology::from_spec(spec);
+    const int count = topology.node_count();
+    const CommGraph graph = CommGraph::from_directed_edges(1, {});
+    MappingRequest request;
+    request.topology = &topology;
+    request.graph = &graph;
+    request.outage.assign(count, 0.0);
+    for (int k = 0; k < count / 10; ++k) request.outage[engine() % count] = 0.02;
+    std::vector<int> nodes(count);
+    std::iota(nodes.begin(), nodes.end(), 0);
+    std::shuffle(nodes.begin(), nodes.end(), engine);
+    std::vector<int> free_slots(count, 0);
+    tofa::SlotPool pool(request, nodes, 2);
+    for (int node : nodes) free_slots[node] = 2;
+    const auto by_definition = [&](int origin) {
+      int best = -1;
+      for (int node : nodes) {
+        if (free_slots[node] == 0) continue;
+        const auto key = [&](int n) {
+          return std::make_tuple(topology.hop_distance(origin, n), request.outage[n] > 0);
+        };
+        if (best < 0 || key(node) < key(best)) best = node;
+      }
+      return best;
+    };
+    for (int step = 0; step < 2 * count; ++step) {
+      const int origin = static_cast<int>(engine() % count);
+      const int expected = by_definition(origin);
+      ASSERT_EQ(pool.nearest_free(origin), expected) << spec << " step " << step;
+      if (expected < 0) break;
+      pool.take(expected);
+      --free_slots[expected];
+    }
+    EXPECT_EQ(pool.nearest_free(0), -1);
+  }
+}
 
 TEST(Tofa, UsesTheOnlyConsecutiveFaultFreeRun) {
   const Topology topology = Topology::from_spec("torus:4x4x4");
