@@ -284,7 +284,9 @@ ChainReport anneal_stage(PlacementState& state, const SiteNeighbourhood& around,
 
   // Zero temperature: take every change that does not raise F, then
   // every local change that lowers it.
+  const bool timed = budget.seconds > 0;
   for (int sweeps = 0; sweeps < kQuenchSweeps; ++sweeps) {
+    if (timed && seconds_used() >= budget.seconds) break;
     const double before = energy;
     for (std::uint64_t i = 0; i < sweep; ++i) {
       if (chain.propose(proposal) && proposal.delta <= 0) {
@@ -302,7 +304,12 @@ ChainReport anneal_stage(PlacementState& state, const SiteNeighbourhood& around,
     chain.restore(best_sites);
     energy = state.energy();
   }
-  report.proposals += local_descent(state, around, movable, settings.keep_lowest, kDescentPasses);
+  const Deadline deadline =
+      timed ? started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                            std::chrono::duration<double>(budget.seconds))
+            : Deadline::max();
+  report.proposals +=
+      local_descent(state, around, movable, settings.keep_lowest, kDescentPasses, deadline);
   report.energy = state.energy();
   return report;
 }
