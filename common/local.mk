@@ -38,6 +38,10 @@ common_libtofa_la_SOURCES = \
 	common/map/rubik/grid.hpp common/map/rubik/partition.cpp common/map/rubik/permute.cpp \
 	common/map/rubik/spec_parser.cpp common/map/rubik/tree.cpp common/map/rubik/writers.cpp \
 	common/map/mims/strategy.cpp common/map/rubik/strategy.cpp \
+	common/map/torus3d/strategies.hpp common/map/torus3d/strategy.cpp \
+	common/map/torus3d/shapes.hpp common/map/torus3d/shapes.cpp \
+	common/map/torus3d/box_choice.hpp common/map/torus3d/box_choice.cpp \
+	common/map/torus3d/zorder.hpp common/map/torus3d/zorder.cpp \
 	common/tofa/energy.hpp common/map/anneal/strategies.hpp common/map/anneal/strategy.cpp \
 	common/map/anneal/bisection.cpp common/map/anneal/bisection.hpp common/map/anneal/cubic_problems.cpp \
 	common/map/anneal/cubic_problems.hpp common/map/anneal/distance_table.cpp common/map/anneal/distance_table.hpp \

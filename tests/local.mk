@@ -26,6 +26,7 @@ tests_unit_tests_SOURCES = \
 	tests/unit/stencil/AllocatorsGTest.cpp \
 	tests/unit/stencil/StencilHelpersGTest.cpp \
 	tests/unit/stencil/StencilMappersGTest.cpp \
+	tests/unit/torus3d/Torus3dGTest.cpp \
 	tests/unit/munged_fixture.hpp \
 	tests/unit/service/TofaConfGTest.cpp tests/unit/service/ServiceStateGTest.cpp \
 	tests/unit/service/ServiceNetworkGTest.cpp tests/unit/service/TofactlGTest.cpp \

@@ -21,13 +21,31 @@ std::uint64_t draw_below(std::mt19937_64& rng, std::uint64_t bound) {
 
 double draw_unit(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
 
+namespace {
+
+void check_probability(double p) {
+  if (!(p >= 0 && p <= 1)) throw Error("p_f = " + std::to_string(p) + ": expected 0..1");
+}
+
+/// Instance seeds from `rng`, then each instance's first draw.
+void draw_instances(BatchDraw& batch, std::mt19937_64& rng, double p, int instances) {
+  batch.instance_seeds.resize(instances);
+  for (auto& instance_seed : batch.instance_seeds) instance_seed = rng();
+  batch.failed.resize(instances);
+  for (int k = 0; k < instances; ++k) {
+    std::mt19937_64 instance_rng(batch.instance_seeds[k]);
+    batch.failed[k] = draw_failed(instance_rng, batch.outage_nodes, p);
+  }
+}
+
+}  // namespace
+
 BatchDraw draw_batch(int node_count, const FailureModel& model, int instances, std::uint64_t seed) {
   if (node_count < 1) throw Error("a failure draw needs at least one node");
   if (model.failing_nodes < 0 || model.failing_nodes > node_count)
     throw Error("n_f = " + std::to_string(model.failing_nodes) + " failing nodes: expected 0.." +
                 std::to_string(node_count));
-  if (!(model.outage_probability >= 0 && model.outage_probability <= 1))
-    throw Error("p_f = " + std::to_string(model.outage_probability) + ": expected 0..1");
+  check_probability(model.outage_probability);
   if (instances < 0) throw Error("a batch cannot have a negative number of instances");
 
   BatchDraw batch;
@@ -43,15 +61,33 @@ BatchDraw draw_batch(int node_count, const FailureModel& model, int instances, s
   batch.outage_nodes.assign(ids.begin(), ids.begin() + model.failing_nodes);
   std::sort(batch.outage_nodes.begin(), batch.outage_nodes.end());
 
-  batch.instance_seeds.resize(instances);
-  for (auto& instance_seed : batch.instance_seeds) instance_seed = rng();
-  batch.failed.resize(instances);
-  for (int k = 0; k < instances; ++k) {
-    std::mt19937_64 instance_rng(batch.instance_seeds[k]);
-    for (int node : batch.outage_nodes)
-      if (draw_unit(instance_rng) < model.outage_probability) batch.failed[k].push_back(node);
-  }
+  draw_instances(batch, rng, model.outage_probability, instances);
   return batch;
+}
+
+BatchDraw draw_batch_on(const std::vector<int>& outage_nodes, double outage_probability,
+                        int instances, std::uint64_t seed) {
+  check_probability(outage_probability);
+  if (instances < 0) throw Error("a batch cannot have a negative number of instances");
+  BatchDraw batch;
+  batch.seed = seed;
+  batch.outage_nodes = outage_nodes;
+  std::sort(batch.outage_nodes.begin(), batch.outage_nodes.end());
+  for (std::size_t i = 0; i < batch.outage_nodes.size(); ++i)
+    if (batch.outage_nodes[i] < 0 || (i > 0 && batch.outage_nodes[i] == batch.outage_nodes[i - 1]))
+      throw Error("outage node " + std::to_string(batch.outage_nodes[i]) +
+                  (batch.outage_nodes[i] < 0 ? " is negative" : " is given twice"));
+  std::mt19937_64 rng(seed);
+  draw_instances(batch, rng, outage_probability, instances);
+  return batch;
+}
+
+std::vector<int> draw_failed(std::mt19937_64& rng, const std::vector<int>& outage_nodes,
+                             double outage_probability) {
+  std::vector<int> failed;
+  for (int node : outage_nodes)
+    if (draw_unit(rng) < outage_probability) failed.push_back(node);
+  return failed;
 }
 
 std::vector<std::uint64_t> batch_seeds(std::uint64_t master, int count) {

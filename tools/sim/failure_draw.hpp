@@ -46,6 +46,19 @@ struct BatchDraw {
 /// instances < 0.
 BatchDraw draw_batch(int node_count, const FailureModel& model, int instances, std::uint64_t seed);
 
+/// The same batch with N_f given (any order, no repeats) instead of drawn:
+/// rng = mt19937_64(seed), instance k's seed is its k-th output, the
+/// instances' draws as above. Throws Error on a repeated or negative node,
+/// p_f outside [0, 1] or instances < 0.
+BatchDraw draw_batch_on(const std::vector<int>& outage_nodes, double outage_probability,
+                        int instances, std::uint64_t seed);
+
+/// One run's draw: each node of `outage_nodes` (ascending) is failed when
+/// draw_unit(rng) < p_f. An instance's first run is draw_failed on
+/// mt19937_64(its seed); its re-runs continue the same stream.
+std::vector<int> draw_failed(std::mt19937_64& rng, const std::vector<int>& outage_nodes,
+                             double outage_probability);
+
 /// Seeds of `count` batches: the first `count` outputs of mt19937_64(master).
 std::vector<std::uint64_t> batch_seeds(std::uint64_t master, int count);
 

@@ -1,6 +1,7 @@
 # tools/sim: tofa-sim (SimGrid s4u) and its SMPI applications, built only when
-# configure found SimGrid 3.32 (BUILD_SIM). The failure model
-# (failure_draw.cpp) needs no SimGrid: the unit tests build it in any case.
+# configure found SimGrid 3.32 (BUILD_SIM). The failure model and the batch
+# accounting (failure_draw.cpp, batch_model.cpp) need no SimGrid: the unit
+# tests build them in any case.
 if BUILD_SIM
 bin_PROGRAMS += tools/sim/tofa-sim
 tools_sim_tofa_sim_SOURCES = tools/sim/tofa_sim.cpp \
@@ -10,20 +11,36 @@ tools_sim_tofa_sim_SOURCES = tools/sim/tofa_sim.cpp \
 	tools/sim/crosstraffic.hpp tools/sim/crosstraffic.cpp \
 	tools/sim/smpi_run.hpp tools/sim/smpi_run.cpp \
 	tools/sim/failure_draw.hpp tools/sim/failure_draw.cpp \
-	tools/sim/progress.hpp
+	tools/sim/progress.hpp tools/sim/work_dir.hpp \
+	tools/sim/app_spec.hpp tools/sim/app_spec.cpp tools/sim/app_args.hpp \
+	tools/sim/apps/md_grid.h \
+	tools/sim/simulate.hpp tools/sim/simulate.cpp \
+	tools/sim/parallel.hpp tools/sim/parallel.cpp \
+	tools/sim/batch_model.hpp tools/sim/batch_model.cpp \
+	tools/sim/batch.hpp tools/sim/batch.cpp
 tools_sim_tofa_sim_CPPFLAGS = $(AM_CPPFLAGS) $(SIMGRID_CFLAGS) \
-	-DTOFA_SIM_REPLAY='"$(pkglibexecdir)/tofa-sim-replay"' \
-	-DTOFA_SIM_REPLAY_BUILD='"$(abs_top_builddir)/tools/sim/apps/tofa-sim-replay"' \
+	-DTOFA_SIM_APPDIR='"$(pkglibexecdir)"' \
+	-DTOFA_SIM_BUILD_ROOT='"$(abs_top_builddir)"' \
+	-DTOFA_MAP='"$(bindir)/tofa-map"' \
 	-DTOFA_SMPIRUN='"$(SMPIRUN)"'
 tools_sim_tofa_sim_LDADD = common/libtofa.la $(SIMGRID_LIBS)
 
-# The replayer is an SMPI program: smpicc compiles and links it, not libtool;
-# as a script "make all" builds it and "make install" copies it.
-TOFA_SIM_APPS = tools/sim/apps/tofa-sim-replay
+# The applications are SMPI programs: smpicc compiles and links them, not libtool;
+# as scripts "make all" builds them and "make install" copies them.
+TOFA_SIM_APPS = tools/sim/apps/tofa-sim-replay tools/sim/apps/tofa-sim-dt \
+	tools/sim/apps/tofa-sim-md
 pkglibexec_SCRIPTS = $(TOFA_SIM_APPS)
+TOFA_SMPICC = $(SMPICC) -std=c11 -D_GNU_SOURCE -O2 $(TOFA_CFLAGS)
 tools/sim/apps/tofa-sim-replay: $(srcdir)/tools/sim/apps/replay.c
 	@$(MKDIR_P) tools/sim/apps
-	$(AM_V_CC)$(SMPICC) -std=c11 -D_GNU_SOURCE -O2 $(TOFA_CFLAGS) -o $@ $(srcdir)/tools/sim/apps/replay.c -lm
+	$(AM_V_CC)$(TOFA_SMPICC) -o $@ $(srcdir)/tools/sim/apps/replay.c -lm
+tools/sim/apps/tofa-sim-dt: $(srcdir)/tools/sim/apps/dt.c
+	@$(MKDIR_P) tools/sim/apps
+	$(AM_V_CC)$(TOFA_SMPICC) -o $@ $(srcdir)/tools/sim/apps/dt.c -lm
+tools/sim/apps/tofa-sim-md: $(srcdir)/tools/sim/apps/md.c $(srcdir)/tools/sim/apps/md_grid.h
+	@$(MKDIR_P) tools/sim/apps
+	$(AM_V_CC)$(TOFA_SMPICC) -o $@ $(srcdir)/tools/sim/apps/md.c -lm
 CLEANFILES += $(TOFA_SIM_APPS)
 endif
-EXTRA_DIST += tools/sim/apps/replay.c tools/sim/README.md
+EXTRA_DIST += tools/sim/apps/replay.c tools/sim/apps/dt.c tools/sim/apps/md.c \
+	tools/sim/apps/md_grid.h tools/sim/README.md

@@ -12,10 +12,11 @@ namespace tofa::sim {
 class Progress {
  public:
   /// `total` <= 0: no known end, the line shows the count and elapsed time.
-  Progress(std::string label, long long total)
+  /// `enabled` false: never shown.
+  Progress(std::string label, long long total, bool enabled = true)
       : label_(std::move(label)),
         total_(total),
-        shown_(isatty(STDERR_FILENO) == 1),
+        shown_(enabled && isatty(STDERR_FILENO) == 1),
         start_(std::chrono::steady_clock::now()),
         last_(start_) {}
   ~Progress() { finish(); }

@@ -1,6 +1,7 @@
 // smpirun as a child process, its output collected through a pipe.
 #include "smpi_run.hpp"
 
+#include <fcntl.h>
 #include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -27,12 +28,21 @@ SmpiOutcome run_smpi(const SmpiCommand& command) {
   for (const std::string& setting : command.cfg) args.push_back("--cfg=" + setting);
   args.push_back(command.app);
   args.insert(args.end(), command.args.begin(), command.args.end());
+  return run_process(args, command.work_dir,
+                     "smpirun " + std::to_string(command.ranks) + " ranks",
+                     command.show_progress);
+}
+
+SmpiOutcome run_process(std::vector<std::string> args, const std::string& work_dir,
+                        const std::string& label, bool show_progress) {
   std::vector<char*> argv;
   for (auto& arg : args) argv.push_back(arg.data());
   argv.push_back(nullptr);
 
+  // Close-on-exec: a child started by another thread must not keep this
+  // pipe's write end open, or the read below would wait for that child too.
   int fds[2];
-  if (pipe(fds) != 0) throw Error(std::string("pipe: ") + std::strerror(errno));
+  if (pipe2(fds, O_CLOEXEC) != 0) throw Error(std::string("pipe: ") + std::strerror(errno));
   const pid_t child = fork();
   if (child < 0) throw Error(std::string("fork: ") + std::strerror(errno));
   if (child == 0) {
@@ -40,7 +50,7 @@ SmpiOutcome run_smpi(const SmpiCommand& command) {
     dup2(fds[1], STDOUT_FILENO);
     dup2(fds[1], STDERR_FILENO);
     close(fds[1]);
-    if (!command.work_dir.empty() && chdir(command.work_dir.c_str()) != 0) _exit(126);
+    if (!work_dir.empty() && chdir(work_dir.c_str()) != 0) _exit(126);
     execvp(argv[0], argv.data());
     std::fprintf(stderr, "tofa-sim: cannot run %s: %s\n", argv[0], std::strerror(errno));
     _exit(127);
@@ -48,7 +58,7 @@ SmpiOutcome run_smpi(const SmpiCommand& command) {
   close(fds[1]);
 
   SmpiOutcome outcome;
-  Progress progress("smpirun " + std::to_string(command.ranks) + " ranks", 0);
+  Progress progress(label, 0, show_progress);
   pollfd poll_fd{fds[0], POLLIN, 0};
   while (true) {
     progress.update(0);

@@ -1,31 +1,35 @@
 // tofa-sim: the TOFA seed's SimGrid evaluation (platforms, route check,
-// cross-traffic measurement, SMPI replay of a communication matrix).
+// cross-traffic measurement, the SMPI applications and their graphs,
+// simulated runs, and batches under node failures).
 #include <CLI/CLI.hpp>
 #include <stdlib.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
 
+#include "app_args.hpp"
+#include "batch.hpp"
 #include "crosstraffic.hpp"
 #include "failure_draw.hpp"
 #include "hostfile.hpp"
 #include "platform.hpp"
 #include "routes.hpp"
-#include "smpi_run.hpp"
+#include "simulate.hpp"
 #include "tofa/tofa.hpp"
+#include "work_dir.hpp"
 
-#ifndef TOFA_SIM_REPLAY
-#define TOFA_SIM_REPLAY "/usr/local/libexec/tofa/tofa-sim-replay"
+#ifndef TOFA_SIM_APPDIR
+#define TOFA_SIM_APPDIR "/usr/local/libexec/tofa"
 #endif
-#ifndef TOFA_SIM_REPLAY_BUILD
-#define TOFA_SIM_REPLAY_BUILD ""
+#ifndef TOFA_SIM_BUILD_ROOT
+#define TOFA_SIM_BUILD_ROOT ""
+#endif
+#ifndef TOFA_MAP
+#define TOFA_MAP "/usr/local/bin/tofa-map"
 #endif
 #ifndef TOFA_SMPIRUN
 #define TOFA_SMPIRUN "smpirun"
@@ -64,43 +68,7 @@ struct PlatformArgs {
   }
 };
 
-/// A directory for the run's files: `keep` (created if needed, left in
-/// place) or a fresh temporary one, removed with its files on destruction.
-class WorkDir {
- public:
-  explicit WorkDir(const std::string& keep) : path_(keep), remove_(keep.empty()) {
-    if (remove_) {
-      const char* base = std::getenv("TMPDIR");
-      std::string pattern = std::string(base && *base ? base : "/tmp") + "/tofa-sim.XXXXXX";
-      if (mkdtemp(pattern.data()) == nullptr)
-        throw tofa::Error("cannot create a temporary directory in " + pattern);
-      path_ = pattern;
-    } else if (mkdir(path_.c_str(), 0777) != 0 && errno != EEXIST) {
-      throw tofa::Error("--keep: cannot create '" + path_ + "': " + std::strerror(errno));
-    } else if (access(path_.c_str(), W_OK) != 0) {
-      throw tofa::Error("--keep: '" + path_ + "' is not a writable directory");
-    }
-  }
-  ~WorkDir() {
-    if (!remove_) return;
-    for (const std::string& file : files_) unlink((path_ + "/" + file).c_str());
-    rmdir(path_.c_str());
-  }
-  WorkDir(const WorkDir&) = delete;
-  WorkDir& operator=(const WorkDir&) = delete;
-
-  /// Path of a file of the directory, removed with it.
-  std::string file(const std::string& name) {
-    files_.push_back(name);
-    return path_ + "/" + name;
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-  bool remove_;
-  std::vector<std::string> files_;
-};
+using tofa::sim::WorkDir;
 
 void write_platform_file(const std::string& path, const tofa::Topology& topology,
                          const PlatformOptions& options) {
@@ -206,71 +174,124 @@ int failures_command(const FailureArgs& args) {
   return 0;
 }
 
+/// Directories to look for the SMPI applications and tofa-map in: the build
+/// tree first when this tofa-sim runs from it, else the installed ones.
+std::vector<std::string> search_order(const std::string& installed, const std::string& built) {
+  std::string self(4096, '\0');
+  const ssize_t n = readlink("/proc/self/exe", self.data(), self.size() - 1);
+  self.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+  const std::string root = TOFA_SIM_BUILD_ROOT;
+  const bool from_build = !root.empty() && self.compare(0, root.size() + 1, root + "/") == 0;
+  if (root.empty()) return {installed};
+  return from_build ? std::vector<std::string>{built, installed}
+                    : std::vector<std::string>{installed, built};
+}
+
+std::string find_app(tofa::sim::AppKind kind, const std::string& given) {
+  return tofa::sim::find_app(
+      kind, given,
+      search_order(TOFA_SIM_APPDIR, std::string(TOFA_SIM_BUILD_ROOT) + "/tools/sim/apps"));
+}
+
+std::string find_tofa_map(const std::string& given) {
+  if (!given.empty()) return given;
+  const std::string installed = TOFA_MAP;
+  const std::string directory = installed.substr(0, installed.rfind('/'));
+  for (const std::string& dir :
+       search_order(directory, std::string(TOFA_SIM_BUILD_ROOT) + "/tools"))
+    if (access((dir + "/tofa-map").c_str(), X_OK) == 0) return dir + "/tofa-map";
+  return "tofa-map";  // from PATH
+}
+
+/// The rank count of an md run defaults to the hostfile's line count.
+tofa::sim::AppSpec with_ranks(tofa::sim::AppSpec app, const tofa::Topology& topology,
+                              const std::string& hostfile) {
+  if (app.kind == tofa::sim::AppKind::Md && app.ranks == 0)
+    app.ranks = static_cast<int>(tofa::sim::read_hostfile(hostfile, topology, -1).size());
+  return app;
+}
+
+int graph_command(const tofa::sim::AppArgs& args, const std::string& output) {
+  const tofa::CommGraph graph = tofa::sim::app_graph(args.spec());
+  if (output.empty() || output == "-") {
+    tofa::write_dense_matrix(std::cout, graph);
+    return 0;
+  }
+  std::ofstream out(output);
+  tofa::write_dense_matrix(out, graph);
+  if (!out.flush()) throw tofa::Error("cannot write '" + output + "'");
+  return 0;
+}
+
 struct RunArgs {
-  std::string graph;
+  tofa::sim::AppArgs app;
   std::string hostfile;
-  int rounds = 10;
-  double flops = 0;
   bool crosstraffic = false;
   std::vector<std::string> cfg;
-  std::string app;
+  std::string app_binary;
   std::string smpirun = TOFA_SMPIRUN;
   std::string keep;
   bool verbose = false;
 };
 
-std::string replay_app(const std::string& given) {
-  if (!given.empty()) return given;
-  if (const char* env = std::getenv("TOFA_SIM_REPLAY"); env && *env) return env;
-  for (const char* path : {TOFA_SIM_REPLAY, TOFA_SIM_REPLAY_BUILD})
-    if (*path && access(path, X_OK) == 0) return path;
-  throw tofa::Error(std::string("the replayer is not at ") + TOFA_SIM_REPLAY +
-                    ": give it with --app or TOFA_SIM_REPLAY");
-}
-
 int run_command(const PlatformArgs& platform_args, const RunArgs& args) {
   const tofa::Topology topology = tofa::load_topology(platform_args.topology);
   const PlatformOptions options = platform_args.options(topology);
-  // The replayer reads the dense matrix itself; parsing it here first gives
-  // the library's precise errors before a simulation starts.
-  const tofa::CommGraph graph = tofa::read_graph(args.graph, tofa::GraphFormat::DenseMatrix);
+  const tofa::sim::AppSpec app = with_ranks(args.app.spec(), topology, args.hostfile);
+  // The graph first: a bad matrix gets the library's precise errors before
+  // a simulation starts, and its size checks the hostfile's.
+  const tofa::CommGraph graph = tofa::sim::app_graph(app);
   const std::vector<int> placement =
       tofa::sim::read_hostfile(args.hostfile, topology, graph.task_count());
-  const std::string app = replay_app(args.app);
 
   WorkDir work(args.keep);
-  tofa::sim::SmpiCommand command;
-  command.smpirun = args.smpirun;
-  command.platform = work.file("platform.xml");
-  command.hostfile = work.file("hosts");
-  write_platform_file(command.platform, topology, options);
-  tofa::sim::write_smpi_hostfile(command.hostfile, placement);
-  command.ranks = graph.task_count();
-  command.cfg = {"smpi/simulate-computation:no",
-                 std::string("network/crosstraffic:") + (args.crosstraffic ? "1" : "0")};
-  command.cfg.insert(command.cfg.end(), args.cfg.begin(), args.cfg.end());
-  command.app = app;
-  char* absolute = realpath(args.graph.c_str(), nullptr);
-  command.args = {"-r", std::to_string(args.rounds), "-f", std::to_string(args.flops),
-                  absolute ? absolute : args.graph};
-  free(absolute);
-  command.work_dir = work.path();
-
-  const auto outcome = tofa::sim::run_smpi(command);
-  double time = 0;
-  try {
-    if (outcome.exit_status != 0)
-      throw tofa::Error("smpirun failed with exit status " + std::to_string(outcome.exit_status));
-    time = tofa::sim::output_value(outcome.output, "tofa-sim-replay:", "time");
-  } catch (const tofa::Error&) {
-    std::fputs(outcome.output.c_str(), stderr);
-    throw;
-  }
-  if (args.verbose) std::fputs(outcome.output.c_str(), stderr);
-  std::printf("simulated time: %.9f s (%d ranks, %d rounds, %s, crosstraffic %s)\n", time,
-              graph.task_count(), args.rounds, topology.describe().c_str(),
+  tofa::sim::Simulation simulation;
+  simulation.app = app;
+  simulation.program = find_app(app.kind, args.app_binary);
+  simulation.smpirun = args.smpirun;
+  simulation.platform = work.file("platform.xml");
+  write_platform_file(simulation.platform, topology, options);
+  simulation.cfg = args.cfg;
+  simulation.crosstraffic = args.crosstraffic;
+  simulation.work_dir = work.path();
+  work.file(simulation.hostfile_name);
+  const tofa::sim::SimulationResult result = tofa::sim::simulate(simulation, placement);
+  if (args.verbose) std::fputs(result.output.c_str(), stderr);
+  std::printf("%s\n", result.line.c_str());
+  std::printf("simulated time: %.9f s (%d ranks, %s, %s, crosstraffic %s)\n", result.time,
+              graph.task_count(), tofa::sim::describe(app).c_str(), topology.describe().c_str(),
               args.crosstraffic ? "on" : "off");
   return 0;
+}
+
+struct BatchArgs {
+  tofa::sim::AppArgs app;
+  tofa::sim::BatchSettings settings;
+  std::string app_binary;
+  std::string tofa_map;
+  bool quick = false;
+};
+
+int batch_command(const PlatformArgs& platform_args, BatchArgs& args, bool batches_given,
+                  bool instances_given) {
+  tofa::sim::BatchSettings& s = args.settings;
+  s.topology = platform_args.topology;
+  const tofa::Topology topology = tofa::load_topology(s.topology);
+  s.platform = platform_args.options(topology);
+  s.app = args.app.spec();
+  if (s.hostfile.empty() == s.strategy.empty())
+    throw tofa::Error("batch: give either --hostfile or --strategy");
+  if (s.app.kind == tofa::sim::AppKind::Md && s.app.ranks == 0) {
+    if (s.hostfile.empty()) throw tofa::Error("batch: md with --strategy needs --ranks");
+    s.app = with_ranks(s.app, topology, s.hostfile);
+  }
+  s.program = find_app(s.app.kind, args.app_binary);
+  if (!s.strategy.empty()) s.tofa_map = find_tofa_map(args.tofa_map);
+  if (args.quick) {
+    if (!batches_given) s.batches = 3;
+    if (!instances_given) s.instances = 20;
+  }
+  return tofa::sim::batch_command(s);
 }
 
 }  // namespace
@@ -308,25 +329,76 @@ int main(int argc, char** argv) {
   cross->add_option("--max-hops", max_hops, "longest flow A (default 4)")
       ->check(CLI::Range(1, 1 << 20));
 
+  tofa::sim::AppArgs graph_args;
+  std::string graph_output;
+  auto* graph_cmd = app.add_subcommand(
+      "graph", "write an application's communication matrix (for tofa-map and the strategies)");
+  graph_args.add_to(*graph_cmd);
+  graph_cmd->add_option("-o,--output", graph_output, "file to write (default standard output)");
+
   PlatformArgs run_platform;
   RunArgs run_args;
-  auto* run = app.add_subcommand("run", "simulate a communication matrix with a placement");
+  auto* run = app.add_subcommand("run", "simulate one run of an application with a placement");
   run_platform.add_to(*run);
-  run->add_option("--graph", run_args.graph, "communication matrix (dense, as tofa-profile writes)")
-      ->required();
+  run_args.app.add_to(*run);
   run->add_option("--hostfile", run_args.hostfile, "placement: line i = node of rank i")
       ->required();
-  run->add_option("--rounds", run_args.rounds, "rounds of the replay (default 10)")
-      ->check(CLI::Range(1, 1000000));
-  run->add_option("--flops", run_args.flops, "computation per rank and round (default 0)")
-      ->check(CLI::NonNegativeNumber);
   run->add_flag("--crosstraffic", run_args.crosstraffic,
                 "keep SimGrid's cross-traffic model on (default off)");
   run->add_option("--cfg", run_args.cfg, "extra SimGrid setting NAME:VALUE (repeatable)");
-  run->add_option("--app", run_args.app, "the SMPI replayer (default: the installed one)");
+  run->add_option("--app-binary", run_args.app_binary,
+                  "the SMPI application's executable (default: the built or installed one)");
   run->add_option("--smpirun", run_args.smpirun, "smpirun to use");
   run->add_option("--keep", run_args.keep, "write the platform and hostfile here and keep them");
   run->add_flag("-v,--verbose", run_args.verbose, "show smpirun's output");
+
+  PlatformArgs batch_platform;
+  BatchArgs batch_args;
+  tofa::sim::BatchSettings& bs = batch_args.settings;
+  bs.smpirun = TOFA_SMPIRUN;
+  std::string abort_cost = "full";
+  auto* batch = app.add_subcommand(
+      "batch", "batches of instances under node failures, aborted runs re-run (seed 5.2)");
+  batch_platform.add_to(*batch);
+  batch_args.app.add_to(*batch);
+  batch->add_option("--hostfile", bs.hostfile, "one placement for every batch");
+  batch->add_option("--strategy", bs.strategy,
+                    "or: tofa-map --strategy NAME per batch, seeing N_f at p_f as --faults");
+  batch->add_option("--map-arg", bs.map_args, "extra tofa-map argument (repeatable)")
+      ->allow_extra_args(false);
+  batch->add_option("--tofa-map", batch_args.tofa_map, "tofa-map to use");
+  batch
+      ->add_option("--failing-nodes", bs.model.failing_nodes,
+                   "n_f, nodes drawn per batch with outage probability p_f (default 16)")
+      ->check(CLI::NonNegativeNumber);
+  batch->add_option("--outage-nodes", bs.outage_nodes, "N_f given instead (names, repeatable)")
+      ->delimiter(',');
+  batch
+      ->add_option("--outage", bs.model.outage_probability,
+                   "p_f, their outage probability (default 0.02)")
+      ->check(CLI::Range(0.0, 1.0));
+  auto* batches_option = batch->add_option("--batches", bs.batches, "batches (default 10)")
+                             ->check(CLI::Range(1, 1000000));
+  auto* instances_option =
+      batch->add_option("--instances", bs.instances, "instances per batch (default 100)")
+          ->check(CLI::Range(1, 100000000));
+  batch->add_flag("--quick", batch_args.quick, "3 batches of 20 instances unless given");
+  batch->add_option("--seed", bs.seed, "master seed (default 1)");
+  batch
+      ->add_option("--abort-cost", abort_cost,
+                   "full (the seed: a whole run), uniform (a uniform point of the run) or start")
+      ->check(CLI::IsMember({"full", "uniform", "start"}));
+  batch->add_option("--max-aborts", bs.max_aborts, "aborted runs allowed per instance (10000)")
+      ->check(CLI::NonNegativeNumber);
+  batch->add_option("-j,--jobs", bs.jobs, "parallel simulations (default: the core count)")
+      ->check(CLI::NonNegativeNumber);
+  batch->add_option("--json", bs.json, "write every seed, draw and result here");
+  batch->add_flag("--crosstraffic", bs.crosstraffic,
+                  "keep SimGrid's cross-traffic model on (default off)");
+  batch->add_option("--cfg", bs.cfg, "extra SimGrid setting NAME:VALUE (repeatable)");
+  batch->add_option("--app-binary", batch_args.app_binary, "the SMPI application's executable");
+  batch->add_option("--smpirun", bs.smpirun, "smpirun to use");
+  batch->add_option("--keep", bs.keep, "keep the work files (platform, placements) here");
 
   FailureArgs failure_args;
   auto* failures = app.add_subcommand(
@@ -356,6 +428,12 @@ int main(int argc, char** argv) {
     if (*routes) return routes_command(routes_args, show, given_platform);
     if (*cross) return crosstraffic_command(cross_args, bytes, max_hops);
     if (*failures) return failures_command(failure_args);
+    if (*graph_cmd) return graph_command(graph_args, graph_output);
+    if (*batch) {
+      bs.abort_cost = tofa::sim::parse_abort_cost(abort_cost);
+      return batch_command(batch_platform, batch_args, batches_option->count() > 0,
+                           instances_option->count() > 0);
+    }
     return run_command(run_platform, run_args);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tofa-sim: %s\n", e.what());
