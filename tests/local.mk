@@ -34,14 +34,17 @@ tests_unit_tests_SOURCES = \
 	tests/unit/service/MapWorkerGTest.cpp \
 	tests/unit/service/StateFormatGTest.cpp tests/unit/service/StateRecoveryGTest.cpp \
 	tests/unit/sim/FailureDrawGTest.cpp tests/unit/sim/AbortRuleGTest.cpp \
-	tools/tofactl_format.cpp tools/tofactl_slurm_conf.cpp tools/sim/failure_draw.cpp
+	tests/unit/sim/BatchModelGTest.cpp tests/unit/sim/MdGridGTest.cpp \
+	tools/tofactl_format.cpp tools/tofactl_slurm_conf.cpp tools/sim/failure_draw.cpp \
+	tools/sim/batch_model.cpp
 tests_unit_tests_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit -I$(top_srcdir)/tests/unit/net \
 	-I$(top_srcdir)/tools
 tests_unit_tests_LDADD = common/libtofa.la $(MUNGE_LIBS) $(GTEST_LIBS)
 TESTS_ENVIRONMENT = top_srcdir=$(top_srcdir) top_builddir=$(top_builddir); export top_srcdir top_builddir;
 EXTRA_DIST += tests/cli/test_tofa_map.sh tests/docs/test_man_pages.sh
-# SimGrid's routes against R(u,v): only when tofa-sim is built.
+# SimGrid's routes against R(u,v), the applications' traffic against their
+# graphs, a batch against its hand-computed result: only when tofa-sim is built.
 if BUILD_SIM
-TESTS += tests/sim/test_routes.sh
+TESTS += tests/sim/test_routes.sh tests/sim/test_apps.sh tests/sim/test_batch.sh
 endif
-EXTRA_DIST += tests/sim/test_routes.sh
+EXTRA_DIST += tests/sim/test_routes.sh tests/sim/test_apps.sh tests/sim/test_batch.sh

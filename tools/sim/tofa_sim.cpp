@@ -350,6 +350,8 @@ int main(int argc, char** argv) {
                   "the SMPI application's executable (default: the built or installed one)");
   run->add_option("--smpirun", run_args.smpirun, "smpirun to use");
   run->add_option("--keep", run_args.keep, "write the platform and hostfile here and keep them");
+  run->add_option("--sent-matrix", run_args.app.spec_defaults.sent_matrix,
+                  "dt, md: write the bytes each rank sent to each other rank here (comm.mat)");
   run->add_flag("-v,--verbose", run_args.verbose, "show smpirun's output");
 
   PlatformArgs batch_platform;

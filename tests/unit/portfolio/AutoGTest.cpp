@@ -98,7 +98,7 @@ TEST(Auto, ABudgetTooSmallForAnySearchGivesTheBestHeuristic) {
     return tofa::fault_weighted_hop_bytes(topology, graph, p, request.outage, request.fault_cost);
   };
   double best_heuristic = std::numeric_limits<double>::infinity();
-  for (const char* name : {"default-slurm", "greedy", "tofa-compact"})
+  for (const char* name : {"default-slurm", "greedy"})
     best_heuristic = std::min(best_heuristic, cost(tofa::make_mapper(name)->map(request)));
   request.parameters["budget"] = "1e-9";
   const Placement tiny = tofa::make_mapper("auto")->map(request);
