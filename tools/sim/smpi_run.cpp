@@ -28,8 +28,7 @@ SmpiOutcome run_smpi(const SmpiCommand& command) {
   for (const std::string& setting : command.cfg) args.push_back("--cfg=" + setting);
   args.push_back(command.app);
   args.insert(args.end(), command.args.begin(), command.args.end());
-  return run_process(args, command.work_dir,
-                     "smpirun " + std::to_string(command.ranks) + " ranks",
+  return run_process(args, command.work_dir, "smpirun " + std::to_string(command.ranks) + " ranks",
                      command.show_progress);
 }
 
