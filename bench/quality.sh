@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds and runs bench/bench_quality (the quality targets of issue 12 against
 # Scotch's gmap, Slurm's block layout and F_min, all computed in the same run),
-# writes its JSON to out/quality.json and the report to docs/placement-quality.md.
+# writes its JSON to out/quality.json and the report to docs/placement-quality.md,
+# and copies the report's table of targets into the README.
 # Usage: bench/quality.sh [--quick]   (--quick leaves out the 32x32x32 case)
 # About 10 minutes on 2 cores in full; progress goes to the terminal.
 set -euo pipefail
@@ -13,4 +14,13 @@ revision=$(git rev-parse --short HEAD 2>/dev/null || true)
 if [ -n "$revision" ] && ! git diff --quiet HEAD 2>/dev/null; then revision="$revision + local changes"; fi
 ./bench/bench_quality "$@" --markdown docs/placement-quality.md ${revision:+--revision "$revision"} \
   >out/quality.json
-echo "out/quality.json and docs/placement-quality.md written" >&2
+python3 - <<'PY'
+import re
+report = open("docs/placement-quality.md").read()
+targets = re.search(r"## Targets\n\n(.*?)\n\n", report, re.S).group(1)
+readme = open("README.md").read()
+readme = re.sub(r"(<!-- quality:begin -->\n).*?(<!-- quality:end -->)",
+                lambda m: m.group(1) + targets + "\n" + m.group(2), readme, flags=re.S)
+open("README.md", "w").write(readme)
+PY
+echo "out/quality.json, docs/placement-quality.md and README.md written" >&2
