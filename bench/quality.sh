@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 make -s -j2 bench/bench_quality
 mkdir -p out docs
 revision=$(git rev-parse --short HEAD 2>/dev/null || true)
-if [ -n "$revision" ] && ! git diff --quiet HEAD 2>/dev/null; then revision="$revision + local changes"; fi
+if [ -n "$revision" ] && ! git diff --quiet HEAD -- . ':!README.md' ':!docs/placement-quality.md' 2>/dev/null; then revision="$revision + local changes"; fi
 ./bench/bench_quality "$@" --markdown docs/placement-quality.md ${revision:+--revision "$revision"} \
   >out/quality.json
 python3 - <<'PY'
