@@ -5,7 +5,8 @@
 // to the lower P(abort).
 //
 // With --param budget=SECONDS (the service passes PlacementBudget, scaled
-// to the job), the cheap heuristics always run, then Scotch, then, up to
+// to the job), the cheap heuristics always run, then Scotch (tofa, or
+// tofa-compact when a candidate may fail), then, up to
 // kAnnealMaxTasks tasks, the annealer's grow start and annealing with what is
 // left; above, local descent from the best placement so far. A step is not
 // started once the budget is spent.
