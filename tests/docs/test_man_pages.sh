@@ -39,17 +39,31 @@ all_in() {  # all_in WORDS LIST: every word of WORDS is a line of LIST
   [ -z "$missing" ] || { echo "  missing: $(echo $missing)"; return 1; }
 }
 
-for tool in tools/tofa-map tools/tofa-rubik tools/tofactl tools/profile/tofa-heatmap \
-            tools/profile/tofa-profile; do
-  name=$(basename "$tool")
-  page="$top_srcdir/man/$name.1"
-  program="$top_builddir/$tool"
-  [ -x "$program" ] || program="$top_srcdir/$tool"
-  help=$("$program" --help 2>&1 | help_options)
+check_options() {  # check_options NAME HELP_OPTIONS: NAME's page against them
+  local name=$1 help=$2 page="$top_srcdir/man/$1.1"
   check "$name --help lists options" test -n "$help"
   check "every option $name(1) defines is in --help" all_in "$(defined_options "$page")" "$help"
   check "every option of $name --help is in $name(1)" all_in "$help" "$(page_options "$page")"
+}
+
+for tool in tools/tofa-map tools/tofa-rubik tools/tofactl tools/profile/tofa-heatmap \
+            tools/profile/tofa-profile; do
+  program="$top_builddir/$tool"
+  [ -x "$program" ] || program="$top_srcdir/$tool"
+  check_options "$(basename "$tool")" "$("$program" --help 2>&1 | help_options)"
 done
+
+# tofa-sim (built only with SimGrid): its options are those of every
+# subcommand, listed under "Subcommands:" in tofa-sim --help.
+sim="$top_builddir/tools/sim/tofa-sim"
+if [ -x "$sim" ]; then
+  subcommands=$("$sim" --help 2>&1 |
+    awk '/^Subcommands:/ { s = 1; next } s && /^  [a-z]/ { print $1 } s && /^$/ { exit }')
+  check "tofa-sim --help lists subcommands" test -n "$subcommands"
+  help=$({ "$sim" --help 2>&1
+           for sub in $subcommands; do "$sim" "$sub" --help 2>&1; done; } | help_options)
+  check_options tofa-sim "$help"
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -44,4 +44,4 @@ tools/sim/apps/tofa-sim-md: $(srcdir)/tools/sim/apps/md.c $(srcdir)/tools/sim/ap
 CLEANFILES += $(TOFA_SIM_APPS)
 endif
 EXTRA_DIST += tools/sim/apps/replay.c tools/sim/apps/dt.c tools/sim/apps/md.c \
-	tools/sim/apps/md_grid.h tools/sim/README.md
+	tools/sim/apps/md_grid.h tools/sim/README.md man/tofa-sim.1
