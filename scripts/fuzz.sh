@@ -7,7 +7,7 @@
 # Default: a bounded run of 20 s per target. Prints "fuzz TARGET: N execs,
 # no finding" or the finding (the input that triggers it is kept in
 # $TOFA_FUZZ_BUILD/artifacts), then "N passed, N failed", one per target.
-# --total fuzzes each target in slices of at most 10 minutes until its
+# --total fuzzes each target in slices of at most 5 minutes until its
 # executions, summed over every run recorded in $TOFA_FUZZ_LONG (one line per
 # slice: date, commit, executions), reach N, or H hours have passed; it can
 # be stopped and resumed. Its corpus is kept there too, so a resumed run goes
@@ -95,7 +95,8 @@ recorded_executions() {
   awk '{ sum += $3 } END { print sum + 0 }' "$long/$1.runs" 2>/dev/null || echo 0
 }
 
-# run_long TARGET: slices of at most 10 minutes until the recorded total is reached.
+# run_long TARGET: slices of at most 5 minutes until the recorded total is reached
+# (a slice stopped early records nothing: libFuzzer counts only when it ends).
 run_long() {
   local target=$1 binary=$build/bin/fuzz_$1 corpus=$long/corpus/$1
   local log=$build/logs/$1.log result=$build/logs/$1.result status execs done_so_far left slice
@@ -105,7 +106,7 @@ run_long() {
     left=$(( total - done_so_far ))
     slice=$(( stop_at - $(date +%s) ))
     if [ "$left" -le 0 ] || [ "$slice" -le 0 ]; then break; fi
-    [ "$slice" -gt 600 ] && slice=600
+    [ "$slice" -gt 300 ] && slice=300
     "$binary" "${limits[@]}" -runs="$left" -max_total_time="$slice" \
       -artifact_prefix="$build/artifacts/$target-" "$corpus" "fuzz/corpus/$target" >"$log" 2>&1
     status=$?
