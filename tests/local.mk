@@ -47,4 +47,4 @@ EXTRA_DIST += tests/cli/test_tofa_map.sh tests/docs/test_man_pages.sh
 if BUILD_SIM
 TESTS += tests/sim/test_routes.sh tests/sim/test_apps.sh tests/sim/test_batch.sh
 endif
-EXTRA_DIST += tests/sim/test_routes.sh tests/sim/test_apps.sh tests/sim/test_batch.sh
+EXTRA_DIST += tests/sim/test_routes.sh tests/sim/test_apps.sh tests/sim/test_batch.sh tests/sim/lib.sh

@@ -7,18 +7,7 @@
 # per message (6e-4). Also: DT's checksum does not depend on the placement.
 # Prints "N passed, N failed".
 set -u
-top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-top_builddir=${top_builddir:-$top_srcdir}
-sim="$top_builddir/tools/sim/tofa-sim"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0 failed=0
-
-check() {  # check NAME COMMAND...: the command must succeed
-  local name=$1; shift
-  if "$@"; then passed=$((passed + 1)); echo "ok - $name"
-  else failed=$((failed + 1)); echo "not ok - $name"; fi
-}
+. "$(dirname "$0")/lib.sh"
 
 # same_graph EXPECTED SENT TOLERANCE: the dense matrices agree on every
 # unordered pair's bytes (i,j) + (j,i) within TOLERANCE x the larger.
@@ -90,5 +79,4 @@ check "dt's checksum is there" test -n "$(checksum "$work/reversed.out")"
   --hostfile "$work/dt-S-sh.hosts" >"$work/wrong.out" 2>&1
 check "dt on the wrong rank count fails" grep -q "expected 43 ranks" "$work/wrong.out"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary

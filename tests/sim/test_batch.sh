@@ -18,18 +18,7 @@
 #    fault-free time of its placement.
 # Prints "N passed, N failed".
 set -u
-top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-top_builddir=${top_builddir:-$top_srcdir}
-sim="$top_builddir/tools/sim/tofa-sim"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0 failed=0
-
-check() {  # check NAME COMMAND...: the command must succeed
-  local name=$1; shift
-  if "$@"; then passed=$((passed + 1)); echo "ok - $name"
-  else failed=$((failed + 1)); echo "not ok - $name"; fi
-}
+. "$(dirname "$0")/lib.sh"
 
 awk 'BEGIN { n = 16; print n
   for (i = 0; i < n; i++) { row = ""
@@ -104,5 +93,4 @@ check "--strategy default-slurm: consistent" consistent "$work/block.out"
 check "--strategy default-slurm ignores outages: one placement simulated once" \
   test "$(grep -c '^placement [0-9]*:' "$work/block.out")" -eq 1
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary

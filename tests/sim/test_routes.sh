@@ -3,18 +3,7 @@
 # (tofa-sim routes): 4x4x4 and 8x8x8 tori through SimGrid's TorusZone, and a
 # listed-routes platform for a mesh and a torus. Prints "N passed, N failed".
 set -u
-top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-top_builddir=${top_builddir:-$top_srcdir}
-sim="$top_builddir/tools/sim/tofa-sim"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0 failed=0
-
-check() {  # check NAME COMMAND...: the command must succeed
-  local name=$1; shift
-  if "$@"; then passed=$((passed + 1)); echo "ok - $name"
-  else failed=$((failed + 1)); echo "not ok - $name"; fi
-}
+. "$(dirname "$0")/lib.sh"
 
 # routes TOPOLOGY ROUTING PAIRS: exit 0, every pair compared, no mismatch.
 routes() {
@@ -42,5 +31,4 @@ check "only that route differs" grep -q ": 12 ordered pairs, 1 mismatches$" "$wo
 "$sim" routes --topology mesh:4x4 --routing zone >"$work/out" 2>&1
 check "a mesh cannot use SimGrid's TorusZone" grep -q "TorusZone wraps every dimension" "$work/out"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary

@@ -35,13 +35,14 @@ TOFA_SMPICC = $(SMPICC) -std=c11 -D_GNU_SOURCE -O2 $(TOFA_CFLAGS)
 tools/sim/apps/tofa-sim-replay: $(srcdir)/tools/sim/apps/replay.c
 	@$(MKDIR_P) tools/sim/apps
 	$(AM_V_CC)$(TOFA_SMPICC) -o $@ $(srcdir)/tools/sim/apps/replay.c -lm
-tools/sim/apps/tofa-sim-dt: $(srcdir)/tools/sim/apps/dt.c
+tools/sim/apps/tofa-sim-dt: $(srcdir)/tools/sim/apps/dt.c $(srcdir)/tools/sim/apps/sent_matrix.h
 	@$(MKDIR_P) tools/sim/apps
 	$(AM_V_CC)$(TOFA_SMPICC) -o $@ $(srcdir)/tools/sim/apps/dt.c -lm
-tools/sim/apps/tofa-sim-md: $(srcdir)/tools/sim/apps/md.c $(srcdir)/tools/sim/apps/md_grid.h
+tools/sim/apps/tofa-sim-md: $(srcdir)/tools/sim/apps/md.c $(srcdir)/tools/sim/apps/md_grid.h \
+		$(srcdir)/tools/sim/apps/sent_matrix.h
 	@$(MKDIR_P) tools/sim/apps
 	$(AM_V_CC)$(TOFA_SMPICC) -o $@ $(srcdir)/tools/sim/apps/md.c -lm
 CLEANFILES += $(TOFA_SIM_APPS)
 endif
 EXTRA_DIST += tools/sim/apps/replay.c tools/sim/apps/dt.c tools/sim/apps/md.c \
-	tools/sim/apps/md_grid.h tools/sim/README.md man/tofa-sim.1
+	tools/sim/apps/md_grid.h tools/sim/apps/sent_matrix.h tools/sim/README.md man/tofa-sim.1

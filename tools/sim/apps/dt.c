@@ -50,6 +50,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sent_matrix.h"
+
 #define MAX_IN_DEGREE 4
 #define DOUBLES_PER_SAMPLE 4
 #define PREFIX_SAMPLES 1024
@@ -262,19 +264,6 @@ static double run_node(struct node_run *run) {
   return checksum;
 }
 
-static void write_matrix(const char *path, const long long *rows, int n) {
-  FILE *out = fopen(path, "w");
-  if (!out) {
-    fprintf(stderr, "tofa-sim-dt: cannot write '%s'\n", path);
-    return;
-  }
-  fprintf(out, "%d\n", n);
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j)
-      fprintf(out, "%lld%c", rows[(size_t)i * n + j], j + 1 < n ? ' ' : '\n');
-  fclose(out);
-}
-
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   int rank = 0, ranks = 0;
@@ -337,7 +326,7 @@ int main(int argc, char **argv) {
     for (long long k = 0; k < (long long)ranks * ranks; ++k) bytes += rows[k];
     printf("tofa-sim-dt: time=%.9f checksum=%.12e graph=%s class=%c nodes=%d arcs=%d bytes=%lld\n",
            elapsed, checksum, kind, npb_class, g.nodes, g.arcs, bytes);
-    if (matrix) write_matrix(matrix, rows, ranks);
+    if (matrix) write_sent_matrix("tofa-sim-dt", matrix, rows, ranks);
     free(rows);
   }
   free(run.sent);

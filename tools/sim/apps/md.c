@@ -42,6 +42,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sent_matrix.h"
+
 #include "md_grid.h"
 
 struct settings {
@@ -131,19 +133,6 @@ static int neighbours(int rank, const int grid[3], const struct settings *s,
   return count;
 }
 
-static void write_matrix(const char *path, const long long *rows, int n) {
-  FILE *out = fopen(path, "w");
-  if (!out) {
-    fprintf(stderr, "tofa-sim-md: cannot write '%s'\n", path);
-    return;
-  }
-  fprintf(out, "%d\n", n);
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j)
-      fprintf(out, "%lld%c", rows[(size_t)i * n + j], j + 1 < n ? ' ' : '\n');
-  fclose(out);
-}
-
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   int rank = 0, ranks = 0;
@@ -217,7 +206,7 @@ int main(int argc, char **argv) {
         "tofa-sim-md: time=%.9f steps=%ld steps_per_second=%.6f ranks=%d grid=%dx%dx%d "
         "atoms=%.0f\n",
         elapsed, s.steps, (double)s.steps / elapsed, ranks, grid[0], grid[1], grid[2], s.atoms);
-    if (s.matrix) write_matrix(s.matrix, rows, ranks);
+    if (s.matrix) write_sent_matrix("tofa-sim-md", s.matrix, rows, ranks);
     free(rows);
   }
   free(sent);
