@@ -45,6 +45,7 @@ EXTRA_DIST += tests/cli/test_tofa_map.sh tests/docs/test_man_pages.sh
 # SimGrid's routes against R(u,v), the applications' traffic against their
 # graphs, a batch against its hand-computed result: only when tofa-sim is built.
 if BUILD_SIM
-TESTS += tests/sim/test_routes.sh tests/sim/test_apps.sh tests/sim/test_batch.sh
+TESTS += tests/sim/test_routes.sh tests/sim/test_apps.sh tests/sim/test_batch.sh \
+	tests/sim/test_results.sh
 endif
-EXTRA_DIST += tests/sim/test_routes.sh tests/sim/test_apps.sh tests/sim/test_batch.sh tests/sim/lib.sh
+EXTRA_DIST += tests/sim/test_routes.sh tests/sim/test_apps.sh tests/sim/test_batch.sh tests/sim/test_results.sh tests/sim/lib.sh

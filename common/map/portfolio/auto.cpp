@@ -6,10 +6,11 @@
 //
 // With --param budget=SECONDS (the service passes PlacementBudget, scaled
 // to the job), the cheap heuristics always run, then Scotch (tofa, or
-// tofa-compact when a candidate may fail), then, up to
-// kAnnealMaxTasks tasks, the annealer's grow start and annealing with what is
-// left; above, local descent from the best placement so far. A step is not
-// started once the budget is spent.
+// tofa-compact when a candidate may fail), then on multi-core nodes MIMS
+// (Scotch again, on packs) when the time left exceeds what Scotch took,
+// then, up to kAnnealMaxTasks tasks, the annealer's grow start and annealing
+// with what is left; above, local descent from the best placement so far. A
+// step is not started once the budget is spent.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -61,7 +62,6 @@ bool any_faulty_candidate(const MappingRequest& request) {
 /// Stage 1, always run: fast, and Slurm's layout among them.
 std::vector<std::string> heuristics(const MappingRequest& request) {
   std::vector<std::string> names{"default-slurm", "greedy"};
-  if (effective_slots(request) > 1) names.push_back("mims");
   if (request.parameters.count("stencil")) names.push_back("stencil-rcb");
   return names;
 }
@@ -111,7 +111,15 @@ class AutoMapper : public Mapper {
     // one, Scotch on the fault-free nodes beat Listing 1.1's whole
     // fault-weighted machine on every case of bench/quality.sh, and each
     // builds an Equation 1 target first (tens of ms for hundreds of nodes).
-    if (time_left()) attempt(any_faulty_candidate(request) ? "tofa-compact" : "tofa", request);
+    double scotch_seconds = 0;
+    if (time_left()) {
+      const double before = seconds_left();
+      attempt(any_faulty_candidate(request) ? "tofa-compact" : "tofa", request);
+      scotch_seconds = before - seconds_left();
+    }
+    // MIMS maps its packs with Scotch too: worth starting only if that fits.
+    if (effective_slots(request) > 1 && (budget == 0 || seconds_left() > scotch_seconds))
+      attempt("mims", request);
     if (time_left() && request.graph->task_count() <= kAnnealMaxTasks) {
       MappingRequest anneal = request;
       // Bhanot's balanced load spreads a job over every candidate (BG/L ran

@@ -63,8 +63,14 @@
 // a free box wins, and within it the free box with the least fragmentation
 // cost, the first in anchor order on ties; one topology is one torus. The
 // box's nodes take ceil or floor(tasks / nodes) tasks, the extra ones on the
-// lowest ranks, task ids in blocks along the Z-order. Where Slurm would
+// lowest ranks, task ids in blocks along the Z-order. --param nodes=N asks
+// for an allocation of N nodes (`sbatch -N N` then `srun -n TASKS`, how a job
+// whose size no shape has runs under torus3d): the box has N nodes, the step
+// uses its ceil(tasks / slots) lowest-index nodes, in the allocation's
+// Z-order. Where Slurm would
 // refuse the job or leave it pending, this throws Error.
+#include <algorithm>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -88,6 +94,39 @@ std::string shape_list(const std::vector<Shape>& shapes, bool with_size) {
   return text;
 }
 
+/// The allocation's node count: --param nodes=N (`sbatch -N N`, at least the
+/// step's), else the step's own.
+long long allocation_nodes(const MappingRequest& request, long long step_nodes) {
+  if (request.parameters.count("nodes") == 0) return step_nodes;
+  const std::string text = parameter(request, "nodes");
+  long long nodes = 0;
+  std::size_t used = 0;
+  try {
+    nodes = std::stoll(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || nodes < step_nodes || nodes > (1LL << 30)) {
+    throw Error("torus3d: --param nodes='" + text + "': expected a node count of at least " +
+                std::to_string(step_nodes) + " (the nodes the tasks need)");
+  }
+  return nodes;
+}
+
+/// The step's nodes in rank order: Slurm's step takes the allocation's
+/// lowest-index nodes (step_mgr.c:_pick_step_nodes) and lays tasks out by the
+/// rank the whole allocation got.
+std::vector<int> step_order(const std::vector<int>& ranked, std::vector<int> box,
+                            long long step_nodes) {
+  if (static_cast<long long>(box.size()) == step_nodes) return ranked;
+  std::sort(box.begin(), box.end());
+  box.resize(step_nodes);
+  std::vector<int> order;
+  for (int node : ranked)
+    if (std::binary_search(box.begin(), box.end(), node)) order.push_back(node);
+  return order;
+}
+
 class Torus3dMapper : public Mapper {
  public:
   Placement map(const MappingRequest& request) const override {
@@ -95,7 +134,8 @@ class Torus3dMapper : public Mapper {
     const int tasks = request.graph->task_count();
     if (tasks == 0) return {};
     const int slots = effective_slots(request);
-    const long long nodes = (static_cast<long long>(tasks) + slots - 1) / slots;
+    const long long step_nodes = (static_cast<long long>(tasks) + slots - 1) / slots;
+    const long long nodes = allocation_nodes(request, step_nodes);
     const torus3d::Grid grid = torus3d::grid_of(*request.topology);
 
     const bool given = request.parameters.count("shapes") > 0;
@@ -125,11 +165,12 @@ class Torus3dMapper : public Mapper {
                   " topology (Slurm keeps such a job pending)");
     }
 
-    const std::vector<int> order = torus3d::zorder(grid, torus3d::box_nodes(grid, choice.box));
+    const std::vector<int> box = torus3d::box_nodes(grid, choice.box);
+    const std::vector<int> order = step_order(torus3d::zorder(grid, box), box, step_nodes);
     Placement placement;
     placement.reserve(tasks);
-    const int per_node = static_cast<int>(tasks / nodes);
-    const int extra = static_cast<int>(tasks % nodes);
+    const int per_node = static_cast<int>(tasks / step_nodes);
+    const int extra = static_cast<int>(tasks % step_nodes);
     for (std::size_t i = 0; i < order.size(); ++i)
       placement.insert(placement.end(), per_node + (static_cast<int>(i) < extra ? 1 : 0),
                        order[i]);

@@ -280,6 +280,22 @@ TEST(Torus3d, TasksFillTheBoxEvenlyInRankOrder) {
             (Placement{0, 0, 0, 0, 1, 1, 1, 1, 4, 4, 4, 5, 5, 5}));
 }
 
+TEST(Torus3d, ALargerAllocationRunsTheStepOnItsLowestIndexNodesInRankOrder) {
+  const Topology topology = Topology::from_spec("torus:4x4x4");
+  const CommGraph graph = tasks_graph(6);
+  MappingRequest request = request_for(graph, topology, 1, "4x4x1");
+  request.parameters["nodes"] = "16";
+  // The step takes nodes 0-5 of the 4x4x1 box; the allocation's Z order
+  // (0, 1, 4, 5, 2, 3, 6, 7, ...) orders them.
+  EXPECT_EQ(map(request), (Placement{0, 1, 4, 5, 2, 3}));
+  for (const char* bad : {"5", "x", "16x", "-16"}) {
+    request.parameters["nodes"] = bad;
+    EXPECT_EQ(error_text([&] { map(request); }),
+              std::string("torus3d: --param nodes='") + bad +
+                  "': expected a node count of at least 6 (the nodes the tasks need)");
+  }
+}
+
 TEST(Torus3d, RefusesWhenNoBoxOfTheSizeIsFree) {
   const Topology topology = Topology::from_spec("torus:4x4x4");
   const CommGraph graph = tasks_graph(8);
