@@ -135,6 +135,12 @@ report_finding() {  # TARGET STATUS EXECS LOG
 
 # One target per CPU at a time (each fuzzer is single-threaded).
 mkdir -p "$build/logs" "$build/artifacts"
+# Started with nice from its own session (setsid), the fuzzers form an
+# autogroup of their own, which the kernel schedules as fairly as any other
+# session whatever their nice value: give the group that niceness too.
+if [ "$(nice)" -gt 0 ] && [ -w /proc/self/autogroup ]; then
+  echo "$(nice)" >/proc/self/autogroup 2>/dev/null || true
+fi
 jobs_max=$(nproc)
 for target in "${targets[@]}"; do
   rm -f "$build/logs/$target.result"
