@@ -188,6 +188,16 @@ double ghost_volume(const HaloExchange& halo, const std::array<int, 3>& offset) 
   return volume;
 }
 
+/// The slab a staged swap along the one moved axis sends: the axes swapped
+/// before it carry their ghosts (+2c), those after it do not.
+double staged_ghost_volume(const HaloExchange& halo, const std::array<int, 3>& offset) {
+  const int axis = offset[0] != 0 ? 0 : offset[1] != 0 ? 1 : 2;
+  double volume = halo.cutoff;
+  for (int d = 0; d < 3; ++d)
+    if (d != axis) volume *= halo.box[d] / halo.tasks[d] + (d < axis ? 2 * halo.cutoff : 0.0);
+  return volume;
+}
+
 }  // namespace
 
 CommGraph halo_exchange_graph(const HaloExchange& halo) {
@@ -204,11 +214,13 @@ CommGraph halo_exchange_graph(const HaloExchange& halo) {
     for (int dz = -1; dz <= 1; ++dz)
       for (int dy = -1; dy <= 1; ++dy)
         for (int dx = -1; dx <= 1; ++dx) {
-          if (dx == 0 && dy == 0 && dz == 0) continue;
+          const int moved = (dx != 0) + (dy != 0) + (dz != 0);
+          if (moved == 0 || (halo.staged && moved > 1)) continue;
           const int neighbour = (x + dx + n[0]) % n[0] +
                                 n[0] * ((y + dy + n[1]) % n[1] + n[1] * ((z + dz + n[2]) % n[2]));
-          edges.push_back(
-              {task, neighbour, sent_per_volume * ghost_volume(halo, {dx, dy, dz}), 1});
+          const double volume = halo.staged ? staged_ghost_volume(halo, {dx, dy, dz})
+                                            : ghost_volume(halo, {dx, dy, dz});
+          edges.push_back({task, neighbour, sent_per_volume * volume, 1});
         }
     for (int step = 1; halo.allreduce_bytes > 0 && step < tasks; step <<= 1)
       if ((task ^ step) < tasks) edges.push_back({task, task ^ step, halo.allreduce_bytes, 1});

@@ -11,7 +11,7 @@ Runs, on the built tree's tofa-map and tofa-sim:
 Writes out/sim-results.json, docs/sim-results.md, docs/sim-*.svg and .png, and
 the README section between <!-- sim:begin --> and <!-- sim:end -->.
 
-Reduced size (default): md runs 10 steps (one allreduce, the same ratio as
+Reduced size (default): md runs 20 steps (two allreduces, the same ratio as
 100 steps with one every 10); --full: 100 steps, the seed's runs. Everything
 else (DT classes, 10 x 100 batches) is the seed's size in both.
 Independent simulations run in parallel, --jobs (default: the core count).
@@ -47,7 +47,7 @@ SIZES = {
     "full": {"dt": [("bh", "C"), ("wh", "C"), ("sh", "B")], "md": [32, 64, 128, 256],
              "steps": 100, "arrangements": ARRANGEMENTS, "batch_args": []},
     "reduced": {"dt": [("bh", "C"), ("wh", "C"), ("sh", "B")], "md": [32, 64, 128, 256],
-                "steps": 10, "arrangements": ARRANGEMENTS, "batch_args": []},
+                "steps": 20, "arrangements": ARRANGEMENTS, "batch_args": []},
     "quick": {"dt": [("bh", "S"), ("sh", "S")], "md": [8], "steps": 2,
               "arrangements": ["8x8x8", "4x8x16"], "batch_args": ["--quick"]},
 }

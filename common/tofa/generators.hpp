@@ -63,6 +63,11 @@ struct HaloExchange {
   /// Bytes of each step of a recursive-doubling allreduce (task t with
   /// t xor 2^k), the thermodynamic output's reductions; 0 leaves it out.
   double allreduce_bytes = 0.0;
+  /// LAMMPS's own forward communication instead of 26 direct messages:
+  /// three swaps in x, y, z order, each with the two face neighbours, every
+  /// swap forwarding the ghosts received in the earlier ones (edges and
+  /// corners travel through faces).
+  bool staged = false;
   unsigned seed = 1;
 };
 
@@ -71,7 +76,9 @@ struct HaloExchange {
 /// they share times bytes_per_volume times its density: a face c*s_a*s_b,
 /// an edge c*c*s_a, a corner c^3. On a dimension of 2 tasks both sides
 /// reach the same neighbour and add up; one of 1 task wraps onto itself
-/// (no traffic). Throws Error unless tasks and box have 3 positive entries,
+/// (no traffic). Staged: the x swap sends c*s_y*s_z to each x neighbour,
+/// the y swap c*(s_x+2c)*s_z, the z swap c*(s_x+2c)*(s_y+2c), with the same
+/// rules for dimensions of 1 and 2 tasks. Throws Error unless tasks and box have 3 positive entries,
 /// 0 < cutoff <= every side and 0 <= density_spread < 1.
 CommGraph halo_exchange_graph(const HaloExchange& halo);
 

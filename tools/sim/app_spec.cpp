@@ -38,6 +38,7 @@ CommGraph md_graph(const AppSpec& app) {
   halo.tasks = {grid[0], grid[1], grid[2]};
   halo.box = {side, side, side};
   halo.cutoff = app.cutoff;
+  halo.staged = true;  // apps/md.c swaps as LAMMPS does
   halo.bytes_per_volume = app.density * app.bytes_per_atom * static_cast<double>(app.steps);
   const long reductions = app.reduce_every > 0 ? app.steps / app.reduce_every : 0;
   halo.allreduce_bytes = 8.0 * app.reduce_doubles * static_cast<double>(reductions);

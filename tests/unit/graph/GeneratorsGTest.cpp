@@ -130,6 +130,27 @@ TEST(Generators, HaloFacesOutweighEdgesOutweighCorners) {
   EXPECT_DOUBLE_EQ(bytes_between(uneven, 0, 1) / bytes_between(uneven, 0, 4), 2.0);
 }
 
+// Staged (LAMMPS's swaps), 4x4x4 tasks, sides 0.25, cutoff 0.05: 6 partners;
+// the x swap carries 0.05*0.25*0.25, the y swap 0.05*(0.25+0.1)*0.25, the z
+// swap 0.05*0.35*0.35 each way.
+TEST(Generators, StagedHaloSwapsWithFaceNeighboursOnly) {
+  tofa::HaloExchange halo;
+  halo.staged = true;
+  const tofa::CommGraph graph = tofa::halo_exchange_graph(halo);
+  for (int task = 0; task < 64; ++task) EXPECT_EQ(degree(graph, task), 6) << task;
+  const double v = halo.bytes_per_volume;
+  EXPECT_DOUBLE_EQ(bytes_between(graph, 0, 1), 2 * v * 0.05 * 0.25 * 0.25);
+  EXPECT_DOUBLE_EQ(bytes_between(graph, 0, 4), 2 * v * 0.05 * 0.35 * 0.25);
+  EXPECT_DOUBLE_EQ(bytes_between(graph, 0, 16), 2 * v * 0.05 * 0.35 * 0.35);
+  EXPECT_EQ(bytes_between(graph, 0, 5), 0.0);  // an edge: forwarded, not sent
+
+  halo.tasks = {2, 1, 4};  // x of 2: both swaps reach task 1; y of 1: nothing
+  const tofa::CommGraph narrow = tofa::halo_exchange_graph(halo);
+  EXPECT_DOUBLE_EQ(bytes_between(narrow, 0, 1), 2 * 2 * v * 0.05 * 1.0 * 0.25);
+  EXPECT_DOUBLE_EQ(bytes_between(narrow, 0, 2), 2 * v * 0.05 * 0.6 * 1.1);
+  EXPECT_EQ(degree(narrow, 0), 3);
+}
+
 TEST(Generators, HaloDensitiesAndAllreduce) {
   tofa::HaloExchange halo;
   halo.density_spread = 0.5;

@@ -10,22 +10,25 @@
  * (0.8442, LJ units), side L = (ATOMS / DENSITY)^(1/3). The N ranks split it
  * into P x Q x R bricks (md_grid.h); rank = x + P*(y + Q*z). Each of STEPS
  * steps (default 100):
- *  1. halo exchange: every rank sends to each of its 26 neighbours the
- *     ghost atoms of the region they share, a face CUTOFF*s_a*s_b, an edge
- *     CUTOFF^2*s_a or a corner CUTOFF^3 (s = L/P, L/Q, L/R; CUTOFF default
- *     2.8 = LJ cutoff 2.5 + skin 0.3), BYTES_PER_ATOM bytes per ghost atom
- *     (default 48: positions out and forces back, 3 doubles each), rounded
- *     to whole bytes; all 26 receives and sends are nonblocking, then a
- *     wait. A neighbour reached both ways (a dimension of 2 ranks) gets two
- *     messages; a dimension of 1 rank wraps onto the rank itself: nothing is
- *     sent;
+ *  1. halo exchange as LAMMPS's forward communication does it: three
+ *     swaps, in x, y, z order, each sending to both face neighbours along
+ *     its axis the ghost atoms within CUTOFF of that face, ghosts received
+ *     in the earlier swaps included (so edges and corners travel through
+ *     faces): a slab CUTOFF*s_y*s_z in x, CUTOFF*(s_x+2*CUTOFF)*s_z in y,
+ *     CUTOFF*(s_x+2*CUTOFF)*(s_y+2*CUTOFF) in z (s = L/P, L/Q, L/R;
+ *     CUTOFF default 2.8 = LJ cutoff 2.5 + skin 0.3), BYTES_PER_ATOM bytes
+ *     per ghost atom (default 48: positions out and forces back, 3 doubles
+ *     each), rounded to whole bytes; each swap's two receives and two sends
+ *     are nonblocking, then a wait. An axis of 2 ranks sends both messages
+ *     to the same neighbour; an axis of 1 rank wraps onto the rank itself:
+ *     nothing is sent;
  *  2. force computation: smpi_execute_flops(ATOMS / N * FLOPS_PER_ATOM)
  *     (default 1000: about 39 pairs inside the cutoff per atom with
  *     Newton's third law, ~25 flops each);
  *  3. every EVERY steps (default 10; 0: never) an MPI_Allreduce of
  *     REDUCE_DOUBLES doubles (default 8), the thermodynamic output.
- * Exactly the library's halo_exchange_graph with box L, tasks P x Q x R and
- * bytes_per_volume = DENSITY * BYTES_PER_ATOM per step (tofa-sim graph
+ * Exactly the library's halo_exchange_graph, staged, with box L, tasks
+ * P x Q x R and bytes_per_volume = DENSITY * BYTES_PER_ATOM per step (tofa-sim graph
  * --app md); tofa-sim runs it with --cfg=smpi/allreduce:rdb, the recursive
  * doubling the graph's allreduce edges describe.
  *
@@ -101,36 +104,29 @@ static int parse(int argc, char **argv, struct settings *s) {
   return 0;
 }
 
-struct neighbour {
-  int rank; /* where this rank's ghost region for `offset` goes */
-  int from; /* who sends to this rank with the same tag */
+/* The swap along `axis` of `rank`: to the minus and plus neighbours. */
+struct swap {
+  int minus, plus;
   long long bytes;
 };
 
-/* The 26 exchanges of `rank`; returns how many involve another rank. */
-static int neighbours(int rank, const int grid[3], const struct settings *s,
-                      struct neighbour out[26]) {
+/* Returns 0 when the axis has a single rank (nothing to send). */
+static int swap_along(int rank, int axis, const int grid[3], const struct settings *s,
+                      struct swap *out) {
+  if (grid[axis] == 1) return 0;
   const double side = cbrt(s->atoms / s->density);
-  const int x[3] = {rank % grid[0], rank / grid[0] % grid[1], rank / (grid[0] * grid[1])};
-  int count = 0;
-  for (int dz = -1; dz <= 1; ++dz)
-    for (int dy = -1; dy <= 1; ++dy)
-      for (int dx = -1; dx <= 1; ++dx) {
-        const int offset[3] = {dx, dy, dz};
-        if (!dx && !dy && !dz) continue;
-        int to = 0, from = 0;
-        double volume = 1;
-        for (int d = 2; d >= 0; --d) {
-          to = to * grid[d] + (x[d] + offset[d] + grid[d]) % grid[d];
-          from = from * grid[d] + (x[d] - offset[d] + grid[d]) % grid[d];
-        }
-        /* The same product, in the same order, as the library's ghost volume. */
-        for (int d = 0; d < 3; ++d) volume *= offset[d] ? s->cutoff : side / grid[d];
-        if (to == rank) continue;
-        out[count++] =
-            (struct neighbour){to, from, llround(volume * s->density * s->bytes_per_atom)};
-      }
-  return count;
+  int x[3] = {rank % grid[0], rank / grid[0] % grid[1], rank / (grid[0] * grid[1])};
+  const int own = x[axis];
+  x[axis] = (own + grid[axis] - 1) % grid[axis];
+  out->minus = x[0] + grid[0] * (x[1] + grid[1] * x[2]);
+  x[axis] = (own + 1) % grid[axis];
+  out->plus = x[0] + grid[0] * (x[1] + grid[1] * x[2]);
+  /* The same product, in the same order, as the library's staged volume. */
+  double volume = s->cutoff;
+  for (int d = 0; d < 3; ++d)
+    if (d != axis) volume *= side / grid[d] + (d < axis ? 2 * s->cutoff : 0.0);
+  out->bytes = llround(volume * s->density * s->bytes_per_atom);
+  return 1;
 }
 
 int main(int argc, char **argv) {
@@ -162,15 +158,17 @@ int main(int argc, char **argv) {
       exit(1);
     }
 
-  struct neighbour halo[26];
-  const int count = neighbours(rank, grid, &s, halo);
+  struct swap swaps[3];
+  int active[3];
   long long largest = 1;
-  for (int k = 0; k < count; ++k)
-    if (halo[k].bytes > largest) largest = halo[k].bytes;
+  for (int axis = 0; axis < 3; ++axis) {
+    active[axis] = swap_along(rank, axis, grid, &s, &swaps[axis]);
+    if (active[axis] && swaps[axis].bytes > largest) largest = swaps[axis].bytes;
+  }
   /* Ghost contents never matter: SMPI's shared malloc skips the copies. */
   char *send_buffer = SMPI_SHARED_MALLOC((size_t)largest);
-  char *receive_buffer = SMPI_SHARED_MALLOC((size_t)largest * 26);
-  MPI_Request requests[52];
+  char *receive_buffer = SMPI_SHARED_MALLOC((size_t)largest * 2);
+  MPI_Request requests[4];
   double *thermo = calloc((size_t)s.reduce_doubles, sizeof(double));
   double *total = calloc((size_t)s.reduce_doubles, sizeof(double));
   long long *sent = calloc((size_t)ranks, sizeof(long long));
@@ -179,17 +177,21 @@ int main(int argc, char **argv) {
   MPI_Barrier(MPI_COMM_WORLD);
   const double start = MPI_Wtime();
   for (long step = 0; step < s.steps; ++step) {
-    /* Message k goes to halo[k].rank and, by symmetry of the offsets, as
-     * many bytes come back from halo[k].from under the same tag. */
-    for (int k = 0; k < count; ++k)
-      MPI_Irecv(receive_buffer + (size_t)k * (size_t)largest, (int)halo[k].bytes, MPI_BYTE,
-                halo[k].from, k, MPI_COMM_WORLD, &requests[k]);
-    for (int k = 0; k < count; ++k) {
-      MPI_Isend(send_buffer, (int)halo[k].bytes, MPI_BYTE, halo[k].rank, k, MPI_COMM_WORLD,
-                &requests[count + k]);
-      sent[halo[k].rank] += halo[k].bytes;
+    for (int axis = 0; axis < 3; ++axis) {
+      if (!active[axis]) continue;
+      const struct swap *w = &swaps[axis];
+      const int bytes = (int)w->bytes;
+      /* Tag 2*axis travels towards plus, 2*axis + 1 towards minus. */
+      MPI_Irecv(receive_buffer, bytes, MPI_BYTE, w->minus, 2 * axis, MPI_COMM_WORLD, &requests[0]);
+      MPI_Irecv(receive_buffer + largest, bytes, MPI_BYTE, w->plus, 2 * axis + 1, MPI_COMM_WORLD,
+                &requests[1]);
+      MPI_Isend(send_buffer, bytes, MPI_BYTE, w->plus, 2 * axis, MPI_COMM_WORLD, &requests[2]);
+      MPI_Isend(send_buffer, bytes, MPI_BYTE, w->minus, 2 * axis + 1, MPI_COMM_WORLD,
+                &requests[3]);
+      sent[w->plus] += w->bytes;
+      sent[w->minus] += w->bytes;
+      MPI_Waitall(4, requests, MPI_STATUSES_IGNORE);
     }
-    MPI_Waitall(2 * count, requests, MPI_STATUSES_IGNORE);
     smpi_execute_flops(s.atoms / ranks * s.flops_per_atom);
     if (s.every > 0 && (step + 1) % s.every == 0) {
       thermo[0] = (double)step;
