@@ -31,6 +31,7 @@
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 
+#include "common/slurm_compat.h"
 #include "cli_filter_allocation.h"
 #include "common/tofa_glue.h"
 
@@ -41,16 +42,72 @@ static const char *log_type = "cli_filter/tofa";
 static volatile sig_atomic_t interrupting_signal;
 static uint32_t pending_job_id;
 
+/* ---- what differs between Slurm releases --------------------------------
+ * 22.05: the command's argv is srun's (srun_opt->argc/argv); jobs are named
+ * by a uint32_t id in the allocation calls. 24.11: argv moved up to
+ * slurm_opt_t. 26.05: the allocation calls take slurm_step_id_t, the
+ * response carries step_id, slurm_allocate_resources_blocking takes an fd
+ * that ends the wait when readable (a self-pipe written by the signal
+ * handler: it also catches a signal that arrives before poll() starts), and
+ * ESLURM_ERROR_ON_DESC_TO_RECORD_COPY is gone. */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0)
+#define TOFA_ARGC(opt) ((opt)->argc)
+#define TOFA_ARGV(opt) ((opt)->argv)
+#else
+#define TOFA_ARGC(opt) ((opt)->srun_opt->argc)
+#define TOFA_ARGV(opt) ((opt)->srun_opt->argv)
+#endif
+
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
+static int wake_fds[2] = { -1, -1 };
+
+static slurm_step_id_t _job_step_id(uint32_t job_id)
+{
+	slurm_step_id_t id = SLURM_STEP_ID_INITIALIZER;
+
+	id.job_id = job_id;
+	return id;
+}
+#define TOFA_KILL_JOB(job_id, sig) slurm_kill_job(_job_step_id(job_id), (sig), 0)
+static int _complete(uint32_t job_id, uint32_t rc)
+{
+	slurm_step_id_t id = _job_step_id(job_id);
+
+	return slurm_complete_job(&id, rc);
+}
+#define TOFA_RETRY_ERRNO(e) ((e) == SLURM_PROTOCOL_SOCKET_IMPL_TIMEOUT || \
+			     (e) == ESLURM_NODES_BUSY)
+#else
+#define TOFA_KILL_JOB(job_id, sig) slurm_kill_job((job_id), (sig), 0)
+#define _complete(job_id, rc) slurm_complete_job((job_id), (rc))
+#define TOFA_RETRY_ERRNO(e) ((e) == ESLURM_ERROR_ON_DESC_TO_RECORD_COPY || \
+			     (e) == SLURM_PROTOCOL_SOCKET_IMPL_TIMEOUT || \
+			     (e) == ESLURM_NODES_BUSY)
+#endif
+
 static void _note_signal(int signal)
 {
 	interrupting_signal = signal;
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
+	if (wake_fds[1] >= 0) {
+		char byte = 1;
+		(void) !write(wake_fds[1], &byte, 1);
+	}
+#endif
 }
 
 /* (libslurm itself says "job N queued and waiting for resources".) */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
+static void _note_pending(slurm_step_id_t *step_id)
+{
+	pending_job_id = step_id ? step_id->job_id : 0;
+}
+#else
 static void _note_pending(uint32_t job_id)
 {
 	pending_job_id = job_id;
 }
+#endif
 
 static const int interrupting_signals[] = { SIGINT, SIGTERM, SIGHUP,
 					    SIGQUIT };
@@ -109,10 +166,9 @@ resource_allocation_response_msg_t *tofa_allocate_direct_job(slurm_opt_t *opt,
 	}
 	/* srun names its job after the command (it learns the name only
 	 * after this filter has run). */
-	if (!desc->name && opt->srun_opt->argc > 0) {
-		const char *slash = strrchr(opt->srun_opt->argv[0], '/');
-		desc->name = xstrdup(slash ? slash + 1 :
-					     opt->srun_opt->argv[0]);
+	if (!desc->name && TOFA_ARGC(opt) > 0) {
+		const char *slash = strrchr(TOFA_ARGV(opt)[0], '/');
+		desc->name = xstrdup(slash ? slash + 1 : TOFA_ARGV(opt)[0]);
 	}
 	_attach_tofa_env(desc);
 
@@ -127,13 +183,22 @@ resource_allocation_response_msg_t *tofa_allocate_direct_job(slurm_opt_t *opt,
 	interrupting_signal = 0;
 	pending_job_id = 0;
 
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
+	if (pipe(wake_fds))
+		wake_fds[0] = wake_fds[1] = -1;
+	for (int i = 0; i < 2 && wake_fds[i] >= 0; i++) {
+		fcntl(wake_fds[i], F_SETFD, FD_CLOEXEC);
+		fcntl(wake_fds[i], F_SETFL, O_NONBLOCK);
+	}
+#endif
 	while (!resp && !interrupting_signal) {
 		resp = slurm_allocate_resources_blocking(desc, opt->immediate,
-							 _note_pending);
-		if (!resp && (interrupting_signal ||
-			      (errno != ESLURM_ERROR_ON_DESC_TO_RECORD_COPY &&
-			       errno != SLURM_PROTOCOL_SOCKET_IMPL_TIMEOUT &&
-			       errno != ESLURM_NODES_BUSY)))
+							 _note_pending
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
+							 , wake_fds[0]
+#endif
+							 );
+		if (!resp && (interrupting_signal || !TOFA_RETRY_ERRNO(errno)))
 			break;
 		if (!resp)
 			sleep(1); /* slurmctld busy: retry, as srun does */
@@ -145,16 +210,25 @@ resource_allocation_response_msg_t *tofa_allocate_direct_job(slurm_opt_t *opt,
 	if (resp)
 		opt->begin = 0;
 	if (interrupting_signal) {
-		uint32_t job_id = resp ? resp->job_id : pending_job_id;
+		uint32_t job_id = resp ? TOFA_RESP_JOB_ID(resp) : pending_job_id;
 		if (job_id) {
 			info("%s: cancelling job %u (signal %d)", plugin_type,
 			     job_id, (int) interrupting_signal);
-			slurm_kill_job(job_id, SIGKILL, 0);
+			TOFA_KILL_JOB(job_id, SIGKILL);
 		}
 		slurm_free_resource_allocation_response_msg(resp);
 		resp = NULL;
 	}
 
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
+	for (int i = 1; i >= 0; i--) {
+		int fd = wake_fds[i];
+
+		wake_fds[i] = -1; /* before close: the handler may still run */
+		if (fd >= 0)
+			close(fd);
+	}
+#endif
 	sigprocmask(SIG_SETMASK, &saved_mask, NULL);
 	for (size_t i = 0; i < SIGNAL_COUNT; i++)
 		sigaction(interrupting_signals[i], &saved[i], NULL);
@@ -173,7 +247,7 @@ static void _complete_job(int status, void *arg)
 	char done = 1;
 	(void) arg;
 
-	if (slurm_complete_job(srun_job_id, (uint32_t) (status & 0xff) << 8) !=
+	if (_complete(srun_job_id, (uint32_t) (status & 0xff) << 8) !=
 	    SLURM_SUCCESS && errno != ESLURM_ALREADY_DONE)
 		error("%s: cannot complete job %u: %s", log_type, srun_job_id,
 		      slurm_strerror(errno));
@@ -204,7 +278,7 @@ static void _run_shepherd(int fd, uint32_t job_id)
 		got = read(fd, &byte, 1);
 	} while (got < 0 && errno == EINTR);
 	if (got != 1)
-		slurm_kill_job(job_id, SIGKILL, 0);
+		TOFA_KILL_JOB(job_id, SIGKILL);
 	_exit(0);
 }
 

@@ -43,7 +43,11 @@
 #include "slurm/slurm_errno.h"
 #include "src/common/slurm_xlator.h"
 
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0)
+#include "src/interfaces/cli_filter.h"
+#else
 #include "src/common/cli_filter.h"
+#endif
 #include "src/common/hostlist.h"
 #include "src/common/log.h"
 #include "src/common/slurm_opt.h"
@@ -51,6 +55,7 @@
 #include "src/common/xstring.h"
 
 #include "tofa_service.h"
+#include "common/slurm_compat.h"
 #include "cli_filter_allocation.h"
 #include "common/tofa_glue.h"
 
@@ -172,7 +177,7 @@ static char *_free_nodes(slurm_opt_t *opt, char **all)
 
 	if (slurm_load_node((time_t) 0, &info, SHOW_ALL) != SLURM_SUCCESS) {
 		error("%s: %s: cannot read node states: %s", plugin_type,
-		      __func__, slurm_strerror(slurm_get_errno()));
+		      __func__, slurm_strerror(TOFA_SLURM_ERRNO()));
 		*all = NULL;
 		return NULL;
 	}
@@ -191,9 +196,7 @@ static char *_free_nodes(slurm_opt_t *opt, char **all)
 			continue;
 		_add_limit(&all_list, node->name,
 			   _task_limit(opt, node->cpus_efctv));
-		slurm_get_select_nodeinfo(node->select_nodeinfo,
-					  SELECT_NODEDATA_SUBCNT,
-					  NODE_STATE_ALLOCATED, &alloc_cpus);
+		TOFA_NODE_ALLOC_CPUS(node, &alloc_cpus);
 		if ((opt->shared == 0 && alloc_cpus) || /* --exclusive */
 		    node->cpus_efctv <= alloc_cpus)
 			continue;
@@ -214,7 +217,7 @@ static char *_free_nodes(slurm_opt_t *opt, char **all)
 static char *_allocation_nodes(slurm_opt_t *opt, const char *nodes,
 			       const char *cpus)
 {
-	hostlist_t hl;
+	tofa_hostlist_t hl;
 	char *name, *list = NULL;
 	const char *c = cpus;
 	long count = 0, repeat = 0;
@@ -320,7 +323,7 @@ static int _check_tasks(slurm_opt_t *opt, const char *command, bool *skip)
  * nodes are not within it. */
 static bool _spans_requested_nodes(slurm_opt_t *opt, const char *placement)
 {
-	hostlist_t hl;
+	tofa_hostlist_t hl;
 	int nodes, min_nodes, max_nodes;
 
 	_node_count(opt, &min_nodes, &max_nodes);
@@ -367,7 +370,7 @@ static int _srun_layout(slurm_opt_t *opt, const char *graph_id)
 	if (_allocates_itself(opt, job_id)) {
 		if (!(allocation = tofa_allocate_direct_job(opt, plugin_type)))
 			goto out;
-		job_id = allocation->job_id;
+		job_id = TOFA_RESP_JOB_ID(allocation);
 		opt->srun_opt->jobid = job_id;
 		tofa_end_job_with_srun(job_id, plugin_type);
 	}

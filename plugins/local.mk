@@ -7,8 +7,8 @@
 tofaplugindir = $(TOFA_PLUGINDIR)
 tofaselectdir = $(TOFA_PLUGINDIR)/select
 
-TOFA_PLUGIN_SOURCES_COMMON = plugins/common/slurm_config.h plugins/common/tofa_glue.h \
-	plugins/common/tofa_glue.c
+TOFA_PLUGIN_SOURCES_COMMON = plugins/common/slurm_config.h plugins/common/slurm_compat.h \
+	plugins/common/tofa_glue.h plugins/common/tofa_glue.c
 TOFA_PLUGIN_CPPFLAGS = -DTOFA_SLURM_CONFIG_H='"$(SLURM_SRC)/config.h"' -I$(SLURM_SRC) -I$(top_srcdir)/common -I$(top_srcdir)/plugins
 TOFA_PLUGIN_CFLAGS = -std=gnu11 $(TOFA_CFLAGS)
 TOFA_PLUGIN_LDFLAGS = -module -avoid-version -shared -L$(SLURM_LIBDIR)
@@ -16,29 +16,51 @@ TOFA_PLUGIN_LIBADD = common/libtofa.la -lslurmfull
 
 EXTRA_DIST += plugins/README.md plugins/conf/slurm.conf.example \
 	plugins/conf/plugstack.conf.example plugins/conf/tofa.conf.example \
-	tests/integration/tofa_cluster.sh
+	tests/integration/tofa_cluster.sh tests/integration/release_cluster.sh
 
+# Which plugins each Slurm release needs (docs/slurm-releases.md):
+#   22.05: topology/tofa (ranking), select/cons_tres shim (node choice),
+#          slurmctld/tofa (service), cli_filter/tofa, the two SPANK plugins;
+#   24.11, 26.05: topology/tofa (ranking, node choice in topology_p_eval_nodes,
+#          the service: no SlurmctldPlugstack there), cli_filter/tofa, the two
+#          SPANK plugins. configure decides from the Slurm tree it was given.
+EXTRA_DIST += plugins/topology_tofa_eval.c
 if BUILD_PLUGINS
 tofaplugin_LTLIBRARIES = \
 	plugins/topology_tofa.la \
-	plugins/slurmctld_tofa.la \
 	plugins/cli_filter_tofa.la \
 	plugins/tofa_loadmatrix.la \
 	plugins/tofa_nodestate.la
 
-plugins_topology_tofa_la_SOURCES = plugins/topology_tofa.c $(TOFA_PLUGIN_SOURCES_COMMON)
 plugins_topology_tofa_la_CPPFLAGS = $(TOFA_PLUGIN_CPPFLAGS)
 plugins_topology_tofa_la_CFLAGS = $(TOFA_PLUGIN_CFLAGS)
 plugins_topology_tofa_la_LDFLAGS = $(TOFA_PLUGIN_LDFLAGS)
+if SLURM_SELECT_SHIM
+plugins_topology_tofa_la_SOURCES = plugins/topology_tofa.c $(TOFA_PLUGIN_SOURCES_COMMON)
 plugins_topology_tofa_la_LIBADD = $(TOFA_PLUGIN_LIBADD)
+else
+# Slurm's generic node choice (common_topo_choose_nodes) is in the
+# convenience library every topology plugin of Slurm links: it comes from
+# the built tree scripts/slurm-release.sh keeps.
+plugins_topology_tofa_la_SOURCES = plugins/topology_tofa.c plugins/topology_tofa_eval.c \
+	plugins/common/tofa_ctld.h plugins/common/tofa_ctld.c $(TOFA_PLUGIN_SOURCES_COMMON)
+plugins_topology_tofa_la_LIBADD = $(TOFA_PLUGIN_LIBADD) -ldl \
+	$(SLURM_SRC)/src/plugins/topology/common/libtopology_common.la
+endif
 
-plugins_slurmctld_tofa_la_SOURCES = plugins/slurmctld_tofa.c $(TOFA_PLUGIN_SOURCES_COMMON)
+if SLURM_HAS_SLURMCTLD_PLUGSTACK
+tofaplugin_LTLIBRARIES += plugins/slurmctld_tofa.la
+endif
+plugins_slurmctld_tofa_la_SOURCES = plugins/slurmctld_tofa.c plugins/common/tofa_ctld.h \
+	plugins/common/tofa_ctld.c $(TOFA_PLUGIN_SOURCES_COMMON)
 plugins_slurmctld_tofa_la_CPPFLAGS = $(TOFA_PLUGIN_CPPFLAGS)
 plugins_slurmctld_tofa_la_CFLAGS = $(TOFA_PLUGIN_CFLAGS)
 plugins_slurmctld_tofa_la_LDFLAGS = $(TOFA_PLUGIN_LDFLAGS)
-plugins_slurmctld_tofa_la_LIBADD = $(TOFA_PLUGIN_LIBADD)
+plugins_slurmctld_tofa_la_LIBADD = $(TOFA_PLUGIN_LIBADD) -ldl
 
+if SLURM_SELECT_SHIM
 tofaselect_LTLIBRARIES = plugins/select/select_cons_tres.la
+endif
 plugins_select_select_cons_tres_la_SOURCES = plugins/select/select_cons_tres.c $(TOFA_PLUGIN_SOURCES_COMMON)
 plugins_select_select_cons_tres_la_CPPFLAGS = $(TOFA_PLUGIN_CPPFLAGS)
 plugins_select_select_cons_tres_la_CFLAGS = $(TOFA_PLUGIN_CFLAGS)

@@ -37,7 +37,9 @@ SPANK_PLUGIN(tofa_nodestate, 1);
 static const char log_prefix[] = "spank/tofa_nodestate";
 
 /* From libslurmfull (slurmd links it): the port of a slurm.conf node. */
+#if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(24, 11, 0)
 extern uint16_t slurm_conf_get_port(const char *node_name);
+#endif
 
 /* What the responder needs, computed in slurm_spank_init. */
 static char node_name[256];
@@ -212,7 +214,11 @@ int slurm_spank_init(spank_t sp, int ac, char **av)
 	if (!node_name[0])
 		_short_hostname(node_name, sizeof(node_name));
 	if (!slurmd_port)
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0)
+		slurmd_port = (int) tofa_glue_node_port(node_name);
+#else
 		slurmd_port = slurm_conf_get_port(node_name);
+#endif
 	if (slurmd_port <= 0) {
 		slurm_error("%s: %s: no slurmd port for node '%s'; set port= in plugstack.conf",
 			    log_prefix, __func__, node_name);
@@ -238,6 +244,13 @@ int slurm_spank_init(spank_t sp, int ac, char **av)
 	tofa_glue_munge_socket(munge_socket, sizeof(munge_socket));
 	service_uid = tofa_glue_slurm_user();
 
+	/* Slurm 24.11 and 26.05 daemonize slurmd (xdaemon) before they load
+	 * SPANK plugins (slurmd.c: main -> xdaemon, then _slurmd_init ->
+	 * spank_slurmd_init): this already is the daemon. 22.05 loads them
+	 * before it daemonizes. */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0)
+	foreground = true;
+#endif
 	if (foreground) {
 		_start_responder();
 		return 0;

@@ -37,11 +37,22 @@
 
 #include "tofa.h"
 #include "tofa_service.h"
+#include "common/slurm_compat.h"
 #include "common/tofa_glue.h"
 
+#if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(24, 11, 0)
+/* Slurm 22.05: the plugin's entry points are at the end of this file. On
+ * 24.11 and 26.05 they are in topology_tofa_eval.c, which also
+ * chooses the nodes of TOFA jobs (topology_p_eval_nodes) and runs the TOFA
+ * service; this file then only gives it the torus ranking. */
 const char plugin_name[] = "topology tofa plugin (torus, snake-order ranking)";
 const char plugin_type[] = "topology/tofa";
 const uint32_t plugin_version = SLURM_VERSION_NUMBER;
+#else
+extern const char plugin_type[];
+#endif
+
+extern bool tofa_topo_generate_ranking(void);
 
 static bool ranked_once = false;
 
@@ -64,7 +75,7 @@ static int _line_of_node(const char *path, const char *name)
 		at += strlen("NodeName=");
 		end = at + strcspn(at, " \t\r\n");
 		*end = '\0';
-		hostlist_t hl = hostlist_create(at);
+		tofa_hostlist_t hl = hostlist_create(at);
 		if (!hl)
 			continue;
 		while (!found && (host = hostlist_shift(hl))) {
@@ -133,6 +144,7 @@ out:
 	return rc;
 }
 
+#if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(24, 11, 0)
 extern int init(void)
 {
 	verbose("%s: %s loaded", plugin_type, __func__);
@@ -154,6 +166,20 @@ extern int topo_build_config(void)
 
 extern bool topo_generate_node_ranking(void)
 {
+	return tofa_topo_generate_ranking();
+}
+#endif /* Slurm 22.05 */
+
+/* Ranks Slurm's node table along the snake order (slurmctld only): true when
+ * done; a broken tofa.conf is fatal the first time, logged later. */
+extern bool tofa_topo_generate_ranking(void)
+{
+	/* Logged as the Slurm entry point it runs for. */
+#if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(24, 11, 0)
+	static const char ranking_func[] = "topo_generate_node_ranking";
+#else
+	static const char ranking_func[] = "topology_p_generate_node_ranking";
+#endif
 	char err[1024];
 	char *path;
 	int rc;
@@ -165,17 +191,18 @@ extern bool topo_generate_node_ranking(void)
 	free(path);
 	if (rc == SLURM_SUCCESS) {
 		info("%s: %s: %d nodes ranked along the torus snake order",
-		     plugin_type, __func__, node_record_count);
+		     plugin_type, ranking_func, node_record_count);
 		ranked_once = true;
 		return true;
 	}
 	if (!ranked_once)
-		fatal("%s: %s: %s", plugin_type, __func__, err);
+		fatal("%s: %s: %s", plugin_type, ranking_func, err);
 	error("%s: %s: %s; nodes keep name order until tofa.conf is fixed",
-	      plugin_type, __func__, err);
+	      plugin_type, ranking_func, err);
 	return false;
 }
 
+#if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(24, 11, 0)
 /* The node's name as its address, like topology/none: tofa adds no switch
  * hierarchy for Slurm's route plugins to use. */
 extern int topo_get_node_addr(char *node_name, char **paddr, char **ppattern)
@@ -186,3 +213,4 @@ extern int topo_get_node_addr(char *node_name, char **paddr, char **ppattern)
 	*ppattern = xstrdup("node");
 	return SLURM_SUCCESS;
 }
+#endif /* Slurm 22.05 */

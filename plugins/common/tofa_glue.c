@@ -9,6 +9,7 @@
 #include "src/common/slurm_xlator.h"
 
 #include "src/common/log.h"
+#include "src/common/node_conf.h"
 #include "src/common/read_config.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
@@ -68,6 +69,17 @@ extern void tofa_glue_service_host(const char *conf_path, char *buf, size_t size
 	else if (slurm_conf.control_cnt && slurm_conf.control_machine &&
 		 slurm_conf.control_machine[0])
 		snprintf(buf, size, "%s", slurm_conf.control_machine[0]);
+}
+
+extern unsigned tofa_glue_node_port(const char *name)
+{
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0)
+	node_record_t *node_ptr = name ? find_node_record((char *) name) : NULL;
+
+	return node_ptr ? node_ptr->port : 0;
+#else
+	return name ? slurm_conf_get_port(name) : 0;
+#endif
 }
 
 extern void tofa_glue_log(int level, const char *message)

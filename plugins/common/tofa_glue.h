@@ -39,6 +39,11 @@ extern void tofa_glue_munge_socket(char *buf, size_t size);
  * address of the primary slurmctld. buf receives "" when neither is known. */
 extern void tofa_glue_service_host(const char *conf_path, char *buf, size_t size);
 
+/* The slurmd port of node `name` from slurm.conf, 0 when unknown (22.05:
+ * slurm_conf_get_port; 24.11 and 26.05, which dropped it: the node table,
+ * which slurmd has loaded before it runs SPANK plugins). */
+extern unsigned tofa_glue_node_port(const char *name);
+
 /* tofa_log_fn for the service and the responder: forwards to error(),
  * info() and debug() with a "tofa: " prefix. */
 extern void tofa_glue_log(int level, const char *message);

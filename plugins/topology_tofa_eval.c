@@ -1,0 +1,661 @@
+/*
+ * topology/tofa for Slurm 24.11 and 26.05: the topology
+ * plugin chooses the nodes of TOFA jobs and runs the TOFA service.
+ *
+ * In 24.11 and 26.05 (from 23.02 on), select/cons_tres asks the topology plugin to choose a
+ * job's nodes (cons_tres: _select_nodes -> topology_g_eval_nodes ->
+ * topology_p_eval_nodes, with the nodes the job may use in node_map and what
+ * each offers it in avail_res_array), and SlurmctldPlugstack is gone. So on
+ * these releases tofa needs neither the select/cons_tres shim of 22.05 nor
+ * slurmctld/tofa:
+ *   - topology_p_eval_nodes: for a job whose spank environment carries
+ *     TOFA_GRAPH_ID (tofa_loadmatrix) and that pinned no nodes, a TOFA
+ *     placement over the usable nodes (each limited to the tasks the CPUs
+ *     cons_tres offers it can take; nodes above OutageThreshold left out
+ *     while the job fits elsewhere) is recorded for the job and Slurm's
+ *     generic node choice (common_topo_choose_nodes) then runs on exactly the
+ *     placement's nodes; if that fails, or anything before it, the generic
+ *     choice runs on all usable nodes (logged). Other jobs: the generic
+ *     choice as with topology/flat (26.05) or topology/default (24.11),
+ *     on the node table ranked along the torus' snake order.
+ *   - 26.05 topology_p_get_rank runs right after cons_tres has built the
+ *     allocation (job_test.c, after dist_tasks): there the recorded placement
+ *     is fitted to the CPUs actually granted (tofa_service_fit_job), as the
+ *     22.05 select shim does after job_test. 24.11 has no such hook: the
+ *     placement recorded at node choice stands.
+ *   - init() in slurmctld starts the TOFA service (plugins/common/tofa_ctld.c,
+ *     as slurmctld/tofa does on 22.05).
+ * The torus ranking itself is topology_tofa.c's (tofa_topo_generate_ranking).
+ */
+#include "common/slurm_config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "slurm/slurm.h"
+#include "slurm/slurm_errno.h"
+#include "src/common/slurm_xlator.h"
+
+#include "src/common/bitstring.h"
+#include "src/common/core_array.h"
+#include "src/common/job_resources.h"
+#include "src/common/log.h"
+#include "src/common/node_conf.h"
+#include "src/common/run_in_daemon.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+#include "src/interfaces/topology.h"
+#include "src/slurmctld/slurmctld.h"
+#include "src/plugins/topology/common/common_topo.h"
+
+#include "tofa_service.h"
+#include "common/slurm_compat.h"
+#include "common/tofa_ctld.h"
+#include "common/tofa_glue.h"
+
+#if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(24, 11, 0)
+#error "topology_tofa_eval.c is for Slurm 24.11 and 26.05; 22.05 uses topology_tofa.c alone"
+#endif
+
+const char plugin_name[] = "topology tofa plugin (torus ranking, TOFA node choice)";
+const char plugin_type[] = "topology/tofa";
+const uint32_t plugin_version = SLURM_VERSION_NUMBER;
+/* Not one of Slurm's TOPOLOGY_PLUGIN_* ids (100-104); clients unpacking
+ * topology information ("scontrol show topology") need this plugin too. */
+const uint32_t plugin_id = 190;
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
+const bool supports_exclusive_topo = false;
+#endif
+
+extern bool tofa_topo_generate_ranking(void);
+
+/* The job of the last TOFA node choice, for get_rank (26.05): cons_tres
+ * calls eval_nodes and then get_rank for the same job under the job write
+ * lock; get_rank looks the job up by id (it may be gone if cons_tres failed
+ * after eval_nodes) and checks that the bitmap is its allocation. */
+static uint32_t last_tofa_job_id = 0;
+
+extern int init(void)
+{
+	if (running_in_slurmctld())
+		tofa_ctld_start(plugin_type);
+	verbose("%s: %s loaded", plugin_type, __func__);
+	return SLURM_SUCCESS;
+}
+
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
+extern void fini(void)
+{
+	if (running_in_slurmctld())
+		tofa_ctld_stop();
+}
+#else
+extern int fini(void)
+{
+	if (running_in_slurmctld())
+		tofa_ctld_stop();
+	return SLURM_SUCCESS;
+}
+#endif
+
+/* ---- TOFA node choice ---------------------------------------------------- */
+
+static const char *_job_env(job_record_t *job_ptr, const char *name)
+{
+	return tofa_glue_env_find(job_ptr->spank_job_env,
+				  job_ptr->spank_job_env_size, name);
+}
+
+static uint32_t _cpus_per_task(job_record_t *job_ptr)
+{
+	job_details_t *details = job_ptr->details;
+
+	if (!details || !details->cpus_per_task ||
+	    details->cpus_per_task == NO_VAL16)
+		return 1;
+	return details->cpus_per_task;
+}
+
+/* The most tasks of the job a node offering `cpus` CPUs may run. */
+static uint32_t _task_limit(job_record_t *job_ptr, uint32_t cpus)
+{
+	job_details_t *details = job_ptr->details;
+	uint32_t limit = cpus / _cpus_per_task(job_ptr);
+
+	if (details && details->overcommit)
+		limit = TOFA_MAX_TASKS_PER_NODE;
+	if (details && details->ntasks_per_node &&
+	    details->ntasks_per_node != NO_VAL16 &&
+	    limit > details->ntasks_per_node)
+		limit = details->ntasks_per_node;
+	return MIN(limit, TOFA_MAX_TASKS_PER_NODE);
+}
+
+/* The candidates ("NODE:MAX,...", node table = rank order): every node of
+ * node_map with the tasks the CPUs cons_tres offers the job there can take;
+ * with -N at most ceil(tasks / min_nodes) per node (as the 22.05 shim). */
+static char *_candidates(topology_eval_t *topo_eval, bitstr_t *map,
+			 uint32_t min_nodes, uint64_t *room)
+{
+	job_record_t *job_ptr = topo_eval->job_ptr;
+	job_details_t *details = job_ptr->details;
+	uint32_t spread = TOFA_MAX_TASKS_PER_NODE, full = 0;
+	uint32_t *limit = xcalloc(node_record_count, sizeof(*limit));
+	node_record_t *node_ptr;
+	char *list = NULL;
+
+	*room = 0;
+	if (details && details->num_tasks && min_nodes > 1)
+		spread = (details->num_tasks + min_nodes - 1) / min_nodes;
+	for (int i = 0; (node_ptr = next_node_bitmap(map, &i)); i++) {
+		avail_res_t *res = topo_eval->avail_res_array ?
+				   topo_eval->avail_res_array[i] : NULL;
+
+		if (!res || !res->avail_cpus)
+			continue;
+		limit[i] = MIN(_task_limit(job_ptr, res->avail_cpus), spread);
+		if (limit[i] == spread)
+			full++;
+	}
+	for (int i = 0; (node_ptr = next_node_bitmap(map, &i)); i++) {
+		if (!limit[i] || (spread < TOFA_MAX_TASKS_PER_NODE &&
+				  full >= min_nodes && limit[i] < spread))
+			continue;
+		xstrfmtcat(list, "%s%s:%u", list ? "," : "", node_ptr->name,
+			   limit[i]);
+		*room += limit[i];
+	}
+	xfree(limit);
+	return list;
+}
+
+/* Places the job on `candidates` and records it; the node set or NULL. */
+static bitstr_t *_place(job_record_t *job_ptr, const char *graph_id,
+			const char *candidates, uint32_t min_nodes,
+			uint32_t max_nodes, char *err, size_t err_size,
+			bool *worker_failed)
+{
+	const char *strategy = _job_env(job_ptr, TOFA_ENV_STRATEGY);
+	const char *parameters = _job_env(job_ptr, TOFA_ENV_PARAMS);
+	char *placement = NULL;
+	bitstr_t *nodes = NULL;
+	int rc;
+
+	if (!candidates) {
+		snprintf(err, err_size, "no usable node offers a CPU");
+		return NULL;
+	}
+	rc = tofa_service_place_job(job_ptr->job_id, job_ptr->user_id,
+				    graph_id, strategy, candidates, 0,
+				    min_nodes > 1 ? min_nodes : 0,
+				    max_nodes < (uint32_t) node_record_count ?
+					    max_nodes : 0,
+				    parameters, &placement, NULL, err,
+				    err_size);
+	if (worker_failed)
+		*worker_failed = rc == TOFA_MAPPING_FAILED;
+	if (rc != TOFA_OK)
+		return NULL;
+	if (TOFA_NODE_NAME2BITMAP(placement, false, &nodes) != SLURM_SUCCESS) {
+		snprintf(err, err_size, "placement names unknown nodes: %s",
+			 placement);
+		FREE_NULL_BITMAP(nodes);
+	} else {
+		debug("%s: %pJ: TOFA placement %s", plugin_type, job_ptr,
+		      placement);
+	}
+	free(placement);
+	return nodes;
+}
+
+/* The usable nodes without those above OutageThreshold. */
+static bitstr_t *_without_failing(bitstr_t *map, int *dropped)
+{
+	bitstr_t *healthy = bit_copy(map), *failing = NULL;
+	char *names = NULL, err[256];
+
+	*dropped = 0;
+	if (tofa_service_failing_nodes(&names, err, sizeof(err)) != TOFA_OK) {
+		error("%s: %s: %s", plugin_type, __func__, err);
+		return healthy;
+	}
+	if (names[0] &&
+	    TOFA_NODE_NAME2BITMAP(names, false, &failing) == SLURM_SUCCESS) {
+		bit_and_not(healthy, failing);
+		*dropped = bit_set_count(map) - bit_set_count(healthy);
+	}
+	FREE_NULL_BITMAP(failing);
+	free(names);
+	return healthy;
+}
+
+static double _now_ms(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return now.tv_sec * 1e3 + now.tv_nsec / 1e6;
+}
+
+/* Slurm's generic choice restricted to `wanted`, all of them; on failure
+ * node_map, avail_core and the node counts are as before. */
+static int _choose_exactly(topology_eval_t *topo_eval, bitstr_t *wanted)
+{
+	bitstr_t *orig_map = bit_copy(topo_eval->node_map);
+	bitstr_t **orig_core = copy_core_array(topo_eval->avail_core);
+	uint32_t min = topo_eval->min_nodes, max = topo_eval->max_nodes;
+	uint32_t req = topo_eval->req_nodes, count;
+	int rc;
+
+	bit_and(topo_eval->node_map, wanted);
+	count = bit_set_count(topo_eval->node_map);
+	topo_eval->min_nodes = topo_eval->max_nodes = topo_eval->req_nodes =
+		count;
+	rc = common_topo_choose_nodes(topo_eval);
+	if (rc == SLURM_SUCCESS &&
+	    (uint32_t) bit_set_count(topo_eval->node_map) != count)
+		rc = SLURM_ERROR; /* not the placement's nodes after all */
+	if (rc != SLURM_SUCCESS) {
+		/* The generic choice only clears bits: OR restores them (as
+		 * common_topo_choose_nodes does between its own retries). */
+		bit_copybits(topo_eval->node_map, orig_map);
+		core_array_or(topo_eval->avail_core, orig_core);
+	}
+	topo_eval->min_nodes = min;
+	topo_eval->max_nodes = max;
+	topo_eval->req_nodes = req;
+	FREE_NULL_BITMAP(orig_map);
+	free_core_array(&orig_core);
+	return rc;
+}
+
+/* TOFA's node choice on the nodes of `map` (a subset of node_map). */
+static int _tofa_choose(topology_eval_t *topo_eval, const char *graph_id,
+			bitstr_t *map, bool *worker_failed, char *err,
+			size_t err_size)
+{
+	job_record_t *job_ptr = topo_eval->job_ptr;
+	job_details_t *details = job_ptr->details;
+	uint32_t min_nodes = topo_eval->min_nodes, max_nodes = topo_eval->max_nodes;
+	uint32_t tasks = details ? details->num_tasks : 0, count;
+	uint64_t room = 0;
+	char *candidates;
+	bitstr_t *wanted;
+	double start = _now_ms();
+	int rc;
+
+	if (details && details->num_tasks && details->ntasks_per_node &&
+	    details->ntasks_per_node != NO_VAL16) {
+		uint32_t needed = (details->num_tasks +
+				   details->ntasks_per_node - 1) /
+				  details->ntasks_per_node;
+		min_nodes = MAX(min_nodes, needed);
+		if (!max_nodes || needed < max_nodes)
+			max_nodes = MAX(needed, min_nodes);
+	}
+	candidates = _candidates(topo_eval, map, min_nodes, &room);
+	if (room < tasks) {
+		snprintf(err, err_size, "%" PRIu64 " task slots for %u tasks",
+			 room, tasks);
+		xfree(candidates);
+		return SLURM_ERROR;
+	}
+	wanted = _place(job_ptr, graph_id, candidates, min_nodes, max_nodes,
+			err, err_size, worker_failed);
+	xfree(candidates);
+	if (!wanted)
+		return SLURM_ERROR;
+	count = bit_set_count(wanted);
+	if (count < topo_eval->min_nodes ||
+	    (topo_eval->max_nodes && count > topo_eval->max_nodes)) {
+		snprintf(err, err_size,
+			 "the placement uses %u nodes, the job asks for %u-%u",
+			 count, topo_eval->min_nodes, topo_eval->max_nodes);
+		FREE_NULL_BITMAP(wanted);
+		return SLURM_ERROR;
+	}
+	rc = _choose_exactly(topo_eval, wanted);
+	FREE_NULL_BITMAP(wanted);
+	if (rc != SLURM_SUCCESS) {
+		snprintf(err, err_size,
+			 "cons_tres cannot allocate the placement's nodes now");
+		return rc;
+	}
+	last_tofa_job_id = job_ptr->job_id;
+	info("%s: %s: %pJ: TOFA chose its %u nodes (%.2f ms)", plugin_type,
+	     __func__, job_ptr, count, _now_ms() - start);
+	return SLURM_SUCCESS;
+}
+
+extern int topology_p_eval_nodes(topology_eval_t *topo_eval)
+{
+	job_record_t *job_ptr = topo_eval->job_ptr;
+	const char *graph_id = NULL;
+	char err[1024] = "";
+	bool worker_failed = false;
+	bitstr_t *healthy;
+	int dropped = 0, rc;
+
+	if (job_ptr && job_ptr->details && topo_eval->node_map &&
+	    topo_eval->avail_res_array)
+		graph_id = _job_env(job_ptr, TOFA_ENV_GRAPH_ID);
+	if (graph_id && job_ptr->details->req_node_bitmap)
+		graph_id = NULL; /* pinned nodes (-w, cli_filter/tofa): theirs */
+	if (graph_id && job_ptr->het_job_id && job_ptr->het_job_offset)
+		graph_id = NULL; /* a heterogeneous job's graph is its first's */
+	if (!graph_id)
+		return common_topo_choose_nodes(topo_eval);
+	if (!tofa_service_running()) {
+		info("%s: %s: %pJ: the TOFA service is not running; Slurm chooses its nodes",
+		     plugin_type, __func__, job_ptr);
+		return common_topo_choose_nodes(topo_eval);
+	}
+
+	healthy = _without_failing(topo_eval->node_map, &dropped);
+	rc = _tofa_choose(topo_eval, graph_id, healthy, &worker_failed, err,
+			  sizeof(err));
+	FREE_NULL_BITMAP(healthy);
+	if (rc == SLURM_SUCCESS)
+		return rc;
+	if (worker_failed && tofa_service_map_failure_waits()) {
+		info("%s: %s: %pJ waits: %s (MapFailure=wait)", plugin_type,
+		     __func__, job_ptr, err);
+		return SLURM_ERROR;
+	}
+	if (dropped && tofa_service_only_failing_fit_waits()) {
+		info("%s: %s: %pJ waits: it does not fit without the %d usable node(s) above OutageThreshold=%g",
+		     plugin_type, __func__, job_ptr, dropped,
+		     tofa_service_outage_threshold());
+		return SLURM_ERROR;
+	}
+	if (dropped) {
+		rc = _tofa_choose(topo_eval, graph_id, topo_eval->node_map,
+				  &worker_failed, err, sizeof(err));
+		if (rc == SLURM_SUCCESS)
+			return rc;
+	}
+	rc = common_topo_choose_nodes(topo_eval);
+	if (rc == SLURM_SUCCESS)
+		info("%s: %s: %pJ: %s; Slurm chose its nodes", plugin_type,
+		     __func__, job_ptr, err);
+	return rc;
+}
+
+/* ---- the rest of the topology API: as topology/flat (default) ------------- */
+
+/* The signatures are Slurm's; most arguments are of no use to tofa. */
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
+/* ------------------------------- Slurm 26.05 ------------------------------ */
+
+/* The job's allocation as tofa_service_fit_job takes it ("NODE:1-MAX"). */
+static char *_allocation(job_record_t *job_ptr)
+{
+	job_resources_t *res = job_ptr->job_resrcs;
+	char *list = NULL;
+	node_record_t *node_ptr;
+	uint32_t n = 0;
+
+	if (!res || !res->node_bitmap || !res->cpus)
+		return NULL;
+	for (int i = 0; (node_ptr = next_node_bitmap(res->node_bitmap, &i)) &&
+			n < res->nhosts; i++) {
+		uint32_t limit = MAX(_task_limit(job_ptr, res->cpus[n]), 1);
+
+		xstrfmtcat(list, "%s%s:1-%u", list ? "," : "", node_ptr->name,
+			   limit);
+		n++;
+	}
+	return list;
+}
+
+extern int topology_p_add_rm_node(node_record_t *node_ptr, char *unit,
+				  topology_ctx_t *tctx)
+{
+	return SLURM_SUCCESS;
+}
+
+/* No one-node fast path (cons_tres' _get_one_res bypasses eval_nodes): a
+ * one-node TOFA job must still keep off failing nodes and get its placement
+ * recorded. torus3d does the same ("always go through the placement
+ * check"); jobs without a graph then take common_topo_choose_nodes. */
+extern bool topology_p_allow_one_node(void *tctx)
+{
+	return false;
+}
+
+extern int topology_p_build_config(topology_ctx_t *tctx)
+{
+	tctx->plugin_ctx = tctx->config;
+	return SLURM_SUCCESS;
+}
+
+extern int topology_p_destroy_config(topology_ctx_t *tctx)
+{
+	tctx->plugin_ctx = NULL;
+	return SLURM_SUCCESS;
+}
+
+extern int topology_p_eval_node(topology_eval_t *topo_eval, int node_idx)
+{
+	return common_test_node(topo_eval, node_idx);
+}
+
+extern int topology_p_whole_topo(bitstr_t *node_mask, void *tctx)
+{
+	return SLURM_SUCCESS;
+}
+
+/*
+ * cons_tres calls this right after it built the job's allocation
+ * (job_test.c, after dist_tasks, still under the job write lock). For the
+ * job of the last TOFA node choice the recorded placement is fitted to the
+ * CPUs granted, so that srun's step fits. Node ranks: none (node table
+ * order, i.e. the torus snake order); the task order is the placement's,
+ * applied by cli_filter/tofa.
+ */
+extern int topology_p_get_rank(bitstr_t *node_bitmap, uint32_t **node_rank,
+			       uint32_t *size, void *tctx)
+{
+	job_record_t *job_ptr = last_tofa_job_id ?
+				find_job_record(last_tofa_job_id) : NULL;
+
+	*node_rank = NULL;
+	*size = 0;
+	last_tofa_job_id = 0;
+	if (job_ptr && job_ptr->job_resrcs &&
+	    job_ptr->job_resrcs->node_bitmap == node_bitmap) {
+		char err[1024], *allocation = _allocation(job_ptr);
+		char *placement = NULL;
+
+		if (allocation &&
+		    tofa_service_fit_job(job_ptr->job_id, allocation,
+					 &placement, err,
+					 sizeof(err)) != TOFA_OK)
+			error("%s: %s: %pJ: cannot fit the placement to the allocation %s: %s",
+			      plugin_type, __func__, job_ptr, allocation, err);
+		free(placement);
+		xfree(allocation);
+	}
+	return SLURM_SUCCESS;
+}
+
+extern bitstr_t *topology_p_get_bitmap(char *name)
+{
+	return NULL;
+}
+
+extern bool topology_p_generate_node_ranking(topology_ctx_t *tctx)
+{
+	return tofa_topo_generate_ranking();
+}
+
+extern int topology_p_get_node_addr(char *node_name, char **paddr,
+				    char **ppattern, void *tctx)
+{
+	return common_topo_get_node_addr(node_name, paddr, ppattern);
+}
+
+extern int topology_p_split_hostlist(hostlist_t *hl, hostlist_t ***sp_hl,
+				     int *count, uint16_t tree_width,
+				     void *tctx)
+{
+	return common_topo_split_hostlist_treewidth(hl, sp_hl, count,
+						    tree_width);
+}
+
+extern int topology_p_get(topology_data_t type, void *data, void *tctx)
+{
+	switch (type) {
+	case TOPO_DATA_TOPOLOGY_PTR:
+	{
+		dynamic_plugin_data_t **topoinfo_pptr = data;
+
+		*topoinfo_pptr = xmalloc(sizeof(dynamic_plugin_data_t));
+		(*topoinfo_pptr)->data = NULL;
+		(*topoinfo_pptr)->plugin_id = plugin_id;
+		break;
+	}
+	case TOPO_DATA_REC_CNT:
+		*(int *) data = 0;
+		break;
+	case TOPO_DATA_EXCLUSIVE_TOPO:
+		*(int *) data = 0;
+		break;
+	default:
+		error("%s: %s: unsupported option %d", plugin_type, __func__,
+		      type);
+	}
+	return SLURM_SUCCESS;
+}
+
+extern int topology_p_topoinfo_free(void *topoinfo_ptr)
+{
+	return SLURM_SUCCESS;
+}
+
+extern int topology_p_topoinfo_pack(void *topoinfo_ptr, buf_t *buffer,
+				    uint16_t protocol_version)
+{
+	return SLURM_SUCCESS;
+}
+
+extern int topology_p_topoinfo_print(void *topoinfo_ptr, char *nodes_list,
+				     char *unit, char **out)
+{
+	*out = NULL;
+	return SLURM_SUCCESS;
+}
+
+extern int topology_p_topoinfo_unpack(void **topoinfo_pptr, buf_t *buffer,
+				      uint16_t protocol_version)
+{
+	return SLURM_SUCCESS;
+}
+
+extern void topology_p_jobinfo_free(void *topo_jobinfo)
+{
+}
+
+extern void topology_p_jobinfo_pack(void *topo_jobinfo, buf_t *buffer,
+				    uint16_t protocol_version)
+{
+}
+
+extern int topology_p_jobinfo_unpack(void **topo_jobinfo, buf_t *buffer,
+				     uint16_t protocol_version)
+{
+	return SLURM_SUCCESS;
+}
+
+extern int topology_p_jobinfo_get(topology_jobinfo_type_t type,
+				  void *topo_jobinfo, void *data)
+{
+	return ESLURM_NOT_SUPPORTED;
+}
+
+extern uint32_t topology_p_get_fragmentation(bitstr_t *node_mask)
+{
+	return 0;
+}
+
+extern void topology_p_get_topology_str(node_record_t *node_ptr,
+					char **topology_str_ptr,
+					topology_ctx_t *tctx)
+{
+}
+
+#else
+/* ------------------------------- Slurm 24.11 ------------------------------ */
+
+extern int topology_p_build_config(void)
+{
+	return SLURM_SUCCESS;
+}
+
+extern int topology_p_whole_topo(bitstr_t *node_mask)
+{
+	return SLURM_SUCCESS;
+}
+
+extern bitstr_t *topology_p_get_bitmap(char *name)
+{
+	return NULL;
+}
+
+extern bool topology_p_generate_node_ranking(void)
+{
+	return tofa_topo_generate_ranking();
+}
+
+extern int topology_p_get_node_addr(char *node_name, char **paddr,
+				    char **ppattern)
+{
+	return common_topo_get_node_addr(node_name, paddr, ppattern);
+}
+
+extern int topology_p_split_hostlist(hostlist_t *hl, hostlist_t ***sp_hl,
+				     int *count, uint16_t tree_width)
+{
+	return common_topo_split_hostlist_treewidth(hl, sp_hl, count,
+						    tree_width);
+}
+
+extern int topology_p_topology_free(void *topoinfo_ptr)
+{
+	return SLURM_SUCCESS;
+}
+
+extern int topology_p_get(topology_data_t type, void *data)
+{
+	return SLURM_SUCCESS;
+}
+
+extern int topology_p_topology_pack(void *topoinfo_ptr, buf_t *buffer,
+				    uint16_t protocol_version)
+{
+	return SLURM_SUCCESS;
+}
+
+extern int topology_p_topology_print(void *topoinfo_ptr, char *nodes_list,
+				     char **out)
+{
+	*out = NULL;
+	return SLURM_SUCCESS;
+}
+
+extern int topology_p_topology_unpack(void **topoinfo_pptr, buf_t *buffer,
+				      uint16_t protocol_version)
+{
+	return SLURM_SUCCESS;
+}
+
+extern uint32_t topology_p_get_fragmentation(bitstr_t *node_mask)
+{
+	return 0;
+}
+#endif

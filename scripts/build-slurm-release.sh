@@ -1,0 +1,89 @@
+#!/bin/bash
+# Builds tofa's Slurm plugins against a Slurm release built by
+# scripts/slurm-release.sh, in a build directory of its own, leaving the
+# source checkout (and its default 22.05 build) alone. Prints the directory
+# holding the plugins (last line of stdout).
+#
+# The checkout may itself be configured (in-tree 22.05 build), and automake
+# refuses a VPATH build from a configured source directory, so the build
+# directory is a tree of symbolic links to the checkout's files (tracked and
+# untracked, not ignored ones): edits in the checkout are seen at once.
+# There: autoreconf -fi, configure --with-slurm=PREFIX, make the plugins.
+set -euo pipefail
+
+SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+SRC_ROOT=$(cd "$SCRIPT_DIR/.." && pwd)
+# shellcheck source=lib/common.sh
+. "$SCRIPT_DIR/lib/common.sh"
+
+usage() {
+    cat <<EOF
+Usage: $TOFA_PROG [--jobs N] [--reconfigure] [--help] VERSION [BUILDDIR]
+
+Builds the plugins of $SRC_ROOT against Slurm VERSION (26.05 or 24.11, from
+scripts/slurm-release.sh) in BUILDDIR (default
+/var/cache/tofa/tofa-build-slurm-VERSION); prints BUILDDIR/plugins.
+
+  --jobs N        parallel make jobs (default 2)
+  --reconfigure   run autoreconf and configure again
+  --help          show this message
+EOF
+}
+
+jobs=2
+reconf=no
+version=
+builddir=
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --jobs) [ $# -ge 2 ] || die "--jobs needs a number"; jobs=$2; shift ;;
+        --reconfigure) reconf=yes ;;
+        -h|--help) usage; exit 0 ;;
+        -*) usage >&2; die "unknown option: $1" ;;
+        *) if [ -z "$version" ]; then version=$1; elif [ -z "$builddir" ]; then builddir=$1;
+           else die "too many arguments"; fi ;;
+    esac
+    shift
+done
+[ -n "$version" ] || { usage >&2; die "VERSION missing"; }
+builddir=${builddir:-/var/cache/tofa/tofa-build-slurm-$version}
+
+prefix=$(bash "$SCRIPT_DIR/slurm-release.sh" --jobs "$jobs" "$version" | tail -n 1)
+[ -x "$prefix/sbin/slurmctld" ] || die "scripts/slurm-release.sh $version gave no Slurm"
+
+# The symbolic link tree: refreshed on every call (new files appear).
+mkdir -p "$builddir"
+(cd "$SRC_ROOT" && { git ls-files; git ls-files --others --exclude-standard; }) | sort -u |
+while IFS= read -r f; do
+    [ -e "$SRC_ROOT/$f" ] || continue
+    mkdir -p "$builddir/$(dirname "$f")"
+    [ -L "$builddir/$f" ] || ln -sfn "$SRC_ROOT/$f" "$builddir/$f"
+done
+
+if [ $reconf = yes ] || [ ! -f "$builddir/config.status" ] ||
+   [ "$SRC_ROOT/configure.ac" -nt "$builddir/config.status" ]; then
+    log "autoreconf -fi in $builddir (log: $builddir/autoreconf.log)"
+    (cd "$builddir" && autoreconf -fi > autoreconf.log 2>&1) || { tail -n 20 "$builddir/autoreconf.log" >&2; die "autoreconf failed"; }
+    log "configure --with-slurm=$prefix (log: $builddir/configure.out)"
+    (cd "$builddir" && ./configure --with-slurm="$prefix" > configure.out 2>&1) \
+        || { tail -n 20 "$builddir/configure.out" >&2; die "configure failed (see $builddir/config.log)"; }
+fi
+# Bring Makefile up to date first (an edited *.am or local.mk regenerates
+# it, and that output must not end up in the target list).
+(cd "$builddir" && make Makefile > make-regen.log 2>&1) \
+    || { tail -n 20 "$builddir/make-regen.log" >&2; die "regenerating $builddir/Makefile failed"; }
+# The plugins configure chose for this release (plugins/local.mk).
+# shellcheck disable=SC2016 # make expands them
+targets=$(cd "$builddir" && printf 'tofa-print-plugins:\n\t@echo $(tofaplugin_LTLIBRARIES) $(tofaselect_LTLIBRARIES)\n' |
+          make -s -f Makefile -f - tofa-print-plugins)
+[ -n "${targets// /}" ] || die "configure in $builddir selected no plugins"
+# The mapping worker the TOFA service starts (tofa.conf MapWorker), and
+# tofactl (tests/integration/release_cluster.sh sets an outage with it).
+targets="$targets tools/tofa-map-worker tools/tofactl"
+log "make -j$jobs $targets (log: $builddir/make-plugins.log)"
+start=$(date +%s)
+# shellcheck disable=SC2086 # a list of targets
+(cd "$builddir" && make -j"$jobs" $targets > make-plugins.log 2>&1) \
+    || { grep -E 'error|warning' "$builddir/make-plugins.log" | head -n 40 >&2; die "make failed (see $builddir/make-plugins.log)"; }
+log "plugins for Slurm $(basename "$prefix") built in $(( $(date +%s) - start )) s"
+echo "$builddir/plugins"

@@ -1,0 +1,160 @@
+#!/bin/bash
+# A real mini-cluster of a Slurm release built from source (24.11 or 26.05)
+# with tofa's plugins for that release: munged + slurmctld + 4 slurmd on this
+# host (scripts/minicluster.sh with the release first in PATH), one
+# "srun --tofa-matrix" job, its layout checked against the placement the TOFA
+# service recorded, then everything is stopped again.
+#
+#   bash tests/integration/release_cluster.sh 26.05 [--keep]
+#
+# Slurm comes from scripts/slurm-release.sh VERSION, the plugins from
+# scripts/build-slurm-release.sh VERSION (both cached). --keep leaves the
+# cluster running (stop it with scripts/minicluster.sh down --dir DIR).
+set -euo pipefail
+
+SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+SRC_ROOT=$(cd "$SCRIPT_DIR/../.." && pwd)
+VERSION=${1:?usage: release_cluster.sh 24.11|26.05 [--keep]}
+KEEP=${2:-}
+DIR=${TOFA_RELEASE_CLUSTER_DIR:-/tmp/tofa-release-cluster-$VERSION}
+PORT_BASE=${TOFA_RELEASE_PORT_BASE:-17600}
+SERVICE_PORT=$((PORT_BASE + 90))
+NODES=4
+CPUS=2
+
+PREFIX=$(bash "$SRC_ROOT/scripts/slurm-release.sh" "$VERSION" | tail -n 1)
+PLUGINS=$(bash "$SRC_ROOT/scripts/build-slurm-release.sh" "$VERSION" | tail -n 1)
+BUILDDIR=$(dirname "$PLUGINS")
+export PATH=$PREFIX/bin:$PREFIX/sbin:$PATH
+export LD_LIBRARY_PATH=$BUILDDIR/common/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+MINICLUSTER=$SRC_ROOT/scripts/minicluster.sh
+
+passed=0 failed=0
+ok() { echo "ok: $*"; passed=$((passed + 1)); }
+fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+
+DATA=$DIR/data
+mkdir -p "$DIR/etc" "$DATA"
+chmod 0755 "$DIR" "$DATA"
+cat > "$DATA/conf-extra" <<CONF
+PluginDir=$PLUGINS/.libs:$PREFIX/lib/slurm
+TopologyPlugin=topology/tofa
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+CliFilterPlugins=tofa
+CONF
+cat > "$DATA/plugstack.conf" <<CONF
+required $PLUGINS/.libs/tofa_loadmatrix.so
+optional $PLUGINS/.libs/tofa_nodestate.so
+CONF
+# t1..t4 on a 2x2 torus; heavy pairs (0,1) and (2,3).
+cat > "$DIR/etc/tofa.conf" <<CONF
+Dims=2x2 Wrap=yes CoresPerNode=$CPUS
+NodeName=t[1-$NODES]
+ServicePort=$SERVICE_PORT
+HeartbeatInterval=1
+HeartbeatTimeout=1
+HeartbeatPortOffset=100
+MapWorker=$BUILDDIR/tools/.libs/tofa-map-worker
+CONF
+cat > "$DATA/pairs4.mat" <<'MAT'
+4
+0 100000 0 0
+100000 0 10 0
+0 10 0 100000
+0 0 100000 0
+MAT
+chmod 0644 "$DATA"/* "$DIR/etc/tofa.conf"
+
+echo "Slurm $(slurmctld -V) from $PREFIX; plugins from $PLUGINS"
+if ! "$MINICLUSTER" up --dir "$DIR" --nodes "$NODES" --cpus "$CPUS" --port-base "$PORT_BASE" \
+        --timeout 60 --conf-extra "$DATA/conf-extra" --plugstack "$DATA/plugstack.conf" >/dev/null; then
+    fail "cluster up"
+    tail -n 30 "$DIR/log/slurmctld.log" 2>/dev/null || true
+    exit 1
+fi
+export SLURM_CONF=$DIR/etc/slurm.conf
+ok "munged + slurmctld + $NODES slurmd up ($(sinfo -h -o '%D %T' | tr '\n' ' '))"
+cleanup() { [ "$KEEP" = --keep ] || "$MINICLUSTER" down --dir "$DIR" >/dev/null 2>&1 || true; }
+trap cleanup EXIT
+
+if grep -q "topology/tofa" "$DIR/log/slurmctld.log"; then
+    ok "topology/tofa loaded by slurmctld"
+else
+    fail "topology/tofa not in slurmctld.log"
+fi
+service_up() { grep -q "service listening on port $SERVICE_PORT" "$DIR/log/slurmctld.log"; }
+if service_up || { sleep 4; service_up; }; then
+    ok "TOFA service started by topology/tofa"
+else
+    fail "TOFA service not started"
+fi
+
+out=$(cd "$DATA" && timeout 60 srun --tofa-matrix=pairs4.mat -n 4 -l printenv SLURMD_NODENAME 2>"$DATA/srun.err") || true
+echo "$out" | sort -n
+cat "$DATA/srun.err" >&2
+if [ "$(echo "$out" | grep -c ': t[0-9]')" -eq 4 ]; then
+    ok "srun --tofa-matrix -n 4 ran 4 tasks"
+else
+    fail "srun --tofa-matrix -n 4 (see $DATA/srun.err)"
+fi
+# One task per node: the heavy pairs (0,1) and (2,3) must be neighbours on
+# the 2x2 torus (t1 (0,0), t2 (1,0), t3 (0,1), t4 (1,1): t1-t4 and t2-t3
+# are 2 hops apart, all other pairs 1).
+hops() { local a=$((${1#t} - 1)) b=$((${2#t} - 1)) x; x=$((a ^ b)); echo $(( (x & 1) + ((x >> 1) & 1) )); }
+out=$(cd "$DATA" && timeout 60 srun --tofa-matrix=pairs4.mat -n 4 --ntasks-per-node=1 -l printenv SLURMD_NODENAME 2>>"$DATA/srun.err") || true
+lay=$(echo "$out" | sed -n 's/^ *\([0-9]*\): *\(t[0-9]*\)$/\1 \2/p' | sort -n)
+echo "$lay"
+node() { awk -v t="$1" '$1 == t { print $2 }' <<<"$lay"; }
+if [ "$(awk '{ print $2 }' <<<"$lay" | sort -u | wc -l)" -eq 4 ] &&
+   [ "$(hops "$(node 0)" "$(node 1)")" -eq 1 ] && [ "$(hops "$(node 2)" "$(node 3)")" -eq 1 ]; then
+    ok "--ntasks-per-node=1: 4 nodes, heavy pairs 1 hop apart"
+else
+    fail "--ntasks-per-node=1 layout: $(tr '\n' ' ' <<<"$lay")"
+fi
+# sbatch: placed when the job starts; the srun inside follows the placement.
+cat > "$DATA/job.sh" <<'JOB'
+#!/bin/bash
+srun -l printenv SLURMD_NODENAME
+JOB
+chmod 0755 "$DATA/job.sh"
+rm -f "$DATA/batch.out"
+if (cd "$DATA" && timeout 90 sbatch --wait --tofa-matrix=pairs4.mat -n 4 --ntasks-per-node=1 \
+        -o "$DATA/batch.out" job.sh >/dev/null 2>>"$DATA/srun.err"); then
+    blay=$(sed -n 's/^ *\([0-9]*\): *\(t[0-9]*\)$/\1 \2/p' "$DATA/batch.out" | sort -n)
+    echo "$blay"
+    bnode() { awk -v t="$1" '$1 == t { print $2 }' <<<"$blay"; }
+    if [ "$(awk '{ print $2 }' <<<"$blay" | sort -u | wc -l)" -eq 4 ] &&
+       [ "$(hops "$(bnode 0)" "$(bnode 1)")" -eq 1 ] && [ "$(hops "$(bnode 2)" "$(bnode 3)")" -eq 1 ]; then
+        ok "sbatch --tofa-matrix: srun in the job follows the placement (heavy pairs 1 hop apart)"
+    else
+        fail "sbatch --tofa-matrix layout: $(tr '\n' ' ' <<<"$blay") ($(head -5 "$DATA/batch.out"))"
+    fi
+else
+    fail "sbatch --wait --tofa-matrix (see $DATA/srun.err)"
+fi
+# A job without a graph: Slurm's own choice, untouched.
+if [ "$(timeout 60 srun -N 4 -l hostname 2>/dev/null | wc -l)" -eq 4 ]; then
+    ok "plain srun -N 4 (no graph)"
+else
+    fail "plain srun -N 4"
+fi
+# A failing node (outage probability above OutageThreshold=0.5): TOFA jobs
+# keep off it while they fit elsewhere (2 of the 3 other nodes suffice).
+tofactl() { "$BUILDDIR/tools/tofactl" --conf "$DIR/etc/tofa.conf" --host "127.0.0.1:$SERVICE_PORT" \
+    --munge-socket "$DIR/munge/munge.socket.2" "$@"; }
+if tofactl set-outage t2 0.9 >/dev/null 2>>"$DATA/srun.err"; then
+    out=$(cd "$DATA" && timeout 60 srun --tofa-matrix=pairs4.mat -n 4 -l printenv SLURMD_NODENAME 2>>"$DATA/srun.err") || true
+    echo "$out" | sort -n
+    if [ "$(echo "$out" | grep -c ': t[0-9]')" -eq 4 ] && ! echo "$out" | grep -q ': t2$'; then
+        ok "with t2 failing (p=0.9) the TOFA job keeps off t2"
+    else
+        fail "with t2 failing: $(tr '\n' ' ' <<<"$out")"
+    fi
+    tofactl clear-outage t2 >/dev/null 2>&1 || true
+else
+    fail "tofactl set-outage t2 0.9 (see $DATA/srun.err)"
+fi
+grep -E "TOFA chose|tofa" "$DIR/log/slurmctld.log" | grep -v "^\s*$" | tail -n 8 || true
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
