@@ -235,7 +235,7 @@ def run_all(jobs, size):
 
 def find(results, **want):
     for r in results:
-        if all((r["app"] if k == "app" else r[k]) == v for k, v in want.items()):
+        if all(r[k] == v for k, v in want.items()):
             return r
     return None
 
@@ -277,9 +277,7 @@ def figure3a(doc):
 
 def figure3b(doc):
     md = [r for r in doc["singles"] if r["app"]["app"] == "md" and r["arrangement"] == "8x8x8"]
-    apps = sorted({json.dumps(r["app"], sort_keys=True) for r in md},
-                  key=lambda t: json.loads(t)["ranks"])
-    apps = [json.loads(a) for a in apps]
+    apps = md_apps(doc["size"])
     lines = ["| md ranks | " + " | ".join(strategy_label(s) for s in STRATEGIES) + " |",
              "|---|" + "---:|" * len(STRATEGIES)]
     ratios = [[None] * len(apps) for _ in STRATEGIES]
