@@ -102,12 +102,17 @@ fi
 # the 2x2 torus (t1 (0,0), t2 (1,0), t3 (0,1), t4 (1,1): t1-t4 and t2-t3
 # are 2 hops apart, all other pairs 1).
 hops() { local a=$((${1#t} - 1)) b=$((${2#t} - 1)) x; x=$((a ^ b)); echo $(( (x & 1) + ((x >> 1) & 1) )); }
+# pairs_one_hop LAYOUT ("rank node" lines): 4 distinct nodes, ranks 0-1 and 2-3 one hop apart
+pairs_one_hop() {
+    local layout=$1
+    node() { awk -v t="$1" '$1 == t { print $2 }' <<<"$layout"; }
+    [ "$(awk '{ print $2 }' <<<"$layout" | sort -u | wc -l)" -eq 4 ] &&
+        [ "$(hops "$(node 0)" "$(node 1)")" -eq 1 ] && [ "$(hops "$(node 2)" "$(node 3)")" -eq 1 ]
+}
 out=$(cd "$DATA" && timeout 60 srun --tofa-matrix=pairs4.mat -n 4 --ntasks-per-node=1 -l printenv SLURMD_NODENAME 2>>"$DATA/srun.err") || true
 lay=$(echo "$out" | sed -n 's/^ *\([0-9]*\): *\(t[0-9]*\)$/\1 \2/p' | sort -n)
 echo "$lay"
-node() { awk -v t="$1" '$1 == t { print $2 }' <<<"$lay"; }
-if [ "$(awk '{ print $2 }' <<<"$lay" | sort -u | wc -l)" -eq 4 ] &&
-   [ "$(hops "$(node 0)" "$(node 1)")" -eq 1 ] && [ "$(hops "$(node 2)" "$(node 3)")" -eq 1 ]; then
+if pairs_one_hop "$lay"; then
     ok "--ntasks-per-node=1: 4 nodes, heavy pairs 1 hop apart"
 else
     fail "--ntasks-per-node=1 layout: $(tr '\n' ' ' <<<"$lay")"
@@ -123,9 +128,7 @@ if (cd "$DATA" && timeout 90 sbatch --wait --tofa-matrix=pairs4.mat -n 4 --ntask
         -o "$DATA/batch.out" job.sh >/dev/null 2>>"$DATA/srun.err"); then
     blay=$(sed -n 's/^ *\([0-9]*\): *\(t[0-9]*\)$/\1 \2/p' "$DATA/batch.out" | sort -n)
     echo "$blay"
-    bnode() { awk -v t="$1" '$1 == t { print $2 }' <<<"$blay"; }
-    if [ "$(awk '{ print $2 }' <<<"$blay" | sort -u | wc -l)" -eq 4 ] &&
-       [ "$(hops "$(bnode 0)" "$(bnode 1)")" -eq 1 ] && [ "$(hops "$(bnode 2)" "$(bnode 3)")" -eq 1 ]; then
+    if pairs_one_hop "$blay"; then
         ok "sbatch --tofa-matrix: srun in the job follows the placement (heavy pairs 1 hop apart)"
     else
         fail "sbatch --tofa-matrix layout: $(tr '\n' ' ' <<<"$blay") ($(head -5 "$DATA/batch.out"))"
