@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -40,6 +41,8 @@ constexpr double kTolerance = 1e-9;
 
 /// tofa.conf's default PlacementBudget, scaled per job as the service does.
 const double kPlacementBudgetMs = tofa::service::ServiceSettings{}.placement_budget_ms;
+/// --budget-ms: auto's PlacementBudget here (the service's by default).
+double placement_budget_ms = kPlacementBudgetMs;
 
 bool progress_shown() { return isatty(STDERR_FILENO) == 1; }
 
@@ -257,7 +260,7 @@ tofa::MappingRequest request_for(const std::string& strategy, const CaseContext&
   tofa::MappingRequest request = context.request;
   if (strategy == "auto")  // as jobs get it: within the scaled PlacementBudget
     request.parameters["budget"] = std::to_string(
-        tofa::scaled_placement_budget(kPlacementBudgetMs, context.job.graph.task_count()));
+        tofa::scaled_placement_budget(placement_budget_ms, context.job.graph.task_count()));
   return request;
 }
 
@@ -675,7 +678,7 @@ void write_markdown(std::ostream& out, const std::vector<CaseResult>& results,
          "the first run of that many fault-free candidates); **Slurm's block layout** "
          "(`default-slurm`); **F_min**, Bhanot's dealt-out "
          "lower bound of F = hop-bytes (`free_energy_lower_bound`, with the slots per node). "
-         "`auto` runs within the service's PlacementBudget (" << format("%.0f", kPlacementBudgetMs)
+         "`auto` runs within the service's PlacementBudget (" << format("%.0f", placement_budget_ms)
       << " ms at 128 tasks, `scaled_placement_budget`); `anneal` only up to "
       << kAnnealMaxTasks << " tasks. The project's default strategy is `" << tofa::kDefaultStrategy
       << "`, marked (default) below.\n\n";
@@ -698,6 +701,8 @@ bool parse_options(int argc, char** argv, Options& options) {
     if (std::strcmp(argv[i], "--quick") == 0) options.quick = true;
     else if (std::strcmp(argv[i], "--markdown") == 0 && i + 1 < argc) options.markdown = argv[++i];
     else if (std::strcmp(argv[i], "--revision") == 0 && i + 1 < argc) options.revision = argv[++i];
+    else if (std::strcmp(argv[i], "--budget-ms") == 0 && i + 1 < argc)
+      placement_budget_ms = std::atof(argv[++i]);
     else return false;
   }
   return true;
@@ -729,7 +734,7 @@ std::vector<CaseResult> run_all(bool quick, const std::vector<Job>& irregular,
 int main(int argc, char** argv) {
   Options options;
   if (!parse_options(argc, argv, options)) {
-    std::fprintf(stderr, "usage: bench_quality [--quick] [--markdown FILE] [--revision TEXT]\n");
+    std::fprintf(stderr, "usage: bench_quality [--quick] [--markdown FILE] [--revision TEXT] [--budget-ms MS]\n");
     return 2;
   }
   try {
@@ -745,7 +750,7 @@ int main(int argc, char** argv) {
     nlohmann::json out = {{"benchmark", "quality"},
                           {"default_strategy", tofa::kDefaultStrategy},
                           {"anchor", kAnchorName},
-                          {"placement_budget_ms", kPlacementBudgetMs},
+                          {"placement_budget_ms", placement_budget_ms},
                           {"quick", options.quick},
                           {"seconds", seconds},
                           {"targets", to_json(targets)},

@@ -410,7 +410,7 @@ Strategies: `default-slurm` (Slurm's block layout on n0, n1, ...), `random`, `gr
 5.1 heuristic), `torus3d` (Slurm 26.05's topology/torus3d policy: the smallest configured 2^k
 box that holds the job, shapes {', '.join('x'.join(map(str, s)) for s in torus3d_shapes([8, 8, 8]))}
 on 8x8x8, tasks along its Z-order; no graph, no faults), `tofa` (the seed's Listing 1.1 on Scotch),
-`auto` (every applicable strategy, lowest Equation 1 cost).
+`auto` (every applicable strategy, lowest Equation 1 cost, routes clear of failing nodes first).
 
 ## Figure 3a: NPB-DT, fault-free (simulated time; change vs default-slurm)
 

@@ -4,6 +4,18 @@
 // one of them, so auto is never worse than it on that objective. Ties go
 // to the lower P(abort).
 //
+// One exception, the seed's intent: a path through a failing node is to
+// cost more than any fault-free path, but Equation 1 weights it by the
+// bytes on it, so a few bytes through a failing node can be cheaper than
+// extra hops of heavy traffic. A placement with P(abort) = 0 therefore wins
+// over every placement with P(abort) > 0 whenever its objective is not
+// above the block layout's; and when the fault-free candidates can hold
+// the job but the best placement found still crosses a failing node, a
+// last search from it (annealing up to kAnnealMaxTasks tasks, local
+// descent above) runs under a penalty by which one link of the lightest
+// edge next to a failing node costs more than the whole block layout
+// (route_around_penalty).
+//
 // With --param budget=SECONDS (the service passes PlacementBudget, scaled
 // to the job), the cheap heuristics always run, then Scotch (tofa, or
 // tofa-compact when a candidate may fail), then on multi-core nodes MIMS
@@ -34,6 +46,9 @@ constexpr int kAnnealMaxTasks = 128;
 /// Below this much budget left, annealing's calibration alone would
 /// overrun it: auto then takes the annealer's grow start only.
 constexpr double kAnnealChainSeconds = 0.005;
+/// Share of the budget kept for the route-around search when failing nodes
+/// may be avoided.
+constexpr double kRouteAroundShare = 0.15;
 
 /// The budget of --param budget=SECONDS, 0 for none. Throws Error on a
 /// value that is not a positive number.
@@ -59,11 +74,62 @@ bool any_faulty_candidate(const MappingRequest& request) {
                      [&](int node) { return outage_of(request, node) > 0; });
 }
 
+bool any_faulty_node(const MappingRequest& request) {
+  return std::any_of(request.outage.begin(), request.outage.end(), [](double p) { return p > 0; });
+}
+
+bool fault_free_candidates_hold_the_job(const MappingRequest& request) {
+  long long room = 0;
+  for (int node : effective_candidates(request))
+    if (!(outage_of(request, node) > 0)) room += effective_slots(request);
+  return room >= request.graph->task_count();
+}
+
+/// The penalty under which one link of the lightest edge next to a failing
+/// node costs more than `whole_cost` (the block layout's objective), so a
+/// search under it routes around failing nodes before it saves hops.
+double route_around_penalty(const CommGraph& graph, double whole_cost, double penalty) {
+  double lightest = std::numeric_limits<double>::infinity();
+  for (double bytes : graph.bytes())
+    if (bytes > 0) lightest = std::min(lightest, bytes);
+  if (!std::isfinite(lightest) || !std::isfinite(whole_cost)) return penalty;
+  return std::max(penalty, whole_cost / lightest);
+}
+
 /// Stage 1, always run: fast, and Slurm's layout among them.
 std::vector<std::string> heuristics(const MappingRequest& request) {
   std::vector<std::string> names{"default-slurm", "greedy"};
   if (request.parameters.count("stencil")) names.push_back("stencil-rcb");
   return names;
+}
+
+/// Placements with P(abort) = 0 whose objective is not above the block
+/// layout's form class 0; lower class, then lower objective, then lower
+/// P(abort) wins.
+struct Rank {
+  int safe_class = 2;
+  double cost = std::numeric_limits<double>::infinity();
+  double abort = 1;
+  bool operator<(const Rank& o) const {
+    if (safe_class != o.safe_class) return safe_class < o.safe_class;
+    if (cost != o.cost) return cost < o.cost;
+    return abort < o.abort;
+  }
+};
+
+/// The annealer's `search` (annealing or local descent) from `start`, on
+/// the fault-free candidates when they hold the job, within `seconds` (0:
+/// no limit).
+Placement improve_from(const MappingRequest& request, const Placement& start,
+                       anneal::Search search, double seconds) {
+  anneal::AnnealOptions options = anneal::parse_anneal_options(request.parameters);
+  options.start = anneal::StartKind::Given;
+  options.given_start = start;
+  options.search = search;
+  options.balanced_load = false;
+  options.progress = anneal::ProgressMode::Never;
+  if (seconds > 0) options.budget_seconds = std::max(seconds, 1e-6);
+  return anneal::anneal_placement(request, options).placement;
 }
 
 class AutoMapper : public Mapper {
@@ -72,14 +138,20 @@ class AutoMapper : public Mapper {
     check_capacity(request);
     const double budget = budget_seconds(request);
     const Clock::time_point started = Clock::now();
+    const bool route_around =
+        any_faulty_node(request) && fault_free_candidates_hold_the_job(request);
+    // Kept for the route-around search, which runs last.
+    const double reserve = route_around ? kRouteAroundShare * budget : 0;
     const auto seconds_left = [&] {
-      return budget - std::chrono::duration<double>(Clock::now() - started).count();
+      return budget - reserve - std::chrono::duration<double>(Clock::now() - started).count();
     };
+    const auto time_left = [&] { return budget == 0 || seconds_left() > 0; };
     const std::vector<double> outage =
         request.outage.empty() ? std::vector<double>(request.topology->node_count(), 0.0)
                                : request.outage;
+    double block_cost = std::numeric_limits<double>::infinity();
     Placement best;
-    double best_cost = std::numeric_limits<double>::infinity();
+    Rank best_rank;
     std::string first_error;
     auto consider = [&](const std::string& name, const auto& map) {
       Placement placement;
@@ -91,20 +163,18 @@ class AutoMapper : public Mapper {
       }
       const double cost = fault_weighted_hop_bytes(*request.topology, *request.graph, placement,
                                                    outage, request.fault_cost);
-      // Equal costs (tasks that exchange nothing escape Equation 1): the
-      // lower P(abort) wins.
-      const auto abort = [&](const Placement& p) {
-        return expected_abort_probability(*request.topology, *request.graph, p, outage);
-      };
-      if (cost < best_cost || (cost == best_cost && abort(placement) < abort(best))) {
-        best_cost = cost;
+      if (name == "default-slurm") block_cost = cost;
+      const double abort =
+          expected_abort_probability(*request.topology, *request.graph, placement, outage);
+      const Rank rank{abort == 0 && cost <= block_cost ? 0 : 1, cost, abort};
+      if (rank < best_rank) {
+        best_rank = rank;
         best = std::move(placement);
       }
     };
     auto attempt = [&](const std::string& name, const MappingRequest& sub) {
       consider(name, [&] { return make_mapper(name)->map(sub); });
     };
-    const auto time_left = [&] { return budget == 0 || seconds_left() > 0; };
 
     for (const std::string& name : heuristics(request)) attempt(name, request);
     // Scotch: tofa-compact is tofa while a fault-free run exists; without
@@ -133,14 +203,21 @@ class AutoMapper : public Mapper {
       }
       attempt("anneal", anneal);
     } else if (time_left() && !best.empty()) {
-      anneal::AnnealOptions descent = anneal::parse_anneal_options(request.parameters);
-      descent.start = anneal::StartKind::Given;
-      descent.given_start = best;
-      descent.search = anneal::Search::Descent;
-      descent.balanced_load = false;
-      descent.progress = anneal::ProgressMode::Never;
-      if (budget > 0) descent.budget_seconds = std::max(seconds_left(), 1e-6);
-      consider("local descent", [&] { return anneal::anneal_placement(request, descent).placement; });
+      consider("local descent",
+               [&] { return improve_from(request, best, anneal::Search::Descent, seconds_left()); });
+    }
+    if (route_around && best_rank.safe_class != 0 && !best.empty()) {
+      MappingRequest around = request;
+      around.fault_cost.penalty =
+          route_around_penalty(*request.graph, block_cost, request.fault_cost.penalty);
+      const double left = budget > 0 ? seconds_left() + reserve : 0;
+      // Leaving a route often takes several moves that each cost hops:
+      // annealing where it is affordable.
+      const anneal::Search search = request.graph->task_count() <= kAnnealMaxTasks
+                                        ? anneal::Search::Anneal
+                                        : anneal::Search::Descent;
+      if (budget == 0 || left > 0)
+        consider("route around", [&] { return improve_from(around, best, search, left); });
     }
     if (best.empty() && request.graph->task_count() > 0) throw Error(first_error);
     return best;
