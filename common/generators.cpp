@@ -370,15 +370,48 @@ CommGraph geometric_graph(int tasks, int k, double bytes, unsigned seed) {
   return nearest_neighbour_graph(points, k, bytes, std::pow(tasks, -1.0 / 3));
 }
 
-bool is_graph_spec(const std::string& text) { return text.rfind("stencil:", 0) == 0; }
+namespace {
+
+bool starts_with(const std::string& text, const char* prefix) { return text.rfind(prefix, 0) == 0; }
+
+/// The positive integers of "AxBxC" (each at most 2^20); false if malformed.
+bool parse_sizes(const std::string& text, std::vector<int>& sizes) {
+  const char* cursor = text.c_str();
+  while (true) {
+    char* end = nullptr;
+    const long size = std::strtol(cursor, &end, 10);
+    if (end == cursor || size < 1 || size > 1 << 20) return false;
+    sizes.push_back(static_cast<int>(size));
+    if (*end == '\0') return true;
+    if (*end != 'x') return false;
+    cursor = end + 1;
+  }
+}
+
+}  // namespace
+
+bool is_graph_spec(const std::string& text) {
+  return starts_with(text, "stencil:") || starts_with(text, "geometric:");
+}
 
 CommGraph graph_from_spec(const std::string& spec) {
-  const std::string expected =
-      "bad graph spec '" + spec + "': expected 'stencil:AxBxC' with optional ':BYTES'";
-  if (!is_graph_spec(spec)) throw Error(expected);
+  const std::string expected = "bad graph spec '" + spec +
+                               "': expected 'stencil:AxBxC' with optional ':BYTES', or "
+                               "'geometric:TASKS' with optional ':K' (1 to 64)";
+  if (starts_with(spec, "geometric:")) {
+    std::vector<int> numbers;
+    std::string rest = spec.substr(10);
+    const std::size_t colon = rest.find(':');
+    if (colon != std::string::npos) rest[colon] = 'x';
+    if (!parse_sizes(rest, numbers) || numbers.size() > 2 || numbers[0] < 2) throw Error(expected);
+    const int k = numbers.size() == 2 ? numbers[1] : 6;
+    if (k > 64 || (colon == std::string::npos && numbers.size() == 2)) throw Error(expected);
+    return with_shuffled_ids(geometric_graph(numbers[0], std::min(k, numbers[0] - 1), 1.0, 7), 19);
+  }
+  if (!starts_with(spec, "stencil:")) throw Error(expected);
   std::string rest = spec.substr(8);
   double bytes = 1.0;
-  std::size_t colon = rest.find(':');
+  const std::size_t colon = rest.find(':');
   if (colon != std::string::npos) {
     char* end = nullptr;
     bytes = std::strtod(rest.c_str() + colon + 1, &end);
@@ -386,16 +419,7 @@ CommGraph graph_from_spec(const std::string& spec) {
     rest = rest.substr(0, colon);
   }
   std::vector<int> dims;
-  const char* cursor = rest.c_str();
-  while (true) {
-    char* end = nullptr;
-    long size = std::strtol(cursor, &end, 10);
-    if (end == cursor || size < 1 || size > 1 << 20) throw Error(expected);
-    dims.push_back(static_cast<int>(size));
-    if (*end == '\0') break;
-    if (*end != 'x') throw Error(expected);
-    cursor = end + 1;
-  }
+  if (!parse_sizes(rest, dims)) throw Error(expected);
   return stencil_graph(dims, bytes);
 }
 

@@ -214,6 +214,7 @@ int run(const Options& options) {
     nlohmann::json doc = {{"topology", topology.describe()},
                           {"graph", options.graph},
                           {"tasks", graph.task_count()},
+                          {"edges", graph.edge_count()},
                           {"results", nlohmann::json::array()},
                           {"skipped", skipped_json}};
     for (const Result& r : results) doc["results"].push_back(to_json(r, topology));
@@ -236,7 +237,8 @@ int main(int argc, char** argv) {
   bool list = false;
   app.add_flag("--list-strategies", list, "print the strategy names and exit");
   app.add_option("--topology", options.topology, "topology file (tofa.conf) or torus:8x8x8");
-  app.add_option("--graph", options.graph, "communication matrix, edge list, MatrixMarket, or stencil:AxBxC");
+  app.add_option("--graph", options.graph,
+                 "communication matrix, edge list, MatrixMarket, stencil:AxBxC or geometric:TASKS");
   app.add_option("--faults", options.faults, "lines 'NODE PROBABILITY' (name or id)");
   app.add_option("--strategy", options.strategy,
                  std::string("mapping strategy (default ") + tofa::kDefaultStrategy + ")");

@@ -247,8 +247,21 @@ TEST(Generators, SpecsAndTheirErrors) {
   EXPECT_EQ(tofa::graph_from_spec("stencil:2x2x2:3").total_bytes(), 12 * 6.0);
   EXPECT_TRUE(tofa::is_graph_spec("stencil:4"));
   EXPECT_FALSE(tofa::is_graph_spec("comm.mat"));
+  const std::string expected =
+      "': expected 'stencil:AxBxC' with optional ':BYTES', or 'geometric:TASKS' with optional "
+      "':K' (1 to 64)";
   EXPECT_EQ(tofa_test::error_text([] { tofa::graph_from_spec("stencil:2xq"); }),
-            "bad graph spec 'stencil:2xq': expected 'stencil:AxBxC' with optional ':BYTES'");
+            "bad graph spec 'stencil:2xq" + expected);
+  EXPECT_TRUE(tofa::is_graph_spec("geometric:100"));
+  EXPECT_EQ(tofa::graph_from_spec("geometric:1000").adjacency(),
+            tofa::with_shuffled_ids(tofa::geometric_graph(1000, 6, 1.0, 7), 19).adjacency());
+  EXPECT_EQ(tofa::graph_from_spec("geometric:50:3").adjacency(),
+            tofa::with_shuffled_ids(tofa::geometric_graph(50, 3, 1.0, 7), 19).adjacency());
+  for (const char* bad : {"geometric:1", "geometric:10:0", "geometric:10:65", "geometric:10x3",
+                          "geometric:", "geometric:5:2:1"})
+    EXPECT_EQ(tofa_test::error_text([&] { tofa::graph_from_spec(bad); }),
+              "bad graph spec '" + std::string(bad) + expected)
+        << bad;
   EXPECT_EQ(tofa_test::error_text([] { tofa::power_law_graph(1); }),
             "a power-law graph needs at least 2 tasks");
 }
