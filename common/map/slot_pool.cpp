@@ -9,6 +9,10 @@ namespace {
 
 /// Up to this many nodes a linear scan is cheaper than a search.
 constexpr std::size_t kScanNodes = 512;
+/// A search that has visited this many times the free nodes finishes as a
+/// scan of the free nodes: on a nearly full machine the nearest free node
+/// can be far (greedy on 65,536 nodes, one task each: 16 s of searches).
+constexpr std::size_t kSearchPerFreeNode = 4;
 
 }  // namespace
 
@@ -29,12 +33,23 @@ SlotPool::SlotPool(const MappingRequest& request, std::vector<int> nodes,
     position_[nodes_[i]] = static_cast<int>(i);
     free_total_ += slots[i];
   }
+  free_index_.assign(topology_.node_count(), -1);
+  for (int node : nodes_)
+    if (free_[node] > 0 && free_index_[node] < 0) {
+      free_index_[node] = static_cast<int>(free_nodes_.size());
+      free_nodes_.push_back(node);
+    }
 }
 
 void SlotPool::take(int node) {
   if (free_[node] <= 0) throw Error("internal: node " + std::to_string(node) + " has no free slot");
-  --free_[node];
   --free_total_;
+  if (--free_[node] > 0) return;
+  const int index = free_index_[node];
+  free_nodes_[index] = free_nodes_.back();
+  free_index_[free_nodes_[index]] = index;
+  free_nodes_.pop_back();
+  free_index_[node] = -1;
 }
 
 int SlotPool::nearest_free(int origin) const {
@@ -46,16 +61,13 @@ int SlotPool::nearest_free(int origin) const {
 int SlotPool::nearest_free_by_scan(int origin) const {
   int best = -1;
   int best_hops = INT_MAX;
-  bool best_faulty = true;
-  for (int node : nodes_) {
-    if (free_[node] <= 0) continue;
+  for (int node : free_nodes_) {
     const int hops = topology_.hop_distance(origin, node);
-    const bool faulty = faulty_[node];
-    // Strictly better only: the earlier node in list order wins a full tie.
-    if (hops < best_hops || (hops == best_hops && best_faulty && !faulty)) {
+    if (best < 0 || hops < best_hops ||
+        (hops == best_hops && (faulty_[best] > faulty_[node] ||
+                               (faulty_[best] == faulty_[node] && position_[node] < position_[best])))) {
       best = node;
       best_hops = hops;
-      best_faulty = faulty;
     }
   }
   return best;
@@ -69,9 +81,11 @@ int SlotPool::nearest_free_by_search(int origin) const {
   }
   frontier_.assign(1, origin);
   seen_at_[origin] = search_;
+  std::size_t visited = 1;
   while (!frontier_.empty()) {
     const int best = best_free_of(frontier_);
     if (best >= 0) return best;
+    if (visited > kSearchPerFreeNode * free_nodes_.size()) return nearest_free_by_scan(origin);
     next_.clear();
     for (int node : frontier_)
       for (int neighbour : topology_.neighbours(node))
@@ -80,6 +94,7 @@ int SlotPool::nearest_free_by_search(int origin) const {
           next_.push_back(neighbour);
         }
     frontier_.swap(next_);
+    visited += frontier_.size();
   }
   return -1;
 }
@@ -96,13 +111,14 @@ int SlotPool::best_free_of(const std::vector<int>& candidates) const {
 }
 
 int SlotPool::first_free(bool prefer_fault_free) const {
-  int first = -1;
-  for (int node : nodes_) {
-    if (free_[node] <= 0) continue;
-    if (!prefer_fault_free || !faulty_[node]) return node;
-    if (first < 0) first = node;
-  }
-  return first;
+  // Slots are only ever taken: a first free node never moves back.
+  std::size_t& any = first_free_any_;
+  while (any < nodes_.size() && free_[nodes_[any]] <= 0) ++any;
+  if (any == nodes_.size()) return -1;
+  if (!prefer_fault_free) return nodes_[any];
+  std::size_t& clean = first_free_fault_free_;
+  while (clean < nodes_.size() && (free_[nodes_[clean]] <= 0 || faulty_[nodes_[clean]])) ++clean;
+  return nodes_[clean < nodes_.size() ? clean : any];
 }
 
 }  // namespace tofa

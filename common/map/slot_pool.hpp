@@ -23,10 +23,11 @@ class SlotPool {
 
   /// The node with a free slot that minimises, in order: hops from `origin`
   /// (0 when `origin` itself has a free slot), being faulty, position in the
-  /// node list. -1 when every slot is taken. A scan of the list for small
-  /// pools; above, a breadth-first search outward from `origin` that stops at
-  /// the first distance holding a free node (greedy on 32,768 nodes called
-  /// the scan once per task: 14 s).
+  /// node list. -1 when every slot is taken. A scan of the free nodes for
+  /// small pools; above, a breadth-first search outward from `origin` that
+  /// stops at the first distance holding a free node (greedy on 32,768
+  /// nodes called the scan once per task: 14 s), or scans the free nodes
+  /// once it has visited several times as many.
   int nearest_free(int origin) const;
   /// The first node in list order with a free slot, fault-free ones first
   /// when `prefer_fault_free`. -1 when every slot is taken.
@@ -45,6 +46,9 @@ class SlotPool {
   std::vector<char> faulty_;   // per topology node id
   std::vector<int> position_;  // per topology node id: index in nodes_
   long long free_total_ = 0;
+  std::vector<int> free_nodes_;  // nodes with a free slot, in no order
+  std::vector<int> free_index_;  // per topology node id: index in free_nodes_, -1 if none
+  mutable std::size_t first_free_any_ = 0, first_free_fault_free_ = 0;  // first_free's cursors
   // Scratch of the breadth-first search, sized on first use.
   mutable std::vector<unsigned> seen_at_;
   mutable unsigned search_ = 0;
