@@ -6,8 +6,9 @@ nearest of N random points in a cube, ranks shuffled) onto tori of up to
 65,536 nodes, one tofa-map process per placement, so that its peak resident
 size is the placement's. `auto` gets the PlacementBudget the service gives a
 job of that size. The 85-task target is measured through the select path by
-bench/bench_service. Writes out/scaling.json, docs/scaling.md and the
-log-log charts docs/scaling-time.svg/.png and docs/scaling-memory.svg/.png.
+bench/bench_service. Writes out/scaling.json, docs/scaling.md, the log-log
+charts docs/scaling-time.svg/.png and docs/scaling-memory.svg/.png, and the
+table of targets into README.md.
 
     python3 bench/scaling.py [--quick]     # --quick: up to 4096 tasks
 """
@@ -134,7 +135,21 @@ def main():
                 [(65536, TARGET_MIB_AT_65536, "1 GiB")] if any(r["tasks"] == 65536 for r in rows) else [],
                 "x: issue 12's target")
     write_markdown(os.path.join(docs, "scaling.md"), report, service)
-    print(f"out/scaling.json, docs/scaling.md and docs/scaling-*.svg/png written ({seconds:.0f} s)")
+    update_readme(os.path.join(docs, "scaling.md"))
+    print(f"out/scaling.json, docs/scaling.md, docs/scaling-*.svg/png and README.md written ({seconds:.0f} s)")
+
+
+def update_readme(report_path):
+    """Copies the report's table of targets between README's scaling markers."""
+    report = open(report_path).read()
+    table = report.split("## Targets (issue 12, item 4)\n\n", 1)[1].split("\n\n", 1)[0]
+    readme_path = os.path.join(ROOT, "README.md")
+    readme = open(readme_path).read()
+    begin, end = "<!-- scaling:begin -->\n", "<!-- scaling:end -->"
+    if begin in readme and end in readme:
+        head, rest = readme.split(begin, 1)
+        with open(readme_path, "w") as f:
+            f.write(head + begin + table + "\n" + end + rest.split(end, 1)[1])
 
 
 def verdict(value, goal):
