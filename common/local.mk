@@ -19,6 +19,7 @@ common_libtofa_la_SOURCES = \
 	common/map/scotch/gmap_anchor.hpp common/map/scotch/gmap_anchor.cpp \
 	common/map/portfolio/strategies.hpp common/map/portfolio/auto.cpp \
 	common/map/slot_pool.hpp common/map/slot_pool.cpp \
+	common/map/free_node_boxes.hpp common/map/free_node_boxes.cpp \
 	common/map/capacity_repair.hpp common/map/capacity_repair.cpp \
 	common/map/task_limits.hpp common/map/task_limits.cpp \
 	common/tofa/allocators.hpp common/tofa/mims.hpp common/tofa/rubik.hpp \

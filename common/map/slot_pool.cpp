@@ -7,12 +7,8 @@
 namespace tofa {
 namespace {
 
-/// Up to this many nodes a linear scan is cheaper than a search.
+/// Up to this many nodes a scan of the free ones is cheaper than boxes.
 constexpr std::size_t kScanNodes = 512;
-/// A search that has visited this many times the free nodes finishes as a
-/// scan of the free nodes: on a nearly full machine the nearest free node
-/// can be far (greedy on 65,536 nodes, one task each: 16 s of searches).
-constexpr std::size_t kSearchPerFreeNode = 4;
 
 }  // namespace
 
@@ -39,7 +35,10 @@ SlotPool::SlotPool(const MappingRequest& request, std::vector<int> nodes,
       free_index_[node] = static_cast<int>(free_nodes_.size());
       free_nodes_.push_back(node);
     }
+  if (nodes_.size() > kScanNodes) boxes_ = std::make_unique<FreeNodeBoxes>(topology_, free_nodes_);
 }
+
+SlotPool::~SlotPool() = default;
 
 void SlotPool::take(int node) {
   if (free_[node] <= 0) throw Error("internal: node " + std::to_string(node) + " has no free slot");
@@ -50,62 +49,22 @@ void SlotPool::take(int node) {
   free_index_[free_nodes_[index]] = index;
   free_nodes_.pop_back();
   free_index_[node] = -1;
+  if (boxes_) boxes_->mark_full(node);
 }
 
 int SlotPool::nearest_free(int origin) const {
-  if (free_total_ <= 0) return -1;
-  return nodes_.size() <= kScanNodes ? nearest_free_by_scan(origin)
-                                     : nearest_free_by_search(origin);
-}
-
-int SlotPool::nearest_free_by_scan(int origin) const {
+  const auto better = [&](int a, int b) {
+    return faulty_[a] != faulty_[b] ? faulty_[a] < faulty_[b] : position_[a] < position_[b];
+  };
+  if (boxes_) return boxes_->nearest(origin, better);
   int best = -1;
   int best_hops = INT_MAX;
   for (int node : free_nodes_) {
     const int hops = topology_.hop_distance(origin, node);
-    if (best < 0 || hops < best_hops ||
-        (hops == best_hops && (faulty_[best] > faulty_[node] ||
-                               (faulty_[best] == faulty_[node] && position_[node] < position_[best])))) {
+    if (best < 0 || hops < best_hops || (hops == best_hops && better(node, best))) {
       best = node;
       best_hops = hops;
     }
-  }
-  return best;
-}
-
-int SlotPool::nearest_free_by_search(int origin) const {
-  if (seen_at_.empty()) seen_at_.assign(topology_.node_count(), 0);
-  if (++search_ == 0) {  // the stamps wrapped around
-    std::fill(seen_at_.begin(), seen_at_.end(), 0);
-    search_ = 1;
-  }
-  frontier_.assign(1, origin);
-  seen_at_[origin] = search_;
-  std::size_t visited = 1;
-  while (!frontier_.empty()) {
-    const int best = best_free_of(frontier_);
-    if (best >= 0) return best;
-    if (visited > kSearchPerFreeNode * free_nodes_.size()) return nearest_free_by_scan(origin);
-    next_.clear();
-    for (int node : frontier_)
-      for (int neighbour : topology_.neighbours(node))
-        if (seen_at_[neighbour] != search_) {
-          seen_at_[neighbour] = search_;
-          next_.push_back(neighbour);
-        }
-    frontier_.swap(next_);
-    visited += frontier_.size();
-  }
-  return -1;
-}
-
-int SlotPool::best_free_of(const std::vector<int>& candidates) const {
-  int best = -1;
-  for (int node : candidates) {
-    if (free_[node] <= 0) continue;
-    if (best < 0 || (faulty_[best] && !faulty_[node]) ||
-        (faulty_[best] == faulty_[node] && position_[node] < position_[best]))
-      best = node;
   }
   return best;
 }

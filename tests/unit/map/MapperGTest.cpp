@@ -343,13 +343,15 @@ TEST(Greedy, HeaviestPairsFirstAndIsolatedTasksLast) {
 
 // ---------------------------------------------------------------- tofa
 
-// Pools above 512 nodes search outward from the origin instead of scanning
-// the list: the answer is the same as the definition (fewest hops, then
-// fault-free, then list order), here on a shuffled list of a 12x12x6 torus and
-// a 30x20 mesh with random slots taken.
+// Pools above 512 nodes look in boxes of the torus instead of scanning the
+// free nodes: the answer is the same as the definition (fewest hops, then
+// fault-free, then list order), here on shuffled lists of a 12x12x6 torus, a
+// 30x20 mesh, a 4D torus of odd sizes and 700 of a 16x16x8 torus's nodes,
+// with random slots taken until none is left.
 TEST(SlotPool, SearchFindsWhatTheDefinitionSays) {
   std::mt19937 engine(17);
-  for (const char* spec : {"torus:12x12x6", "mesh:30x20"}) {
+  for (const auto& [spec, pool_size] : std::vector<std::pair<const char*, int>>{
+           {"torus:12x12x6", 0}, {"mesh:30x20", 0}, {"torus:5x7x3x5", 0}, {"torus:16x16x8", 700}}) {
     const tofa::Topology topology = tofa::Topology::from_spec(spec);
     const int count = topology.node_count();
     const CommGraph graph = CommGraph::from_directed_edges(1, {});
@@ -361,6 +363,7 @@ TEST(SlotPool, SearchFindsWhatTheDefinitionSays) {
     std::vector<int> nodes(count);
     std::iota(nodes.begin(), nodes.end(), 0);
     std::shuffle(nodes.begin(), nodes.end(), engine);
+    if (pool_size > 0) nodes.resize(pool_size);
     std::vector<int> free_slots(count, 0);
     tofa::SlotPool pool(request, nodes, 2);
     for (int node : nodes) free_slots[node] = 2;
@@ -375,7 +378,7 @@ TEST(SlotPool, SearchFindsWhatTheDefinitionSays) {
       }
       return best;
     };
-    for (int step = 0; step < 2 * count; ++step) {
+    for (int step = 0; step <= 2 * static_cast<int>(nodes.size()); ++step) {
       const int origin = static_cast<int>(engine() % count);
       const int expected = by_definition(origin);
       ASSERT_EQ(pool.nearest_free(origin), expected) << spec << " step " << step;
