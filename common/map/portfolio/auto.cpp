@@ -18,7 +18,8 @@
 //
 // With --param budget=SECONDS (the service passes PlacementBudget, scaled
 // to the job), the cheap heuristics always run, then Scotch (tofa, or
-// tofa-compact when a candidate may fail), then on multi-core nodes MIMS
+// tofa-compact when a candidate may fail) unless its predicted time is far
+// beyond the budget, then on multi-core nodes MIMS
 // (Scotch again, on packs) when the time left exceeds what Scotch took,
 // then, up to kAnnealMaxTasks tasks, the annealer's grow start and annealing
 // with what is left; above, local descent from the best placement so far. A
@@ -46,6 +47,15 @@ constexpr int kAnnealMaxTasks = 128;
 /// Below this much budget left, annealing's calibration alone would
 /// overrun it: auto then takes the annealer's grow start only.
 constexpr double kAnnealChainSeconds = 0.005;
+/// Scotch's time on this 2-core machine as tasks^1.73 (bench/quality.sh,
+/// geometric graphs, one task per node: 0.10 s at 4096 tasks, 3.8 s at
+/// 32,768). It gives the best placements known at a few thousand tasks, so
+/// auto lets it overrun the budget up to kScotchOverrun times; its n^1.73
+/// outgrows the budget's n^0.8, and from about 50,000 tasks (tens of
+/// seconds, past the worker's CPU limit) auto keeps to heuristics and
+/// descent.
+double predicted_scotch_seconds(int tasks) { return 3.8 * std::pow(tasks / 32768.0, 1.73); }
+constexpr double kScotchOverrun = 6;
 /// Share of the budget kept for the route-around search when failing nodes
 /// may be avoided.
 constexpr double kRouteAroundShare = 0.15;
@@ -182,7 +192,8 @@ class AutoMapper : public Mapper {
     // fault-weighted machine on every case of bench/quality.sh, and each
     // builds an Equation 1 target first (tens of ms for hundreds of nodes).
     double scotch_seconds = 0;
-    if (time_left()) {
+    if (budget == 0 ||
+        (time_left() && predicted_scotch_seconds(request.graph->task_count()) <= kScotchOverrun * budget)) {
       const double before = seconds_left();
       attempt(any_faulty_candidate(request) ? "tofa-compact" : "tofa", request);
       scotch_seconds = before - seconds_left();
