@@ -21,11 +21,26 @@
 #   tofa_lib_write_config               (tofa.conf, conf-extra, plugstack, graphs)
 #   cluster_up                          (returns non-zero on failure), or
 #   tofa_lib_start                      (cluster_up, or FAIL and exit; SLURM_CONF exported)
-# and uses pass/fail/note, matrix, hops, layout, check_pairs, wait_until,
+# and uses pass/fail/note/skip_check, matrix, hops, layout, check_pairs, wait_until,
 # all_idle, query, outage. finish (the EXIT trap) stops the cluster and prints
-# "N passed, N failed".
+# "N passed, N failed" (", N skipped" when skip_check was called).
 # Environment: TOFA_PLUGIN_DIR, TOFA_LIB_DIR, TOFA_QUERY, TOFA_CLUSTER_DIR,
-# TOFA_CLUSTER_PORT_BASE, TOFA_KEEP_CLUSTER=1 (see tofa_cluster.sh).
+# TOFA_CLUSTER_PORT_BASE, TOFA_KEEP_CLUSTER=1 (see tofa_cluster.sh), and
+#   TOFA_SLURM_RELEASE=24.11|26.05
+#                     run on that Slurm release instead of Debian 12's 22.05
+#                     (unset or 22.05: 22.05, everything as before): Slurm from
+#                     scripts/slurm-release.sh RELEASE (or TOFA_SLURM_PREFIX)
+#                     first in PATH, the plugins, libtofa, tofa-map-worker from
+#                     scripts/build-slurm-release.sh RELEASE (or TOFA_PLUGIN_DIR
+#                     = its plugins/.libs); slurm.conf as release_cluster.sh's
+#                     (PluginDir=<tofa's>:<Slurm's>, topology/tofa chooses TOFA
+#                     jobs' nodes and runs the service, Slurm's own
+#                     select/cons_tres, no SlurmctldPlugstack); default working
+#                     directory <default>-RELEASE, default port base + 3000
+#                     (24.11) or + 3200 (26.05), clear of the 22.05 tests'
+#                     17000-19108.
+# Release-dependent values for the tests: TOFA_RELEASE ("" on 22.05),
+# SLURM_PREFIX, RANKING_FUNC, tofa_chose_pattern JOBID, RELEASE_DESC.
 
 LIB_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 SRCDIR=${top_srcdir:-$LIB_HERE/../..}
@@ -40,8 +55,28 @@ else
     SELECT_PLUGIN_DIR=$BUILDDIR/plugins/select/.libs
 fi
 LIB_DIR=${TOFA_LIB_DIR:-$BUILDDIR/common/.libs}
-DIR=${TOFA_CLUSTER_DIR:-${TOFA_LIB_DEFAULT_DIR:-/tmp/tofa-plugins-cluster}}
-PORT_BASE=${TOFA_CLUSTER_PORT_BASE:-${TOFA_LIB_DEFAULT_PORT_BASE:-17400}}
+# The Slurm release: "" = Debian 12's 22.05 (the default build), else 24.11 or
+# 26.05 built from source (tofa_lib_release_setup fills in the rest).
+TOFA_RELEASE=${TOFA_SLURM_RELEASE:-}
+case $TOFA_RELEASE in
+    ''|22.05) TOFA_RELEASE= ; release_port_offset=0 ;;
+    24.11) release_port_offset=3000 ;;
+    26.05) release_port_offset=3200 ;;
+    *) echo "TOFA_SLURM_RELEASE: 24.11, 26.05 or unset (22.05), not '$TOFA_RELEASE'" >&2; exit 2 ;;
+esac
+SLURM_PREFIX=
+RELEASE_BUILDDIR=
+if [ -z "$TOFA_RELEASE" ]; then
+    RANKING_FUNC=topo_generate_node_ranking
+    RELEASE_DESC="Slurm 22.05 (Debian 12)"
+    DIR=${TOFA_CLUSTER_DIR:-${TOFA_LIB_DEFAULT_DIR:-/tmp/tofa-plugins-cluster}}
+    PORT_BASE=${TOFA_CLUSTER_PORT_BASE:-${TOFA_LIB_DEFAULT_PORT_BASE:-17400}}
+else
+    RANKING_FUNC=topology_p_generate_node_ranking
+    RELEASE_DESC="Slurm $TOFA_RELEASE"
+    DIR=${TOFA_CLUSTER_DIR:-${TOFA_LIB_DEFAULT_DIR:-/tmp/tofa-plugins-cluster}-$TOFA_RELEASE}
+    PORT_BASE=${TOFA_CLUSTER_PORT_BASE:-$(( ${TOFA_LIB_DEFAULT_PORT_BASE:-17400} + release_port_offset ))}
+fi
 SERVICE_PORT=$((PORT_BASE + 50))
 NODES=${TOFA_LIB_NODES:-8}
 DIMS=${TOFA_LIB_DIMS:-2x2x2}
@@ -55,30 +90,80 @@ DATA=$DIR/data
 
 passed=0
 failed=0
+skipped=0
 started=no
 pass() { echo "PASS: $1"; passed=$((passed + 1)); }
 fail() { echo "FAIL: $1"; failed=$((failed + 1)); }
+# A check that does not apply to this Slurm release (reason given).
+skip_check() { echo "skip: $1"; skipped=$((skipped + 1)); }
 note() { echo "  $*"; }
 
 finish() {
     if [ $started = yes ] && [ "${TOFA_KEEP_CLUSTER:-0}" != 1 ]; then
         "$MINICLUSTER" down --dir "$DIR" >/dev/null 2>&1 || echo "warning: minicluster down failed" >&2
     fi
-    echo "$passed passed, $failed failed"
+    if [ "$skipped" -gt 0 ]; then echo "$passed passed, $failed failed, $skipped skipped"
+    else echo "$passed passed, $failed failed"; fi
     if [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]; then exit 0; else exit 1; fi
 }
 
 skip() { echo "SKIP: $*"; trap - EXIT; exit 77; }
 
+# The slurmctld log line of TOFA's node choice for job $1 (a grep pattern):
+# the 22.05 select shim's, or topology/tofa's eval_nodes (24.11, 26.05).
+tofa_chose_pattern() {
+    if [ -z "$TOFA_RELEASE" ]; then
+        echo "select/cons_tres+tofa: _tofa_job_test: job $1: TOFA chose its"
+    else
+        echo "topology/tofa: _tofa_choose: JobId=$1: TOFA chose its"
+    fi
+}
+
+# 24.11/26.05: Slurm (first in PATH) and the plugin build of that release
+# (both cached; the first build takes 20-40 minutes).
+tofa_lib_release_setup() {
+    local plugins
+    SLURM_PREFIX=${TOFA_SLURM_PREFIX:-}
+    if [ -z "$SLURM_PREFIX" ]; then
+        SLURM_PREFIX=$(bash "$SRCDIR/scripts/slurm-release.sh" "$TOFA_RELEASE" | tail -n 1) \
+            || skip "scripts/slurm-release.sh $TOFA_RELEASE failed"
+    fi
+    [ -x "$SLURM_PREFIX/sbin/slurmctld" ] || skip "no slurmctld in $SLURM_PREFIX"
+    if [ -n "${TOFA_PLUGIN_DIR:-}" ]; then
+        plugins=$(dirname "$(realpath "$TOFA_PLUGIN_DIR")")
+    else
+        plugins=$(bash "$SRCDIR/scripts/build-slurm-release.sh" "$TOFA_RELEASE" | tail -n 1) \
+            || skip "scripts/build-slurm-release.sh $TOFA_RELEASE failed"
+    fi
+    PLUGIN_DIR=$plugins/.libs
+    # The release build's libtofa and tofa-map-worker (the same sources).
+    RELEASE_BUILDDIR=$(dirname "$plugins")
+    LIB_DIR=${TOFA_LIB_DIR:-$RELEASE_BUILDDIR/common/.libs}
+    RELEASE_DESC="Slurm $("$SLURM_PREFIX/sbin/slurmctld" -V | awk '{ print $2 }') ($SLURM_PREFIX)"
+    export PATH=$SLURM_PREFIX/bin:$SLURM_PREFIX/sbin:$PATH
+}
+
 tofa_lib_require_root_and_plugins() {
     local p q
     [ "$(id -u)" -eq 0 ] || skip "needs root (starts munged, slurmctld, slurmd)"
-    for p in "$PLUGIN_DIR"/{topology_tofa,slurmctld_tofa,cli_filter_tofa,tofa_loadmatrix,tofa_nodestate}.so \
-             "$SELECT_PLUGIN_DIR/select_cons_tres.so"; do
-        [ -f "$p" ] || skip "$p not built (configure found no Slurm source tree?)"
-    done
+    if [ -n "$TOFA_RELEASE" ]; then
+        tofa_lib_release_setup
+        # Neither the select shim nor slurmctld/tofa exists on 24.11/26.05.
+        for p in "$PLUGIN_DIR"/{topology_tofa,cli_filter_tofa,tofa_loadmatrix,tofa_nodestate}.so \
+                 "$RELEASE_BUILDDIR/tools/.libs/tofa-map-worker"; do
+            [ -f "$p" ] || skip "$p not built (scripts/build-slurm-release.sh $TOFA_RELEASE)"
+        done
+    else
+        for p in "$PLUGIN_DIR"/{topology_tofa,slurmctld_tofa,cli_filter_tofa,tofa_loadmatrix,tofa_nodestate}.so \
+                 "$SELECT_PLUGIN_DIR/select_cons_tres.so"; do
+            [ -f "$p" ] || skip "$p not built (configure found no Slurm source tree?)"
+        done
+    fi
     QUERY=${TOFA_QUERY:-}
-    for q in "$BUILDDIR/tests/integration/tofa_query" "$PLUGIN_DIR/tofa_query"; do
+    # tofa_query is a client of libtofa alone: the checkout's build serves
+    # every release (with the release build's libtofa, LD_LIBRARY_PATH below).
+    for q in "$BUILDDIR/tests/integration/tofa_query" "$PLUGIN_DIR/tofa_query" \
+             ${RELEASE_BUILDDIR:+"$RELEASE_BUILDDIR/tests/integration/tofa_query"}; do
         [ -n "$QUERY" ] || { [ -x "$q" ] && QUERY=$q; }
     done
     [ -x "$QUERY" ] || skip "tofa_query helper not built"
@@ -87,7 +172,7 @@ tofa_lib_require_root_and_plugins() {
     q=$(dirname "$QUERY")/.libs/$(basename "$QUERY")
     [ -x "$q" ] && [ -d "$LIB_DIR" ] && QUERY=$q
     PLUGIN_DIR=$(realpath "$PLUGIN_DIR")
-    SELECT_PLUGIN_DIR=$(realpath "$SELECT_PLUGIN_DIR")
+    [ -n "$TOFA_RELEASE" ] || SELECT_PLUGIN_DIR=$(realpath "$SELECT_PLUGIN_DIR")
     if [ -d "$LIB_DIR" ]; then
         LIB_DIR=$(realpath "$LIB_DIR")
         export LD_LIBRARY_PATH=$LIB_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
@@ -96,8 +181,29 @@ tofa_lib_require_root_and_plugins() {
 
 # conf-extra of the tofa plugins, and which select/cons_tres cluster_up puts
 # on PluginDir: "tofa" (the shim first: TOFA node choice) or "plain"
-# (Slurm's own).
+# (Slurm's own). On 24.11/26.05 TOFA node choice is topology/tofa's, so
+# "tofa" is TopologyPlugin=topology/tofa and "plain" Slurm's own topology
+# plugin (topology/default on 24.11, topology/flat on 26.05: the generic
+# choice topology/tofa makes for jobs without a graph, on the node table in
+# name order, not in the torus snake order); Slurm's select/cons_tres in both.
 tofa_select_conf() {
+    if [ -n "$TOFA_RELEASE" ]; then
+        local topology=topology/tofa
+        case $1 in
+            tofa) ;;
+            plain) if [ "$TOFA_RELEASE" = 24.11 ]; then topology=topology/default; else topology=topology/flat; fi ;;
+            *) echo "tofa_select_conf: tofa or plain, not '$1'" >&2; return 1 ;;
+        esac
+        CLUSTER_PLUGIN_DIRS=()   # PluginDir below replaces minicluster.sh's
+        cat > "$DATA/conf-extra" <<CONF
+PluginDir=$PLUGIN_DIR:$SLURM_PREFIX/lib/slurm
+TopologyPlugin=$topology
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+CliFilterPlugins=tofa
+CONF
+        return
+    fi
     case $1 in
         tofa) CLUSTER_PLUGIN_DIRS=(--plugin-dir "$SELECT_PLUGIN_DIR" --plugin-dir "$PLUGIN_DIR") ;;
         plain) CLUSTER_PLUGIN_DIRS=(--plugin-dir "$PLUGIN_DIR") ;;
@@ -142,7 +248,7 @@ HeartbeatTimeout=1
 HeartbeatPortOffset=100
 OutageModel=window:5
 MaxGraphTasks=64
-MapWorker=${TOFA_LIB_MAP_WORKER:-$BUILDDIR/tools/.libs/tofa-map-worker}
+MapWorker=${TOFA_LIB_MAP_WORKER:-${RELEASE_BUILDDIR:-$BUILDDIR}/tools/.libs/tofa-map-worker}
 ${TOFA_LIB_EXTRA_CONF:-}
 CONF
     tofa_select_conf tofa
@@ -207,6 +313,13 @@ cluster_up() {
         --plugstack "$DATA/plugstack.conf" \
         ${TOFA_LIB_CONTROLLER_CPUS:+--controller-cpus "$TOFA_LIB_CONTROLLER_CPUS"} \
         ${TOFA_LIB_NODE_CPUS:+--node-cpus "$TOFA_LIB_NODE_CPUS"} >/dev/null
+}
+
+# slurm.conf (and plugstack.conf) as cluster_up writes them, nothing started.
+cluster_conf() {
+    "$MINICLUSTER" conf --dir "$DIR" --nodes "$NODES" --cpus "$CPUS" --port-base "$PORT_BASE" \
+        "${CLUSTER_PLUGIN_DIRS[@]}" --conf-extra "$DATA/conf-extra" \
+        --plugstack "$DATA/plugstack.conf" >/dev/null
 }
 
 tofa_lib_start() {

@@ -23,6 +23,24 @@
 #   TOFA_CLUSTER_PORT_BASE  first port (default 17400; the service uses +50,
 #                           the responders slurmd port + 100)
 #   TOFA_KEEP_CLUSTER=1     leave the cluster running at the end
+#   TOFA_SLURM_RELEASE      24.11 or 26.05: the same checks on that release
+#                           (lib_tofa_cluster.sh: its Slurm, plugin build and
+#                           slurm.conf); default working directory
+#                           /tmp/tofa-plugins-cluster-RELEASE, port base 20400
+#                           (24.11) or 20600 (26.05). There topology/tofa
+#                           chooses TOFA jobs' nodes and runs the service (no
+#                           select shim, no slurmctld/tofa), so: the CoreCnt
+#                           reservation is Slurm's own cons_tres's beside
+#                           topology/tofa; the log lines checked are
+#                           topology/tofa's (topology_p_generate_node_ranking,
+#                           _tofa_choose); (e) compares with Slurm's own
+#                           topology plugin (topology/default on 24.11,
+#                           topology/flat on 26.05), its nodes renamed into
+#                           topology/tofa's snake order; (g) reconfigure starts
+#                           a new slurmctld, which stops at the broken tofa.conf
+#                           (fatal, with the line) while the running one carries
+#                           on; (g) at startup keeps munged up (auth/munge is
+#                           set up before the topology plugin).
 set -uo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -56,22 +74,29 @@ if ! cluster_up; then
 fi
 started=yes
 export SLURM_CONF=$DIR/etc/slurm.conf
-pass "minicluster up: $NODES nodes idle with topology/tofa, select/cons_tres (TOFA shim), slurmctld/tofa, cli_filter/tofa"
+if [ -z "$TOFA_RELEASE" ]; then
+    pass "minicluster up: $NODES nodes idle with topology/tofa, select/cons_tres (TOFA shim), slurmctld/tofa, cli_filter/tofa"
+else
+    pass "minicluster up ($RELEASE_DESC): $NODES nodes idle with topology/tofa (TOFA node choice, service), Slurm's select/cons_tres, cli_filter/tofa"
+fi
 cd "$DATA" || exit 1
 
 # Issue 16: the select shim is select/cons_tres by name and id, so what Slurm
 # keys on them works: scontrol accepts CoreCnt only for cons_tres's plugin id.
-# (That the shim runs: (b) finds its "TOFA chose" line.)
+# (That the shim runs: (b) finds its "TOFA chose" line.) 24.11/26.05 have no
+# shim (Slurm's own cons_tres): the reservation must work beside topology/tofa.
+if [ -z "$TOFA_RELEASE" ]; then what="with the TOFA select shim"
+else what="with Slurm's own select/cons_tres beside topology/tofa (no shim on $TOFA_RELEASE)"; fi
 if reply=$(scontrol create reservation reservationname=cores starttime=now duration=5 \
             users=root corecnt=1 nodes=t1 2>&1) &&
         scontrol show reservation cores 2>/dev/null | grep -q 'CoreCnt=1'; then
-    pass "a CoreCnt reservation is accepted with the TOFA select shim"
+    pass "a CoreCnt reservation is accepted $what"
 else
-    fail "CoreCnt reservation with the TOFA select shim: ${reply:-}"
+    fail "CoreCnt reservation $what: ${reply:-}"
 fi
 scontrol delete reservation=cores >/dev/null 2>&1
 
-if grep -q 'topology/tofa: topo_generate_node_ranking: 8 nodes ranked' "$DIR/log/slurmctld.log"; then
+if grep -q "topology/tofa: $RANKING_FUNC: 8 nodes ranked" "$DIR/log/slurmctld.log"; then
     pass "topology/tofa ranked the 8 nodes along the snake order"
 else
     fail "no ranking message from topology/tofa in slurmctld.log"
@@ -115,8 +140,8 @@ if [ "$state" = COMPLETED ] && [ -n "$recorded" ] && [ "$ran" = "$recorded" ] \
 else
     fail "(b) sbatch job $jid_b: state '$state', allocation '$alloc', recorded '$recorded', ran '$ran' ${why:-}; $(cat "$DATA/job_b.out" 2>/dev/null | head -n 5)"
 fi
-grep -q "select/cons_tres+tofa: _tofa_job_test: job $jid_b: TOFA chose its" "$DIR/log/slurmctld.log" \
-    && pass "(b) slurmctld log: TOFA chose job $jid_b's nodes" \
+grep -q "$(tofa_chose_pattern "$jid_b")" "$DIR/log/slurmctld.log" \
+    && pass "(b) slurmctld log: TOFA chose job $jid_b's nodes${TOFA_RELEASE:+ (topology/tofa eval_nodes)}" \
     || fail "(b) no 'TOFA chose its' line for job $jid_b in slurmctld.log"
 
 # ---- (e, part 1) jobs without a graph: layouts with the TOFA select shim ---------
@@ -131,6 +156,10 @@ plain_layouts() {
     echo "sbatch -n 6: $(job_nodes "$j")"
 }
 layouts_tofa=$(plain_layouts)
+# 24.11/26.05: the node table order (index order = topology/tofa's torus
+# snake order) for (e).
+node_order() { scontrol show node -o | sed -n 's/^NodeName=\([^ ]*\) .*/\1/p' | tr '\n' ' '; }
+[ -z "$TOFA_RELEASE" ] || order_tofa=$(node_order)
 
 # ---- (c) a dead slurmd is avoided ----------------------------------------------
 # The victim is a node the fault-free placement of (b) used.
@@ -241,14 +270,33 @@ fi
 # ---- (g, part 1) a broken tofa.conf on reconfigure: logged, slurmctld runs on ----
 cp "$TOFA_CONF" "$DATA/tofa.conf.good"
 printf 'Dims=2x2x2 Wrap=yes\nNodeName=t[1-8]\nNodeName=t9 Coord=1,0,0\n' > "$TOFA_CONF"
-scontrol reconfigure >/dev/null 2>&1
-sleep 2
-if scontrol ping 2>/dev/null | grep -q UP \
-        && grep -q "topo_generate_node_ranking: $TOFA_CONF:3:.*nodes keep name order" "$DIR/log/slurmctld.log" \
-        && timeout $TMO srun -n 1 true; then
-    pass "(g) broken tofa.conf on reconfigure: error logged with the line, slurmctld keeps running"
+if [ -z "$TOFA_RELEASE" ]; then
+    scontrol reconfigure >/dev/null 2>&1
+    sleep 2
+    if scontrol ping 2>/dev/null | grep -q UP \
+            && grep -q "$RANKING_FUNC: $TOFA_CONF:3:.*nodes keep name order" "$DIR/log/slurmctld.log" \
+            && timeout $TMO srun -n 1 true; then
+        pass "(g) broken tofa.conf on reconfigure: error logged with the line, slurmctld keeps running"
+    else
+        fail "(g) reconfigure with a broken tofa.conf: $(grep tofa "$DIR/log/slurmctld.log" | tail -n 3)"
+    fi
 else
-    fail "(g) reconfigure with a broken tofa.conf: $(grep tofa "$DIR/log/slurmctld.log" | tail -n 3)"
+    # 24.11/26.05 reconfigure by starting a new slurmctld (fork + exec) that
+    # reads every file afresh; it stops at the broken tofa.conf as at startup
+    # (fatal, with the line), and the running slurmctld carries on.
+    ctld_pid=$(cat "$DIR/run/slurmctld.pid")
+    scontrol reconfigure >/dev/null 2>&1
+    logged() { grep -q "fatal: topology/tofa: $RANKING_FUNC: $TOFA_CONF:3:" "$DIR/log/slurmctld.log"; }
+    wait_until 30 logged
+    sleep 1
+    # The good file back first: query (a client) reads ServicePort from it.
+    cp "$DATA/tofa.conf.good" "$TOFA_CONF"
+    if logged && kill -0 "$ctld_pid" 2>/dev/null && scontrol ping 2>/dev/null | grep -q UP \
+            && query PING >/dev/null 2>&1 && timeout $TMO srun -n 1 true; then
+        pass "(g) broken tofa.conf on reconfigure: the new slurmctld refuses it with the line ($(grep -o "$TOFA_CONF:3:[^(]*" "$DIR/log/slurmctld.log" | head -n 1)), slurmctld $ctld_pid and its TOFA service keep running"
+    else
+        fail "(g) reconfigure with a broken tofa.conf: slurmctld $ctld_pid $(kill -0 "$ctld_pid" 2>/dev/null && echo runs || echo gone), TOFA service: $(query PING 2>&1 | head -n 1); $(grep tofa "$DIR/log/slurmctld.log" | tail -n 3)"
+    fi
 fi
 cp "$DATA/tofa.conf.good" "$TOFA_CONF"
 
@@ -257,22 +305,59 @@ cp "$DATA/tofa.conf.good" "$TOFA_CONF"
 tofa_select_conf plain
 if cluster_up; then
     layouts_plain=$(plain_layouts)
+    if [ -n "$TOFA_RELEASE" ]; then
+        # Slurm's own topology plugin keeps the node table in name order,
+        # topology/tofa in the snake order; Slurm's generic choice goes by
+        # node index, so the same job gets the nodes of the same indexes:
+        # rename node i of this order to node i of topology/tofa's.
+        order_plain=$(node_order)
+        layouts_plain=$(awk -v from="$order_plain" -v to="$order_tofa" '
+            BEGIN { n = split(from, f, " "); split(to, t, " "); for (i = 1; i <= n; i++) m[f[i]] = t[i] }
+            /^sbatch/ { print; next }
+            { for (i = 1; i <= NF; i++) if ($i in m) $i = m[$i]; print $0 (NF ? " " : "") }' <<<"$layouts_plain")
+        sb=$(sed -n 's/^sbatch -n 6: //p' <<<"$layouts_plain")
+        if [ -n "$sb" ]; then
+            sb=$(scontrol show hostnames "$sb" | awk -v from="$order_plain" -v to="$order_tofa" '
+                BEGIN { n = split(from, f, " "); split(to, t, " "); for (i = 1; i <= n; i++) m[f[i]] = t[i] }
+                { print ($1 in m) ? m[$1] : $1 }' | sort -V | paste -sd, -)
+            layouts_plain=$(sed "s/^sbatch -n 6: .*/sbatch -n 6: $(scontrol show hostlist "$sb")/" <<<"$layouts_plain")
+        fi
+        note "$TOFA_RELEASE: Slurm's own topology plugin's layouts with node i of its order ($order_plain) renamed to node i of topology/tofa's ($order_tofa)"
+    fi
     if [ "$layouts_tofa" = "$layouts_plain" ] && [ -n "$(tr -d ' \n' <<<"$layouts_plain")" ]; then
-        pass "(e) jobs without --tofa-matrix: same nodes and layout as Slurm's own select/cons_tres"
+        pass "(e) jobs without --tofa-matrix: same nodes and layout as Slurm's own select/cons_tres${TOFA_RELEASE:+ and topology plugin}"
         while IFS= read -r l; do note "$l"; done <<<"$layouts_plain"
     else
+        if [ -z "$TOFA_RELEASE" ]; then
         fail "(e) layouts differ: with the TOFA select shim:
 $layouts_tofa
 Slurm's own select/cons_tres:
 $layouts_plain"
+        else
+            fail "(e) layouts differ: with topology/tofa:
+$layouts_tofa
+Slurm's own topology plugin, nodes renamed to topology/tofa's order:
+$layouts_plain"
+        fi
     fi
 else
     fail "(e) cluster with Slurm's own select/cons_tres did not come up"
 fi
 
 # ---- (g) a broken tofa.conf stops slurmctld at startup, naming file and line ----
-"$MINICLUSTER" down --dir "$DIR" >/dev/null 2>&1
-started=no
+if [ -z "$TOFA_RELEASE" ]; then
+    "$MINICLUSTER" down --dir "$DIR" >/dev/null 2>&1
+    started=no
+else
+    # 24.11/26.05's slurmctld sets up auth/munge before the topology plugin
+    # ranks the nodes: munged stays up (finish stops it), the others stop,
+    # and slurm.conf names topology/tofa again.
+    daemons_gone() { local f; for f in "$DIR"/run/*.pid; do [ -f "$f" ] && kill -0 "$(cat "$f" 2>/dev/null)" 2>/dev/null && return 1; done; return 0; }
+    scontrol shutdown >/dev/null 2>&1
+    wait_until 30 daemons_gone || note "warning: daemons still running: $(cat "$DIR"/run/*.pid 2>/dev/null | tr '\n' ' ')"
+    tofa_select_conf tofa
+    cluster_conf
+fi
 ctld_refuses() {   # ctld_refuses LABEL EXPECTED-TEXT: tofa.conf already written
     local out rc
     : > "$DIR/log/slurmctld.log"

@@ -23,6 +23,17 @@
 # TOFA_CLUSTER_PORT_BASE default 17800, TOFA_KEEP_CLUSTER=1), plus
 #   TOFA_SLURM_PATCHED   install dir of the patched Slurm (default: the output
 #                        of scripts/slurm-patched.sh, which builds it once, ~4 min)
+#   TOFA_SLURM_RELEASE   24.11 or 26.05 (lib_tofa_cluster.sh): the patch is for
+#                        22.05's parser only, so there the stock clients of the
+#                        release run: the spelling that works unpatched,
+#                        "--tofa-matrix=G" alone, gives task i on node T(i)
+#                        (a), sbatch --tofa-matrix + srun inside (c); the
+#                        stock library, srun and sbatch reject every TOFA
+#                        spelling, nothing submitted (p, b); (e) as on 22.05;
+#                        the checks that need the patched clients are
+#                        reported as "skip:" lines. Default working directory
+#                        /tmp/tofa-distribution-cluster-RELEASE, port base
+#                        20800 (24.11) or 21000 (26.05).
 set -uo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -33,6 +44,7 @@ export TOFA_LIB_DEFAULT_PORT_BASE=17800
 trap finish EXIT
 
 tofa_lib_require_root_and_plugins
+if [ -z "$TOFA_RELEASE" ]; then
 PATCHED=${TOFA_SLURM_PATCHED:-}
 if [ -z "$PATCHED" ]; then
     PATCHED=$(bash "$SRCDIR/scripts/slurm-patched.sh" | tail -n 1) || skip "scripts/slurm-patched.sh failed"
@@ -47,6 +59,15 @@ STOCK_LIB=/usr/lib/x86_64-linux-gnu/slurm-wlm/libslurmfull.so
 p_srun() { timeout "$TMO" env "LD_LIBRARY_PATH=$PATCHED/lib:$LD_LIBRARY_PATH" "$PATCHED/bin/srun" "$@"; }
 p_sbatch() { timeout "$TMO" env "LD_LIBRARY_PATH=$PATCHED/lib:$LD_LIBRARY_PATH" "$PATCHED/bin/sbatch" "$@"; }
 s_srun() { timeout "$TMO" /usr/bin/srun "$@"; }
+else
+    # 24.11/26.05: no patched clients (the patch is for 22.05's proc_args.c);
+    # the stock clients and library of the release.
+    PATCHED=
+    STOCK_LIB=$SLURM_PREFIX/lib/slurm/libslurmfull.so
+    s_srun() { timeout "$TMO" "$SLURM_PREFIX/bin/srun" "$@"; }
+    s_sbatch() { timeout "$TMO" "$SLURM_PREFIX/bin/sbatch" "$@"; }
+    NOPATCH="no --distribution=TOFA patch for Slurm $TOFA_RELEASE (patches/ has 22.05's only)"
+fi
 
 # ---- (p) the parser, through the libraries' own functions ----------------------
 # Prints "value -> result hex, formatted" for each value, using one library.
@@ -69,8 +90,18 @@ for v in ["TOFA", "tofa", "ToFa", "tofa,pack", "TOFA,nopack", "tofa:block", "tof
           (text.value or b"-").decode(), plane.value))
 PY
 }
-patched_table=$(parse_table "$PATCHED/lib/libslurmfull.so" 2>&1)
 stock_table=$(parse_table "$STOCK_LIB" 2>&1)
+if [ -n "$TOFA_RELEASE" ]; then
+    skip_check "(p) patched parser: $NOPATCH"
+    skip_check "(p) other values, patched vs stock library: $NOPATCH"
+    if [ "$(head -n 7 <<<"$stock_table" | grep -c '0xffffffff')" -eq 7 ]; then
+        pass "(p) the stock $TOFA_RELEASE library ($STOCK_LIB) rejects all seven TOFA spellings"
+        tail -n +8 <<<"$stock_table" | sed 's/^/  /'
+    else
+        fail "(p) stock $TOFA_RELEASE library on TOFA values: $stock_table"
+    fi
+else
+patched_table=$(parse_table "$PATCHED/lib/libslurmfull.so" 2>&1)
 expect_tofa="TOFA -> 0x100003 tofa plane=0
 tofa -> 0x100003 tofa plane=0
 ToFa -> 0x100003 tofa plane=0
@@ -99,6 +130,7 @@ if [ "$(head -n 7 <<<"$stock_table" | grep -c '0xffffffff')" -eq 7 ]; then
 else
     fail "(p) stock library on TOFA values: $(head -n 7 <<<"$stock_table")"
 fi
+fi
 
 # ---- bring up ----------------------------------------------------------------------
 tofa_lib_write_config
@@ -109,13 +141,79 @@ if ! cluster_up; then
 fi
 started=yes   # read by finish()
 export SLURM_CONF=$DIR/etc/slurm.conf
-pass "minicluster up: $NODES stock slurmd, stock slurmctld, tofa plugins; clients from $PATCHED"
+if [ -z "$TOFA_RELEASE" ]; then
+    pass "minicluster up: $NODES stock slurmd, stock slurmctld, tofa plugins; clients from $PATCHED"
+else
+    pass "minicluster up ($RELEASE_DESC): $NODES slurmd, slurmctld, stock clients, tofa plugins ($NOPATCH)"
+fi
 cd "$DATA" || exit 1
 if ! { wait_until 30 all_answered && wait_until 30 all_fault_free; }; then
     note "warning: responders not all fault-free: $(query NODES 2>&1 | head -n 3)"
 fi
 next_id() { s_srun -n 1 printenv SLURM_JOB_ID 2>/dev/null; }
 order() { awk '{ print $2 }' <<<"$1" | paste -sd, -; }
+
+if [ -n "$TOFA_RELEASE" ]; then
+# ---- 24.11/26.05: the stock clients -------------------------------------------------
+# (a) The spelling that works without the patch: --tofa-matrix alone. T: the
+# service's placement of the graph on the idle nodes (as below).
+wait_until 30 all_idle
+out=$(s_srun --tofa-matrix=pairs8.mat -n 8 -l printenv SLURMD_NODENAME 2>&1)
+rc=$?
+lay=$(layout <<<"$out")
+graph=$(query GRAPHS 2>/dev/null | sed -n 's/^graph id=\([^ ]*\).*/\1/p' | head -n 1)
+idle=$(scontrol show node -o | sed -n 's/^NodeName=\([^ ]*\) .*State=IDLE .*/\1/p' | paste -sd, -)
+T=$(query "PLACE graph=$graph job=none tasks=8 slots=0 candidates=$idle" 2>&1 | grep -o 'nodes=[^ ]*' | cut -d= -f2)
+if [ $rc -eq 0 ] && [ -n "$T" ] && [ "$(order "$lay")" = "$T" ] && why=$(check_pairs "$lay" 8); then
+    pass "(a) $TOFA_RELEASE: stock srun --tofa-matrix -n 8 (the spelling that works unpatched): task i on node T(i), T = $T (service placement of graph $graph on $idle); heavy pairs 1 hop apart"
+else
+    fail "(a) $TOFA_RELEASE: stock srun --tofa-matrix (rc $rc): T '$T' (graph '$graph', idle '$idle'), ran '$(order "$lay")' ${why:-}; $(grep -i 'error' <<<"$out" | head -n 5)"
+fi
+skip_check "(a) --distribution=TOFA gives the layout of --tofa-matrix alone: $NOPATCH; the check above is --tofa-matrix alone"
+skip_check "(a) '-m tofa' and SLURM_DISTRIBUTION=ToFa: $NOPATCH"
+# (b) Every TOFA spelling is refused by the stock clients, nothing submitted.
+skip_check "(b) cli_filter/tofa's 'needs a communication graph' error: $NOPATCH (the stock clients refuse the value before the filter runs)"
+before=$(next_id)
+out1=$(s_srun --distribution=TOFA --tofa-matrix=pairs8.mat -n 8 true 2>&1); rc1=$?
+out2=$(s_srun -m tofa --tofa-matrix=pairs8.mat -n 8 true 2>&1); rc2=$?
+out3=$(SLURM_DISTRIBUTION=ToFa s_srun --tofa-matrix=pairs8.mat -n 8 true 2>&1); rc3=$?
+out4=$(s_sbatch --distribution=tofa --tofa-matrix=pairs4.mat -n 4 --wrap true 2>&1); rc4=$?
+after=$(next_id)
+if [ $rc1 -ne 0 ] && [ $rc2 -ne 0 ] && [ $rc3 -ne 0 ] && [ $rc4 -ne 0 ] \
+        && [ "$(grep -l 'Invalid --distribution specification' <(echo "$out1") <(echo "$out2") <(echo "$out4") | wc -l)" -eq 3 ] \
+        && [ -n "$before" ] && [ "$after" = $((before + 1)) ]; then
+    pass "(b) $TOFA_RELEASE: the stock srun (--distribution=TOFA, -m tofa, SLURM_DISTRIBUTION=ToFa) and sbatch (--distribution=tofa) refuse the value, no job submitted: '$(grep -o 'error: Invalid --distribution specification' <<<"$out1" | head -n 1)'; SLURM_DISTRIBUTION=ToFa: '$(head -n 1 <<<"$out3")'"
+else
+    fail "(b) $TOFA_RELEASE stock clients on TOFA spellings: srun rc $rc1 '$out1'; -m tofa rc $rc2 '$out2'; SLURM_DISTRIBUTION rc $rc3 '$out3'; sbatch rc $rc4 '$out4'; jobs $before -> $after"
+fi
+# (c) sbatch --tofa-matrix: the srun inside follows the recorded mapping.
+cat > "$DATA/job_c.sh" <<JOB
+#!/bin/bash
+echo "SLURM_DISTRIBUTION=\${SLURM_DISTRIBUTION:-unset}"
+$SLURM_PREFIX/bin/srun -l printenv SLURMD_NODENAME
+JOB
+wait_until 30 all_idle
+jid=$(s_sbatch --parsable --tofa-matrix=pairs4.mat -n 4 -o "$DATA/job_c.out" "$DATA/job_c.sh" 2>&1)
+state=
+for _ in $(seq 1 $((TMO * 5))); do
+    state=$(scontrol show job "$jid" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p')
+    case "$state" in COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL) break ;; esac
+    sleep 0.2
+done
+recorded=$(query "PLACEMENT job=$jid" 2>&1 | grep -o 'nodes=[^ ]*' | cut -d= -f2)
+lay=$(layout < "$DATA/job_c.out" 2>/dev/null)
+if [ "$state" = COMPLETED ] && [ -n "$recorded" ] && [ "$(order "$lay")" = "$recorded" ] \
+        && grep -q '^SLURM_DISTRIBUTION=unset$' "$DATA/job_c.out" && why=$(check_pairs "$lay" 4); then
+    pass "(c) $TOFA_RELEASE: sbatch --tofa-matrix job $jid (the unpatched spelling): srun inside ran on $recorded as recorded; no SLURM_DISTRIBUTION in the job's environment"
+else
+    fail "(c) $TOFA_RELEASE: sbatch job $jid: state '$state', recorded '$recorded', ran '$(order "$lay")' ${why:-}; $(head -n 5 "$DATA/job_c.out" 2>/dev/null) $jid"
+fi
+# (d) compares the patched with the stock clients.
+skip_check "(d) other distributions, patched vs stock srun: $NOPATCH"
+skip_check "(d) SLURM_DISTRIBUTION=cyclic, patched vs stock srun: $NOPATCH"
+skip_check "(d) an invalid value, patched vs stock srun: $NOPATCH"
+else
+# ---- 22.05: the patched and the stock clients (everything up to (e)) -----------------
 
 # ---- (a) srun --distribution=TOFA ----------------------------------------------------
 # T: the service's placement of the graph on the idle nodes in slurmctld's node
@@ -237,6 +335,8 @@ if [ $rc_p -ne 0 ] && [ "$rc_p" = "$rc_s" ] && [ "$out_p" = "$out_s" ]; then
     pass "(d) an invalid value: the same error ($out_p)"
 else
     fail "(d) -m bogus: patched $rc_p '$out_p', stock $rc_s '$out_s'"
+fi
+
 fi
 
 # ---- (e) the stock daemons never saw the marker ----------------------------------------------

@@ -1,0 +1,109 @@
+#!/bin/bash
+# The integration tests on Slurm 24.11 and 26.05 (issue 14), each release in
+# turn on a real cluster (munged + slurmctld + 8 slurmd of that release, with
+# tofa's plugins built for it):
+#   tofa_cluster.sh       checks a-g, TOFA_SLURM_RELEASE=RELEASE
+#   tofa_distribution.sh  --distribution=TOFA: the stock clients of the
+#                         release (no patch for it), so the unpatched spelling
+#                         --tofa-matrix; the patched-client checks are "skip:"
+#   release_cluster.sh    4 nodes of 2 CPUs: several tasks per node, the
+#                         placement fitted to the CPUs granted (26.05),
+#                         --ntasks-per-node=1, tofactl set-outage (not covered
+#                         by the two above, whose nodes have 1 CPU)
+# Every test's output is printed; the last line sums them: "N passed, N failed".
+#
+#   bash tests/integration/releases.sh [RELEASE...]     (default: 24.11 26.05)
+#
+# Slurm comes from scripts/slurm-release.sh RELEASE, the plugins from
+# scripts/build-slurm-release.sh RELEASE (both cached; the first build of a
+# release takes 20-40 minutes on 2 cores). Needs root. Working directories
+# and ports: lib_tofa_cluster.sh's defaults for a release
+# (/tmp/tofa-plugins-cluster-RELEASE, /tmp/tofa-distribution-cluster-RELEASE;
+# ports 20400-20508 / 20800-20908 on 24.11, 20600-20708 / 21000-21108 on
+# 26.05), release_cluster.sh on TOFA_RELEASE_PORT_BASE (default here 21200:
+# 21200-21204, 21290, 21301-21304; directory /tmp/tofa-releases-cluster-RELEASE
+# unless TOFA_RELEASE_CLUSTER_DIR is set). Logs: TOFA_RELEASES_LOG_DIR (default a
+# new directory under /tmp).
+set -uo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+SRCDIR=${top_srcdir:-$(cd "$HERE/../.." && pwd)}
+BUILDDIR=${top_builddir:-$SRCDIR}
+export top_srcdir=$SRCDIR top_builddir=$BUILDDIR
+releases=("$@")
+[ ${#releases[@]} -gt 0 ] || releases=(24.11 26.05)
+for rel in "${releases[@]}"; do
+    case $rel in 24.11|26.05) ;; *) echo "releases.sh: 24.11 or 26.05, not '$rel'" >&2; exit 2 ;; esac
+done
+if [ "$(id -u)" -ne 0 ]; then
+    echo "SKIP: needs root (starts munged, slurmctld, slurmd)"
+    exit 77
+fi
+LOGS=${TOFA_RELEASES_LOG_DIR:-$(mktemp -d /tmp/tofa-releases.XXXXXX)}
+mkdir -p "$LOGS"
+
+# tofa_query (a libtofa client, the same for every release) from the
+# checkout's build; lib_tofa_cluster.sh runs it with the release's libtofa.
+if [ -f "$BUILDDIR/Makefile" ]; then
+    make -s -C "$BUILDDIR" tests/integration/tofa_query >/dev/null 2>"$LOGS/make-tofa_query.log" ||
+        echo "warning: make tests/integration/tofa_query failed (see $LOGS/make-tofa_query.log)"
+fi
+
+passed=0 failed=0 skipped=0
+summary=()
+for rel in "${releases[@]}"; do
+    rel_start=$(date +%s)
+    rel_passed=0 rel_failed=0 rel_skipped=0
+    echo "==== Slurm $rel"
+    t0=$(date +%s)
+    if ! prefix=$(bash "$SRCDIR/scripts/slurm-release.sh" "$rel" 2>"$LOGS/slurm-release-$rel.log" | tail -n 1) ||
+            [ ! -x "$prefix/sbin/slurmctld" ]; then
+        echo "FAIL: scripts/slurm-release.sh $rel: $(tail -n 5 "$LOGS/slurm-release-$rel.log")"
+        failed=$((failed + 1)); summary+=("$rel: no Slurm build"); continue
+    fi
+    if ! plugins=$(bash "$SRCDIR/scripts/build-slurm-release.sh" "$rel" 2>"$LOGS/build-slurm-release-$rel.log" | tail -n 1) ||
+            [ ! -f "$plugins/.libs/topology_tofa.so" ]; then
+        echo "FAIL: scripts/build-slurm-release.sh $rel: $(tail -n 5 "$LOGS/build-slurm-release-$rel.log")"
+        failed=$((failed + 1)); summary+=("$rel: no plugin build"); continue
+    fi
+    echo "Slurm $rel: $prefix, plugins $plugins ($(( $(date +%s) - t0 )) s to check both builds)"
+    for test in tofa_cluster tofa_distribution release_cluster; do
+        log=$LOGS/$test-$rel.log
+        echo "== Slurm $rel: tests/integration/$test.sh"
+        t0=$(date +%s)
+        if [ $test = release_cluster ]; then
+            TOFA_RELEASE_PORT_BASE=${TOFA_RELEASE_PORT_BASE:-21200} \
+            TOFA_RELEASE_CLUSTER_DIR=${TOFA_RELEASE_CLUSTER_DIR:-/tmp/tofa-releases-cluster}-$rel \
+                timeout 1200 bash "$HERE/$test.sh" "$rel" 2>&1 | tee "$log"
+        else
+            TOFA_SLURM_RELEASE=$rel TOFA_SLURM_PREFIX=$prefix TOFA_PLUGIN_DIR=$plugins/.libs \
+                timeout 1200 bash "$HERE/$test.sh" 2>&1 | tee "$log"
+        fi
+        rc=${PIPESTATUS[0]}
+        secs=$(( $(date +%s) - t0 ))
+        line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
+        p=0 f=0 s=0
+        if [ -n "$line" ]; then
+            p=$(awk '{ print $1 }' <<<"$line")
+            f=$(awk '{ print $3 }' <<<"$line")
+            s=$(sed -n 's/.*, \([0-9]*\) skipped.*/\1/p' <<<"$line"); s=${s:-0}
+        fi
+        if [ $rc -eq 77 ] && [ -z "$line" ]; then
+            echo "== Slurm $rel: $test.sh skipped: $(grep -m1 '^SKIP' "$log")"
+            s=1
+        elif [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then
+            f=1   # died, timed out (124) or failed without saying so
+            echo "FAIL: $test.sh on $rel exited $rc${line:+ after '$line'}"
+        fi
+        rel_passed=$((rel_passed + p)); rel_failed=$((rel_failed + f)); rel_skipped=$((rel_skipped + s))
+        echo "== Slurm $rel: $test.sh: $p passed, $f failed, $s skipped, $secs s"
+        summary+=("$rel $test.sh: $p passed, $f failed, $s skipped, $secs s")
+    done
+    summary+=("$rel: $rel_passed passed, $rel_failed failed, $rel_skipped skipped, $(( $(date +%s) - rel_start )) s in all")
+    passed=$((passed + rel_passed)); failed=$((failed + rel_failed)); skipped=$((skipped + rel_skipped))
+done
+echo "==== summary (logs in $LOGS)"
+printf '%s\n' "${summary[@]}"
+echo "$skipped checks skipped (not applicable to the release; see the 'skip:' lines)"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
