@@ -41,7 +41,13 @@ tests_unit_tests_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit -I$(top_sr
 	-I$(top_srcdir)/tools
 tests_unit_tests_LDADD = common/libtofa.la $(MUNGE_LIBS) $(GTEST_LIBS)
 TESTS_ENVIRONMENT = top_srcdir=$(top_srcdir) top_builddir=$(top_builddir); export top_srcdir top_builddir;
+# scripts/sim-results.py (tests/sim/test_results.sh) defaults to the tools of
+# an in-tree build; name the built ones (VPATH builds, make distcheck).
+TESTS_ENVIRONMENT += TOFA_MAP=$(abs_top_builddir)/tools/tofa-map \
+	TOFA_SIM=$(abs_top_builddir)/tools/sim/tofa-sim; export TOFA_MAP TOFA_SIM;
 EXTRA_DIST += tests/cli/test_tofa_map.sh tests/docs/test_man_pages.sh
+# The graphs and topologies the command-line and profiler tests (and make bench) read.
+EXTRA_DIST += examples/dt85.mat examples/faults16.txt examples/stencil64.mat examples/torus8x8x8.conf
 # SimGrid's routes against R(u,v), the applications' traffic against their
 # graphs, a batch against its hand-computed result: only when tofa-sim is built.
 if BUILD_SIM

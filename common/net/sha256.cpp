@@ -4,6 +4,8 @@
 
 #include <nettle/sha2.h>
 
+#include <cstdint>
+
 namespace tofa::net {
 
 std::string sha256(const std::string& data) {
