@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <random>
 #include <set>
 #include <sstream>
@@ -70,6 +71,8 @@ class ServiceStateTest : public ::testing::Test {
     TofaConf parsed = parse_tofa_conf(in, "tofa.conf");
     return std::make_unique<ServiceState>(parsed.settings, std::move(parsed.topology), kAdmin,
                                           dir_.path(), [this](int level, const std::string& m) {
+                                            // The state writer thread logs too.
+                                            const std::lock_guard<std::mutex> hold(log_lock_);
                                             log_.push_back(std::to_string(level) + " " + m);
                                           });
   }
@@ -81,12 +84,14 @@ class ServiceStateTest : public ::testing::Test {
     return ask(state, uid, "UPLOAD_GRAPH name=" + encode_value(name) + "\n" + text);
   }
   bool logged(const std::string& part) const {
+    const std::lock_guard<std::mutex> hold(log_lock_);
     for (const std::string& line : log_)
       if (line.find(part) != std::string::npos) return true;
     return false;
   }
 
   TempDir dir_;
+  mutable std::mutex log_lock_;
   std::vector<std::string> log_;
 };
 

@@ -4,12 +4,14 @@
 // reply (a second ServiceState opened beside a live one plays the restart
 // after kill -9: the first never gets to flush).
 #include <gtest/gtest.h>
+
 #include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -46,6 +48,8 @@ class StateRecoveryTest : public ::testing::Test {
     TofaConf parsed = parse_tofa_conf(in, "tofa.conf");
     return std::make_unique<ServiceState>(parsed.settings, std::move(parsed.topology), kAdmin,
                                           dir_, [this](int level, const std::string& m) {
+                                            // The state writer thread logs too.
+                                            const std::lock_guard<std::mutex> hold(log_lock_);
                                             log_.push_back(std::to_string(level) + " " + m);
                                           });
   }
@@ -64,11 +68,13 @@ class StateRecoveryTest : public ::testing::Test {
     std::ofstream(dir_ + "/" + name) << content;
   }
   bool logged(const std::string& part) const {
+    const std::lock_guard<std::mutex> hold(log_lock_);
     for (const std::string& line : log_)
       if (line.find(part) != std::string::npos) return true;
     return false;
   }
   std::string log_text() const {
+    const std::lock_guard<std::mutex> hold(log_lock_);
     std::string text;
     for (const std::string& line : log_) text += line + "\n";
     return text;
@@ -84,6 +90,7 @@ class StateRecoveryTest : public ::testing::Test {
   }
 
   std::string dir_;
+  mutable std::mutex log_lock_;
   std::vector<std::string> log_;
 };
 
