@@ -58,7 +58,6 @@ else
     STATE=${TOFA_DOCKER_STATE:-${XDG_CACHE_HOME:-$HOME/.cache}/tofa-docker}
 fi
 PODMAN_PACKAGES=(podman runc netavark aardvark-dns podman-compose debootstrap)
-CONTAINERS_CONF=/etc/containers/containers.conf
 
 NODES=${TOFA_NODES:-4}
 CPUS=${TOFA_CPUS:-2}
@@ -121,31 +120,11 @@ choose_engine() {
 
 engine() { "$ENGINE" "$@"; }
 
-# podman on Debian, as verified on the project's machines: runc (crun fails on
-# hybrid cgroups), no default ulimits (a sandbox may forbid raising them), and
-# netavark + aardvark-dns so that containers resolve each other's names.
 prepare_podman() {
     if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
         apt_install_missing "${PODMAN_PACKAGES[@]}"
     fi
-    if [ ! -f "$CONTAINERS_CONF" ]; then
-        [ "$(id -u)" -eq 0 ] || die "$CONTAINERS_CONF is missing; create it as root (see docker/README.md)"
-        log "writing $CONTAINERS_CONF (runc, no default ulimits, netavark)"
-        mkdir -p "$(dirname "$CONTAINERS_CONF")"
-        cat > "$CONTAINERS_CONF" <<'EOF'
-# Written by tofa docker/cluster.sh. runc: crun fails on hosts with hybrid
-# cgroups; no default ulimits: some sandboxes forbid raising rlimits; netavark
-# (with aardvark-dns): containers on one network resolve each other's names.
-[containers]
-default_ulimits = []
-
-[network]
-network_backend = "netavark"
-
-[engine]
-runtime = "runc"
-EOF
-    fi
+    write_containers_conf
     ensure_base_image
 }
 

@@ -37,7 +37,6 @@ EOF
 }
 
 CACHE=${TOFA_DEB_CACHE:-/var/cache/tofa/deb}
-CONTAINERS_CONF=/etc/containers/containers.conf
 PODMAN_PACKAGES=(podman runc netavark aardvark-dns debootstrap)
 jobs=2
 check=no
@@ -61,29 +60,10 @@ done
 
 # ---- containers -------------------------------------------------------------
 
-# podman as DESIGN.md section 7 verified it here: runc (crun fails on hybrid
-# cgroups), no default ulimits (the sandbox forbids raising rlimits).
 prepare_podman() {
     require_root
     apt_install_missing "${PODMAN_PACKAGES[@]}"
-    if [ ! -f "$CONTAINERS_CONF" ]; then
-        log "writing $CONTAINERS_CONF (runc, no default ulimits, netavark)"
-        mkdir -p "$(dirname "$CONTAINERS_CONF")"
-        cat > "$CONTAINERS_CONF" <<'EOF'
-# Written by tofa scripts/build-deb.sh (the same as docker/cluster.sh writes).
-# runc: crun fails on hosts with hybrid cgroups; no default ulimits: some
-# sandboxes forbid raising rlimits; netavark (with aardvark-dns): containers on
-# one network resolve each other's names.
-[containers]
-default_ulimits = []
-
-[network]
-network_backend = "netavark"
-
-[engine]
-runtime = "runc"
-EOF
-    fi
+    write_containers_conf
 }
 
 pod() { podman --runtime runc "$@"; }

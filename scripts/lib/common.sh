@@ -35,3 +35,27 @@ apt_install_missing() {
 installed_version() {
     dpkg-query -W -f='${Version}' "$1" 2>/dev/null || true
 }
+
+# podman as verified on the project's machines, in $CONTAINERS_CONF (default
+# /etc/containers/containers.conf) unless it exists: runc (crun fails on hosts
+# with hybrid cgroups), no default ulimits (some sandboxes forbid raising
+# rlimits), netavark with aardvark-dns (containers on one network resolve each
+# other's names). Needs root when the file is missing.
+write_containers_conf() {
+    local conf=${CONTAINERS_CONF:-/etc/containers/containers.conf}
+    [ -f "$conf" ] && return 0
+    [ "$(id -u)" -eq 0 ] || die "$conf is missing; create it as root (see docker/README.md)"
+    log "writing $conf (runc, no default ulimits, netavark)"
+    mkdir -p "$(dirname "$conf")"
+    cat > "$conf" <<'CONF'
+# Written by tofa's scripts (scripts/lib/common.sh: write_containers_conf).
+[containers]
+default_ulimits = []
+
+[network]
+network_backend = "netavark"
+
+[engine]
+runtime = "runc"
+CONF
+}
