@@ -54,6 +54,8 @@ common_libtofa_la_SOURCES = \
 	common/map/anneal/run.cpp common/map/anneal/run.hpp common/map/anneal/schedule.cpp \
 	common/map/anneal/schedule.hpp common/map/anneal/site_neighbourhood.cpp common/map/anneal/site_neighbourhood.hpp \
 	common/net/sha256.hpp common/net/sha256.cpp \
+	common/net/hmac.hpp common/net/hmac.cpp \
+	common/net/datagram_socket.hpp common/net/datagram_socket.cpp \
 	common/net/munge_codec.hpp common/net/munge_codec.cpp \
 	common/net/socket_io.hpp common/net/socket_io.cpp \
 	common/net/frame.hpp common/net/frame.cpp \
@@ -82,6 +84,9 @@ common_libtofa_la_SOURCES = \
 	common/service/request_handler.hpp common/service/request_handler.cpp \
 	common/service/heartbeat_loop.hpp common/service/heartbeat_loop.cpp \
 	common/service/responder.hpp common/service/responder.cpp \
+	common/service/responder_sessions.hpp common/service/responder_sessions.cpp \
+	common/service/heartbeat_datagram.hpp common/service/heartbeat_datagram.cpp \
+	common/service/session_prober.hpp common/service/session_prober.cpp \
 	common/service/service.hpp common/service/service.cpp \
 	common/service/client.hpp common/service/client.cpp \
 	common/capi_guard.hpp common/capi.cpp common/service_capi.cpp

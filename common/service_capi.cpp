@@ -252,7 +252,7 @@ int tofa_responder_start(const char* conf_path, const char* node_name, const cha
     std::lock_guard<std::mutex> lock(g_mutex);
     if (g_responder) throw tofa::Error("the TOFA responder is already running");
     ResponderOptions options;
-    options.node_name = node_name;
+    options.node_names = {node_name};
     options.bind_address = text_or_empty(bind_address);
     options.port = port;
     options.munge_socket = text_or_empty(munge_socket);
@@ -262,6 +262,7 @@ int tofa_responder_start(const char* conf_path, const char* node_name, const cha
       options.max_connections = settings.max_connections;
       options.max_connections_per_peer = settings.max_connections_per_peer;
       options.header_timeout = settings.header_timeout;
+      options.sessions = settings.heartbeat_sessions;
     }
     g_responder = std::make_shared<Responder>(options, logger_of(log));
   });

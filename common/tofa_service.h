@@ -28,6 +28,8 @@
  *   HeartbeatInterval=10     seconds between heartbeat rounds (fractional ok)
  *   HeartbeatTimeout=2       seconds a node has to answer one heartbeat
  *   HeartbeatPortOffset=1000 responder port = the node's slurmd port + this
+ *   HeartbeatSessions=yes    after one munge TCP heartbeat, UDP heartbeats
+ *                            under a key that heartbeat handed over
  *   OutageModel=window:100   or ewma:ALPHA (outage probability estimator)
  *   DefaultStrategy=tofa     mapping strategy when a request names none
  *   PlacementBudget=10       ms auto may spend on a 128-task job (x (tasks/128)^0.8)

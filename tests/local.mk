@@ -30,6 +30,7 @@ tests_unit_tests_SOURCES = \
 	tests/unit/munged_fixture.hpp \
 	tests/unit/service/TofaConfGTest.cpp tests/unit/service/ServiceStateGTest.cpp \
 	tests/unit/service/ServiceNetworkGTest.cpp tests/unit/service/TofactlGTest.cpp \
+	tests/unit/service/HeartbeatDatagramGTest.cpp \
 	tests/unit/service/DeferredWriterGTest.cpp tests/unit/service/NodeHealthGTest.cpp \
 	tests/unit/service/MapWorkerGTest.cpp \
 	tests/unit/service/StateFormatGTest.cpp tests/unit/service/StateRecoveryGTest.cpp \

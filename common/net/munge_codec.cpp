@@ -8,6 +8,7 @@
 #include <thread>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <utility>
 
 #include "tofa/error.hpp"
@@ -77,9 +78,21 @@ MungeCodec::MungeCodec(std::string socket_path, int ttl_seconds)
     : socket_path_(std::move(socket_path)), ttl_seconds_(ttl_seconds) {}
 
 std::string MungeCodec::encode(const std::string& payload) const {
+  return encode_restricted(payload, std::nullopt);
+}
+
+std::string MungeCodec::encode_for(const std::string& payload, uid_t reader) const {
+  return encode_restricted(payload, reader);
+}
+
+std::string MungeCodec::encode_restricted(const std::string& payload,
+                                          std::optional<uid_t> reader) const {
   if (payload.size() > INT_MAX) throw MungeError("munge_encode: payload too large", false);
   for (int attempt = 1;; ++attempt) {
     Context ctx = make_context(socket_path_, ttl_seconds_);
+    if (reader && munge_ctx_set(ctx.get(), MUNGE_OPT_UID_RESTRICTION, *reader) != EMUNGE_SUCCESS)
+      throw MungeError("munge_ctx_set: cannot restrict a credential to uid " +
+                           std::to_string(*reader), false);
     char* cred = nullptr;
     munge_err_t err =
         munge_encode(&cred, ctx.get(), payload.data(), static_cast<int>(payload.size()));

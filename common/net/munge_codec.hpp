@@ -3,6 +3,7 @@
 
 #include <sys/types.h>
 
+#include <optional>
 #include <string>
 
 #include "tofa/error.hpp"
@@ -43,6 +44,10 @@ class MungeCodec {
   /// Throws MungeError "munge_encode: TEXT" (TEXT from libmunge) on failure.
   std::string encode(const std::string& payload) const;
 
+  /// As encode, but only a process of uid `reader` (or root) can decode it;
+  /// munge encrypts the payload, so it stays secret on the wire.
+  std::string encode_for(const std::string& payload, uid_t reader) const;
+
   /// Validates `credential` and returns its payload and the encoder's uid/gid.
   /// Throws MungeError "munge_decode: TEXT", e.g. "munge_decode: Invalid
   /// credential", "... Expired credential", "... Replayed credential" (munged
@@ -53,6 +58,8 @@ class MungeCodec {
   const std::string& socket_path() const { return socket_path_; }
 
  private:
+  std::string encode_restricted(const std::string& payload, std::optional<uid_t> reader) const;
+
   std::string socket_path_;
   int ttl_seconds_;
 };

@@ -34,6 +34,7 @@ Service::Service(ServiceOptions options) : options_(std::move(options)) {
   heartbeat.timeout = settings.heartbeat_timeout;
   heartbeat.munge_socket = options_.munge_socket;
   heartbeat.responder_uids = {0, options_.admin_uid};
+  heartbeat.sessions = settings.heartbeat_sessions;
   const int save_rounds = std::max(1, options_.nodes_save_rounds);
   heartbeats_ = std::make_unique<HeartbeatLoop>(
       heartbeat, [state] { return state->heartbeat_targets(); },

@@ -174,6 +174,10 @@ class ConfParser {
       s.heartbeat_timeout = number(0, false, "seconds > 0");
     } else if (key == "HeartbeatPortOffset") {
       s.heartbeat_port_offset = static_cast<int>(integer(-65535, 65535, "an integer -65535..65535"));
+    } else if (key == "HeartbeatSessions") {
+      if (v != "yes" && v != "no")
+        throw error(token.value_column, "bad HeartbeatSessions '" + v + "': expected yes or no");
+      s.heartbeat_sessions = v == "yes";
     } else if (key == "OutageModel") {
       try {
         s.outage_model = OutageModel::parse(v);
@@ -257,7 +261,7 @@ std::chrono::milliseconds seconds_to_ms(double seconds) {
 const std::vector<std::string>& service_keys() {
   static const std::vector<std::string> keys = {
       "ServiceHost",      "ServicePort",         "ServiceBindAddress", "RequestTimeout",
-      "HeartbeatInterval", "HeartbeatTimeout",   "HeartbeatPortOffset", "OutageModel",
+      "HeartbeatInterval", "HeartbeatTimeout",   "HeartbeatPortOffset", "HeartbeatSessions", "OutageModel",
       "DefaultStrategy",  "PlacementBudget",     "LinkCost",            "FaultPenalty",       "MaxGraphBytes",
       "MaxGraphTasks",    "MaxGraphsPerUser",    "PlacementRetention", "MaxConnections",
       "MaxConnectionsPerPeer", "HeaderTimeout",   "MapWorker",          "MapMemoryLimit",
@@ -274,6 +278,7 @@ std::string setting_text(const ServiceSettings& s, const std::string& name) {
   if (key == "HeartbeatInterval") return format_double(s.heartbeat_interval);
   if (key == "HeartbeatTimeout") return format_double(s.heartbeat_timeout);
   if (key == "HeartbeatPortOffset") return std::to_string(s.heartbeat_port_offset);
+  if (key == "HeartbeatSessions") return s.heartbeat_sessions ? "yes" : "no";
   if (key == "OutageModel") return s.outage_model.to_string();
   if (key == "DefaultStrategy") return s.default_strategy;
   if (key == "PlacementBudget") return format_double(s.placement_budget_ms);

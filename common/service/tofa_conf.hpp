@@ -27,6 +27,7 @@ struct ServiceSettings {
   double heartbeat_interval = 10;            ///< seconds between rounds
   double heartbeat_timeout = 2;              ///< seconds per heartbeat
   int heartbeat_port_offset = 1000;          ///< responder port = slurmd port + offset
+  bool heartbeat_sessions = true;            ///< UDP heartbeats under keys handed over TCP
   OutageModel outage_model;                  ///< window:100
   std::string default_strategy = kDefaultStrategy;
   double placement_budget_ms = 10;           ///< auto's budget at 128 tasks

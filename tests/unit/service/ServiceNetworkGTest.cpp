@@ -23,10 +23,12 @@
 #include "fixtures.hpp"
 #include "munged_fixture.hpp"
 #include "net/frame.hpp"
+#include "net/datagram_socket.hpp"
 #include "net/munge_codec.hpp"
 #include "net/socket_io.hpp"
 #include "raw_peers.hpp"
 #include "service/client.hpp"
+#include "service/heartbeat_datagram.hpp"
 #include "service/heartbeat_loop.hpp"
 #include "service/placement_store.hpp"
 #include "service/responder.hpp"
@@ -113,10 +115,11 @@ class ServiceNetworkTest : public ::testing::Test {
                           munge_socket.empty() ? tofa_test::cluster_munged().socket()
                                                : munge_socket);
   }
-  std::unique_ptr<Responder> responder(const std::string& node, uid_t service_uid) {
+  std::unique_ptr<Responder> responder(const std::string& node, uid_t service_uid, int port = 0) {
     ResponderOptions options;
-    options.node_name = node;
+    options.node_names = {node};
     options.bind_address = "127.0.0.1";
+    options.port = port;
     options.munge_socket = tofa_test::cluster_munged().socket();
     options.service_uid = service_uid;
     return std::make_unique<Responder>(options, log_.sink());
@@ -170,6 +173,72 @@ TEST_F(ServiceNetworkTest, NodeWhoseHeartbeatsStopGetsAnOutageProbability) {
   std::vector<std::string> placed = request_placement(client(*service), place);
   std::sort(placed.begin(), placed.end());
   EXPECT_EQ(placed, (std::vector<std::string>{"r3", "r4"}));
+}
+
+NodeReport report_of(Service& service, const std::string& name) {
+  for (const NodeReport& n : service.state().nodes())
+    if (n.name == name) return n;
+  return {};
+}
+
+TEST_F(ServiceNetworkTest, SessionHeartbeatsGoOverUdpAndSurviveAResponderRestart) {
+  REQUIRE_MUNGED();
+  if (geteuid() != 0) GTEST_SKIP() << "session keys are readable by root only";
+  auto service = start_service();
+  std::vector<std::unique_ptr<Responder>> responders;
+  std::vector<NodeAddress> nodes;
+  for (const char* name : {"r1", "r2"}) {
+    responders.push_back(responder(name, geteuid()));
+    nodes.push_back({name, "127.0.0.1", responders.back()->port()});
+  }
+  service->state().set_nodes(nodes);
+  ASSERT_TRUE(eventually([&] { return service->heartbeats().sessions() == 2; }));
+  const std::uint64_t answered = report_of(*service, "r1").answered;
+  ASSERT_TRUE(eventually([&] { return report_of(*service, "r1").answered >= answered + 3; }));
+
+  // A restarted responder has no key: it says so, gets a TCP heartbeat and a
+  // new key, and at most the round it was away counts as a miss.
+  const int port = responders[0]->port();
+  const std::uint64_t missed = report_of(*service, "r1").missed;
+  responders[0]->stop();
+  responders[0] = responder("r1", geteuid(), port);
+  const std::uint64_t after_restart = report_of(*service, "r1").answered;
+  ASSERT_TRUE(eventually([&] { return report_of(*service, "r1").answered >= after_restart + 3; }));
+  EXPECT_EQ(service->heartbeats().sessions(), 2u);
+  EXPECT_LE(report_of(*service, "r1").missed, missed + 2);
+  EXPECT_EQ(service->state().node_outage("r2"), 0);
+}
+
+TEST_F(ServiceNetworkTest, ForgedDatagramAnswersAreNotAnswers) {
+  REQUIRE_MUNGED();
+  if (geteuid() != 0) GTEST_SKIP() << "session keys are readable by root only";
+  auto service = start_service();
+  auto real = responder("r1", geteuid());
+  const int port = real->port();
+  service->state().set_nodes({{"r1", "127.0.0.1", port}});
+  ASSERT_TRUE(eventually([&] { return service->heartbeats().sessions() == 1; }));
+  ASSERT_EQ(service->state().node_outage("r1"), 0);
+
+  // The node goes down and something else answers its probes, well formed,
+  // for the right round, under a key it guessed.
+  real->stop();
+  real.reset();
+  tofa::net::Fd forger = tofa::net::bind_datagram_socket("127.0.0.1", port, 1 << 16);
+  std::atomic<bool> stop{false};
+  std::thread answering([&] {
+    while (!stop) {
+      pollfd ready{forger.get(), POLLIN, 0};
+      if (::poll(&ready, 1, 50) <= 0) continue;
+      tofa::net::DatagramAddress from;
+      while (auto text = tofa::net::receive_datagram(forger.get(), kMaxDatagramBytes, &from))
+        if (auto probe = parse_datagram(*text))
+          tofa::net::send_datagram(
+              forger.get(), make_alive(probe->node, probe->round, std::string(32, 'g')), from);
+    }
+  });
+  EXPECT_TRUE(eventually([&] { return service->state().node_outage("r1") > 0; }));
+  stop = true;
+  answering.join();
 }
 
 TEST_F(ServiceNetworkTest, RequestsCarryTheCallersUidAndStateSurvivesRestart) {

@@ -98,7 +98,7 @@ TEST(TofaConfTest, ErrorsNameFileLineAndColumn) {
   EXPECT_EQ(parse_error("Dims=2x2\n  Foo=1\n"),
             "tofa.conf:2:3: unknown key 'Foo': expected Dims, Wrap, CoresPerNode, NodeName, "
             "Coord, ServiceHost, ServicePort, ServiceBindAddress, RequestTimeout, "
-            "HeartbeatInterval, HeartbeatTimeout, HeartbeatPortOffset, OutageModel, "
+            "HeartbeatInterval, HeartbeatTimeout, HeartbeatPortOffset, HeartbeatSessions, OutageModel, "
             "DefaultStrategy, PlacementBudget, LinkCost, FaultPenalty, MaxGraphBytes, MaxGraphTasks, "
             "MaxGraphsPerUser, PlacementRetention, MaxConnections, MaxConnectionsPerPeer, "
             "HeaderTimeout, MapWorker, MapMemoryLimit, MapTimeLimit, MapFailure, OutageThreshold or "
