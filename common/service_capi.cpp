@@ -243,6 +243,31 @@ int tofa_service_failing_nodes(char** names, char* err, size_t err_size) {
   });
 }
 
+int tofa_service_set_outages(const char* const* nodes, const double* probabilities, int count,
+                             char* err, size_t err_size) {
+  return guarded(err, err_size, [&] {
+    require(count >= 0 && (count == 0 || (nodes && probabilities)),
+            "tofa_service_set_outages: bad arguments");
+    std::vector<std::pair<std::string, double>> outages;
+    for (int i = 0; i < count; ++i) {
+      require(nodes[i] != nullptr && probabilities[i] >= 0 && probabilities[i] <= 1,
+              "tofa_service_set_outages: a node name is NULL or a probability is outside 0..1");
+      outages.emplace_back(nodes[i], probabilities[i]);
+    }
+    running_service()->state().set_outages(0, outages);
+  });
+}
+
+int tofa_service_heartbeat_stats(long* rounds, double* last_round_seconds, long* sessions,
+                                 char* err, size_t err_size) {
+  return guarded(err, err_size, [&] {
+    const HeartbeatLoop& heartbeats = running_service()->heartbeats();
+    if (rounds) *rounds = heartbeats.rounds();
+    if (last_round_seconds) *last_round_seconds = heartbeats.last_round_seconds();
+    if (sessions) *sessions = static_cast<long>(heartbeats.sessions());
+  });
+}
+
 int tofa_responder_start(const char* conf_path, const char* node_name, const char* bind_address,
                          int port, const char* munge_socket, unsigned service_uid,
                          tofa_log_fn log, char* err, size_t err_size) {

@@ -179,6 +179,16 @@ int tofa_service_job_placement(unsigned job_id, char **placement, char *err, siz
 int tofa_service_node_outage(const char *node_name, double *probability, char *err,
                              size_t err_size);
 
+/* Pins the outage probability of `count` nodes (an administrator's
+ * set-outage, in process; saved once; all or none). */
+int tofa_service_set_outages(const char *const *nodes, const double *probabilities, int count,
+                             char *err, size_t err_size);
+
+/* Heartbeat figures: rounds completed, seconds the last one took, nodes
+ * heartbeated over UDP (holding a session key). Any pointer may be NULL. */
+int tofa_service_heartbeat_stats(long *rounds, double *last_round_seconds, long *sessions,
+                                 char *err, size_t err_size);
+
 /* ---- the responder (inside slurmd) ---------------------------------------- */
 
 /* Starts a thread answering heartbeats "HEARTBEAT node=NAME" with

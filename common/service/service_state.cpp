@@ -562,18 +562,29 @@ void ServiceState::check_admin(uid_t uid, const std::string& what) const {
 }
 
 void ServiceState::set_outage(uid_t uid, const std::string& node, double probability) {
+  set_outages(uid, {{node, probability}});
+}
+
+void ServiceState::set_outages(uid_t uid,
+                               const std::vector<std::pair<std::string, double>>& outages) {
   check_admin(uid, "set-outage");
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    const bool polled = std::any_of(polled_.begin(), polled_.end(),
-                                    [&](const NodeAddress& n) { return n.name == node; });
-    if (!polled && topology_.node_by_name(node) < 0) throw Error("unknown node " + node);
-    health_.set_override(node, probability);
+    std::set<std::string> polled;
+    for (const NodeAddress& n : polled_) polled.insert(n.name);
+    for (const auto& [node, probability] : outages)
+      if (!polled.count(node) && topology_.node_by_name(node) < 0) throw Error("unknown node " + node);
+    for (const auto& [node, probability] : outages) health_.set_override(node, probability);
   }
-  log(1, "outage probability of " + node + " set to " + format_number(probability) +
-             " by uid " + std::to_string(uid));
+  const std::string what = outages.size() == 1 ? outages[0].first
+                                                : std::to_string(outages.size()) + " nodes";
+  if (outages.size() == 1)
+    log(1, "outage probability of " + what + " set to " + format_number(outages[0].second) +
+               " by uid " + std::to_string(uid));
+  else
+    log(1, "outage probabilities of " + what + " set by uid " + std::to_string(uid));
   persist_or_throw(kNodesFile, [&] { return health_.to_text(); },
-                   "outage override of " + node + " not saved");
+                   "outage override of " + what + " not saved");
 }
 
 void ServiceState::clear_outage(uid_t uid, const std::string& node) {

@@ -131,6 +131,8 @@ class ServiceState {
   /// Administrators only (Error "permission denied: ... needs root or uid N").
   /// Saved before they return (Error when that fails).
   void set_outage(uid_t uid, const std::string& node, double probability);
+  /// Many at once, saved once (all or none: an unknown node sets nothing).
+  void set_outages(uid_t uid, const std::vector<std::pair<std::string, double>>& outages);
   void clear_outage(uid_t uid, const std::string& node);
 
   void set_nodes(std::vector<NodeAddress> nodes);

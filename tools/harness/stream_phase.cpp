@@ -1,0 +1,152 @@
+#include "harness/stream_phase.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+
+#include "harness/cluster_files.hpp"
+#include "harness/stream/easy_backfill.hpp"
+#include "harness/stream/stream_allocators.hpp"
+#include "harness/stream/stream_metrics.hpp"
+#include "sim/progress.hpp"
+#include "tofa/error.hpp"
+#include "tofa_service.h"
+
+namespace tofa::harness {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+double percentile(std::vector<double> values, double q) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const auto at = static_cast<std::size_t>(std::ceil(q * static_cast<double>(values.size())));
+  return values[std::min(values.size() - 1, at == 0 ? 0 : at - 1)];
+}
+
+/// The free CPUs as the select plugin hands them over: "h[00003-00010]:1,h00012:2".
+std::string free_cpus(const std::vector<int>& free_slots) {
+  const int n = static_cast<int>(free_slots.size());
+  std::string out;
+  for (int first = 0; first < n;) {
+    if (free_slots[first] <= 0) {
+      ++first;
+      continue;
+    }
+    int last = first;
+    while (last + 1 < n && free_slots[last + 1] == free_slots[first]) ++last;
+    const std::string a = node_name(first, n);
+    const std::string range =
+        first == last ? a : "h[" + a.substr(1) + "-" + node_name(last, n).substr(1) + "]";
+    out += (out.empty() ? "" : ",") + range + ":" + std::to_string(free_slots[first]);
+    first = last + 1;
+  }
+  return out;
+}
+
+/// Places a job through the service; nullopt when it does not fit now.
+Allocate service_allocator(const std::string& strategy, const GraphUpload& upload,
+                           std::vector<double>* latencies, std::map<std::string, long>* refusals) {
+  return [=](const StreamJob& job, const std::vector<int>& free_slots)
+             -> std::optional<std::vector<int>> {
+    const std::string graph = upload(job.tasks);
+    const std::string candidates = free_cpus(free_slots);
+    char* placement = nullptr;
+    char err[1024];
+    const auto started = std::chrono::steady_clock::now();
+    const int rc = tofa_service_place_job(0, 0, graph.c_str(), strategy.c_str(), candidates.c_str(),
+                                          0, 0, 0, nullptr, &placement, nullptr, err, sizeof err);
+    latencies->push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
+    if (rc != TOFA_OK) {
+      std::string reason = err;
+      ++(*refusals)[reason.substr(0, reason.find_first_of("0123456789"))];
+      return std::nullopt;
+    }
+    std::vector<int> nodes;
+    nodes.reserve(static_cast<std::size_t>(job.tasks));
+    for (const char *at = placement, *end; at && *at; at = *end ? end + 1 : end) {
+      end = at;
+      while (*end && *end != ',') ++end;
+      nodes.push_back(node_index(std::string(at, end)));
+    }
+    std::free(placement);
+    return nodes;
+  };
+}
+
+}  // namespace
+
+Json run_stream(const std::string& strategy, const Topology& topology,
+                const std::vector<StreamJob>& jobs, const std::vector<double>& outage,
+                const GraphUpload& upload) {
+  std::vector<double> latencies;
+  std::map<std::string, long> refusals;
+  Allocate allocate;
+  if (strategy == "mc1x1") allocate = mc1x1_allocator(topology);
+  else if (strategy == "snake") allocate = snake_best_fit_allocator(topology);
+  else allocate = service_allocator(strategy, upload, &latencies, &refusals);
+
+  double hop_bytes = 0, abort_sum = 0, runtime_sum = 0, completion_sum = 0;
+  double bunde_hops = 0, all_hops = 0;
+  long bunde_jobs = 0, bunde_skipped = 0, measured = 0, certain_aborts = 0;
+  sim::Progress progress("stream " + strategy, static_cast<long long>(jobs.size()));
+  EasyOptions options;
+  options.keep_task_nodes = false;
+  options.progress = [&](long done, long) { progress.update(done); };
+  options.on_start = [&](const ScheduledJob& started) {
+    const CommGraph graph = bunde_stencil_graph(started.job.tasks);
+    const JobMetrics m = job_metrics(started.job.runtime, graph, topology, started.task_nodes, outage);
+    hop_bytes += m.hop_bytes;
+    abort_sum += m.abort_probability;
+    runtime_sum += started.job.runtime;
+    if (std::isfinite(m.expected_completion)) completion_sum += m.expected_completion;
+    else ++certain_aborts;
+    all_hops += m.average_hops;
+    ++measured;
+    if (bunde_skip(started.job.tasks, topology) == ShapeSkip::None) {
+      bunde_hops += m.average_hops;
+      ++bunde_jobs;
+    } else {
+      ++bunde_skipped;
+    }
+  };
+  const auto started = std::chrono::steady_clock::now();
+  const StreamResult result = simulate_easy(
+      Machine{topology.node_count(), topology.cores_per_node()}, jobs, allocate, options);
+  progress.finish();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const double count = static_cast<double>(std::max<long>(1, measured));
+  Json refused = Json::object();
+  for (const auto& [reason, times] : refusals) refused[reason] = times;
+  return Json{
+      {"strategy", strategy},
+      {"path", latencies.empty() ? "harness allocator" : "tofa_service_place_job"},
+      {"seconds", seconds},
+      {"jobs_started", result.jobs.size()},
+      {"jobs_rejected", result.rejected.size()},
+      {"placement_latency_ms",
+       {{"p50", percentile(latencies, 0.5)}, {"p95", percentile(latencies, 0.95)},
+        {"p99", percentile(latencies, 0.99)}, {"max", percentile(latencies, 1.0)},
+        {"calls", latencies.size()}}},
+      {"refusals", refused},
+      {"utilisation", result.totals.utilisation},
+      {"makespan", result.totals.makespan},
+      {"mean_wait", result.totals.mean_wait},
+      {"p95_wait", result.totals.p95_wait},
+      {"mean_bounded_slowdown", result.totals.mean_bounded_slowdown},
+      {"mean_hop_bytes", hop_bytes / count},
+      {"mean_average_hops", all_hops / count},
+      {"mean_abort_probability", abort_sum / count},
+      {"expected_aborts", abort_sum},
+      {"certain_aborts", certain_aborts},
+      {"completion_proxy_ratio", runtime_sum > 0 ? completion_sum / runtime_sum : 0.0},
+      {"bunde", {{"average_hops", bunde_jobs ? bunde_hops / static_cast<double>(bunde_jobs) : 0.0},
+                 {"jobs", bunde_jobs},
+                 {"skipped", bunde_skipped}}}};
+}
+
+}  // namespace tofa::harness

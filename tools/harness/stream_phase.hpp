@@ -1,0 +1,27 @@
+// The job-stream phase: FIFO with EASY backfilling over the synthetic
+// cluster, once per strategy. TOFA strategies (and Slurm's block layout,
+// "default-slurm") place every job through the service, as select/cons_tres
+// does (tofa_service_place_job, the free CPUs as candidates); "mc1x1" and
+// "snake" are the Bunde seed's allocators, tasks in allocation order.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "harness/stream/swf.hpp"
+#include "tofa/topology.hpp"
+
+namespace tofa::harness {
+
+/// Graph id of a job's communication graph (uploaded once per task count).
+using GraphUpload = std::function<std::string(int tasks)>;
+
+/// One strategy's stream; `outage` is the truth the metrics use (P(abort)).
+nlohmann::ordered_json run_stream(const std::string& strategy, const Topology& topology,
+                                  const std::vector<StreamJob>& jobs,
+                                  const std::vector<double>& outage, const GraphUpload& upload);
+
+}  // namespace tofa::harness
