@@ -5,6 +5,7 @@
 # Slurm-independent tool dlopen()s it RTLD_NOW|RTLD_GLOBAL before the plugins
 # (see plugins/harness/tofa_harness_host.h).
 EXTRA_DIST += plugins/harness/tofa_harness_host.h tests/harness/test_plugin_host.sh \
+	tests/harness/test_harness_run.sh \
 	tools/harness/start-munged.sh
 if BUILD_PLUGINS
 tofaplugin_LTLIBRARIES += plugins/harness/tofa_harness_host.la
@@ -24,4 +25,6 @@ tests_harness_plugin_host_driver_CPPFLAGS = -I$(top_srcdir)/common -I$(top_srcdi
 tests_harness_plugin_host_driver_CFLAGS = -std=gnu11 $(TOFA_CFLAGS)
 tests_harness_plugin_host_driver_LDADD = common/libtofa.la -ldl
 TESTS += tests/harness/test_plugin_host.sh
+# tofa-harness run on 512 nodes with examples/harness/small.swf, twice.
+TESTS += tests/harness/test_harness_run.sh
 endif

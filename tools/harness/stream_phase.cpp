@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <queue>
 
 #include "harness/cluster_files.hpp"
 #include "harness/stream/easy_backfill.hpp"
@@ -47,8 +48,17 @@ std::string free_cpus(const std::vector<int>& free_slots) {
 }
 
 /// Places a job through the service; nullopt when it does not fit now.
+/// The power of two at or below `tasks`: the bucket of latencies by job size.
+int size_bucket(int tasks) {
+  int bucket = 1;
+  while (bucket * 2 <= tasks) bucket *= 2;
+  return bucket;
+}
+
 Allocate service_allocator(const std::string& strategy, const GraphUpload& upload,
-                           std::vector<double>* latencies, std::map<std::string, long>* refusals) {
+                           std::vector<double>* latencies,
+                           std::map<int, std::vector<double>>* by_size,
+                           std::map<std::string, long>* refusals) {
   return [=](const StreamJob& job, const std::vector<int>& free_slots)
              -> std::optional<std::vector<int>> {
     const std::string graph = upload(job.tasks);
@@ -58,8 +68,10 @@ Allocate service_allocator(const std::string& strategy, const GraphUpload& uploa
     const auto started = std::chrono::steady_clock::now();
     const int rc = tofa_service_place_job(0, 0, graph.c_str(), strategy.c_str(), candidates.c_str(),
                                           0, 0, 0, nullptr, &placement, nullptr, err, sizeof err);
-    latencies->push_back(
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+    latencies->push_back(ms);
+    (*by_size)[size_bucket(job.tasks)].push_back(ms);
     if (rc != TOFA_OK) {
       std::string reason = err;
       ++(*refusals)[reason.substr(0, reason.find_first_of("0123456789"))];
@@ -83,20 +95,34 @@ Json run_stream(const std::string& strategy, const Topology& topology,
                 const std::vector<StreamJob>& jobs, const std::vector<double>& outage,
                 const GraphUpload& upload) {
   std::vector<double> latencies;
+  std::map<int, std::vector<double>> by_size;
   std::map<std::string, long> refusals;
   Allocate allocate;
   if (strategy == "mc1x1") allocate = mc1x1_allocator(topology);
   else if (strategy == "snake") allocate = snake_best_fit_allocator(topology);
-  else allocate = service_allocator(strategy, upload, &latencies, &refusals);
+  else allocate = service_allocator(strategy, upload, &latencies, &by_size, &refusals);
 
   double hop_bytes = 0, abort_sum = 0, runtime_sum = 0, completion_sum = 0;
   double bunde_hops = 0, all_hops = 0;
   long bunde_jobs = 0, bunde_skipped = 0, measured = 0, certain_aborts = 0;
+  // Slots in use, swept at every start: a placement never exceeds a node's CPUs.
+  std::vector<int> used(static_cast<std::size_t>(topology.node_count()), 0);
+  using Running = std::pair<double, std::vector<int>>;
+  auto later = [](const Running& a, const Running& b) { return a.first > b.first; };
+  std::priority_queue<Running, std::vector<Running>, decltype(later)> running(later);
+  long oversubscribed = 0;
   sim::Progress progress("stream " + strategy, static_cast<long long>(jobs.size()));
   EasyOptions options;
   options.keep_task_nodes = false;
   options.progress = [&](long done, long) { progress.update(done); };
   options.on_start = [&](const ScheduledJob& started) {
+    for (; !running.empty() && running.top().first <= started.start; running.pop())
+      for (int node : running.top().second) --used[static_cast<std::size_t>(node)];
+    bool over = false;
+    for (int node : started.task_nodes)
+      over |= ++used[static_cast<std::size_t>(node)] > topology.cores_per_node();
+    oversubscribed += over;
+    running.emplace(started.end, started.task_nodes);
     const CommGraph graph = bunde_stencil_graph(started.job.tasks);
     const JobMetrics m = job_metrics(started.job.runtime, graph, topology, started.task_nodes, outage);
     hop_bytes += m.hop_bytes;
@@ -120,6 +146,10 @@ Json run_stream(const std::string& strategy, const Topology& topology,
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   const double count = static_cast<double>(std::max<long>(1, measured));
+  Json sizes = Json::array();
+  for (const auto& [bucket, values] : by_size)
+    sizes.push_back({{"tasks_from", bucket}, {"calls", values.size()},
+                     {"p50", percentile(values, 0.5)}, {"p95", percentile(values, 0.95)}});
   Json refused = Json::object();
   for (const auto& [reason, times] : refusals) refused[reason] = times;
   return Json{
@@ -128,10 +158,12 @@ Json run_stream(const std::string& strategy, const Topology& topology,
       {"seconds", seconds},
       {"jobs_started", result.jobs.size()},
       {"jobs_rejected", result.rejected.size()},
+      {"oversubscribed_starts", oversubscribed},
       {"placement_latency_ms",
        {{"p50", percentile(latencies, 0.5)}, {"p95", percentile(latencies, 0.95)},
         {"p99", percentile(latencies, 0.99)}, {"max", percentile(latencies, 1.0)},
         {"calls", latencies.size()}}},
+      {"placement_latency_by_size", sizes},
       {"refusals", refused},
       {"utilisation", result.totals.utilisation},
       {"makespan", result.totals.makespan},

@@ -203,6 +203,11 @@ int run(const RunOptions& o) {
   std::vector<double> truth = model.truths();
   const std::vector<double>& pinned = o.stream_outage == "truth" ? truth : estimates;
   pin_outages(names, pinned);
+  // The simulated nodes would compete with the placements for this
+  // machine's cores; their heartbeats now only find silence, which the
+  // pinned probabilities override.
+  for (pid_t child : children) stop_child(child);
+  children.clear();
   std::map<int, std::string> graph_ids;
   const GraphUpload upload = [&](int tasks) {
     auto found = graph_ids.find(tasks);
@@ -232,6 +237,16 @@ int run(const RunOptions& o) {
   }
   failure_json["failing_nodes"] = failing;
   failure_json["frozen_nodes"] = frozen;
+  // Mean estimate per class of node at the end of the heartbeat phase.
+  double sums[3] = {0, 0, 0};
+  long counts[3] = {0, 0, 0};
+  for (int node = 0; node < n && !estimates.empty(); ++node) {
+    const int kind = model.frozen(node) ? 2 : model.truth(node) > 0 ? 1 : 0;
+    sums[kind] += estimates[static_cast<std::size_t>(node)];
+    ++counts[kind];
+  }
+  auto mean = [&](int kind) { return counts[kind] ? sums[kind] / static_cast<double>(counts[kind]) : 0.0; };
+  heartbeat["mean_estimate"] = {{"healthy", mean(0)}, {"failing", mean(1)}, {"frozen", mean(2)}};
   Json report{
       {"tool", "tofa-harness"},
       {"cluster", {{"topology", spec}, {"nodes", n}, {"cores_per_node", topology.cores_per_node()},
@@ -248,8 +263,6 @@ int run(const RunOptions& o) {
       {"strategies", strategies}};
 
   host.stop_ctld();
-  for (pid_t child : children) stop_child(child);
-  children.clear();
   report["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_started).count();
   const std::string json_path = o.json.empty() ? dir + "/harness.json" : o.json;
   std::ofstream(json_path) << report.dump(2) << "\n";

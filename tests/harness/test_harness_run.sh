@@ -1,0 +1,66 @@
+#!/bin/bash
+# tofa-harness run on 512 nodes with the shipped 200-job trace, twice with the
+# same seed: every job is placed exactly once and no node is oversubscribed,
+# failing and frozen nodes' estimates rise above the healthy ones', the
+# seeded stream reproduces exactly, the report's charts exist.
+# Needs root and the plugins (exit 77 = skip otherwise).
+set -uo pipefail
+
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+top_builddir=${top_builddir:-$top_srcdir}
+HARNESS=$top_builddir/tools/harness/tofa-harness
+HOST=${TOFA_HARNESS_HOST:-$top_builddir/plugins/harness/.libs/tofa_harness_host.so}
+
+skip() { echo "SKIP: $*"; exit 77; }
+[ "$(id -u)" -eq 0 ] || skip "needs root (private munged, SlurmUser=root)"
+[ -x "$HARNESS" ] || skip "$HARNESS is not built"
+[ -f "$HOST" ] || skip "$HOST is not built (configure --with-slurm-source)"
+[ -x /usr/sbin/munged ] || skip "munged is not installed"
+
+WORK=$(mktemp -d /tmp/tofa-harness-test.XXXXXX) || exit 1
+trap 'rm -rf "$WORK"' EXIT
+run() {  # NAME: one run into $WORK/NAME
+    "$HARNESS" run --topology torus:8x8x8 --rounds 100 --seed 7 \
+        --swf "$top_srcdir/examples/harness/small.swf" --stream-outage truth \
+        --strategies default-slurm,tofa,auto,mc1x1,snake \
+        --dir "$WORK/$1" --json "$WORK/$1.json" --charts "$WORK/$1-charts" \
+        > "$WORK/$1.out" 2> "$WORK/$1.err" || { cat "$WORK/$1.err"; return 1; }
+}
+run a || { echo "FAIL: tofa-harness run"; exit 1; }
+run b || { echo "FAIL: tofa-harness run (again)"; exit 1; }
+
+python3 - "$WORK/a.json" "$WORK/b.json" "$WORK/a-charts" <<'PY'
+import json, os, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+charts = sys.argv[3]
+failures = 0
+def check(ok, what):
+    global failures
+    print(("ok   " if ok else "FAIL ") + what)
+    failures += not ok
+
+jobs = a["stream"]["jobs"]
+for s in a["strategies"]:
+    name = s["strategy"]
+    check(s["jobs_started"] + s["jobs_rejected"] == jobs,
+          f"{name}: every one of the {jobs} jobs started or was rejected, exactly once")
+    check(s["jobs_rejected"] <= 2, f"{name}: at most the jobs needing frozen nodes were rejected ({s['jobs_rejected']})")
+    check(s["oversubscribed_starts"] == 0, f"{name}: no node ran more tasks than its CPUs")
+check(a["plugins"]["graphs_uploaded"] > 0, "graphs went up through tofa_loadmatrix.so")
+hb = a["heartbeat"]
+check(hb["sessions"] >= a["cluster"]["nodes"] - a["failures"]["frozen_nodes"] - 5,
+      f"nodes heartbeated over UDP sessions ({hb['sessions']})")
+est = hb["mean_estimate"]
+check(est["failing"] > 2 * est["healthy"] + 0.005,
+      f"failing nodes' estimates rose ({est['failing']:.4f} vs healthy {est['healthy']:.4f})")
+check(a["failures"]["frozen_nodes"] == 0 or est["frozen"] > 0.3,
+      f"frozen responders' estimates rose ({est['frozen']:.3f})")
+timing = {"seconds", "placement_latency_ms"}
+strip = lambda s: {k: v for k, v in s.items() if k not in timing}
+check([strip(s) for s in a["strategies"]] == [strip(s) for s in b["strategies"]],
+      "the seeded job stream reproduces exactly")
+check(a["failures"] == b["failures"], "the seeded failure model reproduces exactly")
+for chart in ("harness-accuracy", "harness-strategies", "harness-latency"):
+    check(os.path.getsize(os.path.join(charts, chart + ".svg")) > 0, f"{chart}.svg written")
+sys.exit(1 if failures else 0)
+PY
