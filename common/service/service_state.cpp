@@ -539,9 +539,10 @@ std::vector<NodeReport> ServiceState::nodes() const {
 
 double ServiceState::node_outage(const std::string& name) const {
   std::lock_guard<std::mutex> lock(mutex_);
-  const bool polled = std::any_of(polled_.begin(), polled_.end(),
-                                  [&](const NodeAddress& node) { return node.name == name; });
-  if (!polled && topology_.node_by_name(name) < 0 && health_.find(name) == nullptr)
+  // The polled list is scanned last: it is as long as the cluster.
+  if (topology_.node_by_name(name) < 0 && health_.find(name) == nullptr &&
+      std::none_of(polled_.begin(), polled_.end(),
+                   [&](const NodeAddress& node) { return node.name == name; }))
     throw Error("unknown node " + name);
   return health_.probability(name, settings_.outage_model);
 }

@@ -135,7 +135,7 @@ static int _start_log(int stderr_level, char *err, size_t err_size)
 	close(fd);
 	opts.stderr_level = stderr_levels[stderr_level];
 	opts.syslog_level = LOG_LEVEL_QUIET;
-	opts.logfile_level = LOG_LEVEL_DEBUG;
+	opts.logfile_level = LOG_LEVEL_INFO; /* debug: a line per node and round */
 	if (log_init("tofa-harness", opts, SYSLOG_FACILITY_USER, log_path) != 0) {
 		_set_err(err, err_size, "log_init(%s) failed", log_path);
 		return -1;

@@ -42,7 +42,7 @@ const char *tofa_host_slurm_version(void);
  * Reads slurm_conf_path with libslurmfull's slurm_conf_init (it also sets
  * SLURM_CONF, from which the plugins find tofa.conf beside it) and starts
  * Slurm's logging into log_path (NULL: "<dir of slurm.conf>/harness-host.log"),
- * at debug level; stderr_level 0 = nothing on stderr, 1 = errors, 2 = info,
+ * at info level; stderr_level 0 = nothing on stderr, 1 = errors, 2 = info,
  * 3 = debug. Once per process (a second call with the same path returns 0).
  */
 int tofa_host_init(const char *slurm_conf_path, const char *log_path, int stderr_level,

@@ -2,7 +2,8 @@
 # tofa-harness run on 512 nodes with the shipped 200-job trace, twice with the
 # same seed: every job is placed exactly once and no node is oversubscribed,
 # failing and frozen nodes' estimates rise above the healthy ones', the
-# seeded stream reproduces exactly, the report's charts exist.
+# seeded stream reproduces exactly (auto aside: it is time-budgeted), the
+# report's charts exist.
 # Needs root and the plugins (exit 77 = skip otherwise).
 set -uo pipefail
 
@@ -18,6 +19,7 @@ skip() { echo "SKIP: $*"; exit 77; }
 [ -x /usr/sbin/munged ] || skip "munged is not installed"
 
 WORK=$(mktemp -d /tmp/tofa-harness-test.XXXXXX) || exit 1
+chmod 0755 "$WORK"   # munged runs as the munge user below it
 trap 'rm -rf "$WORK"' EXIT
 run() {  # NAME: one run into $WORK/NAME
     "$HARNESS" run --topology torus:8x8x8 --rounds 100 --seed 7 \
@@ -44,7 +46,12 @@ for s in a["strategies"]:
     name = s["strategy"]
     check(s["jobs_started"] + s["jobs_rejected"] == jobs,
           f"{name}: every one of the {jobs} jobs started or was rejected, exactly once")
-    check(s["jobs_rejected"] <= 2, f"{name}: at most the jobs needing frozen nodes were rejected ({s['jobs_rejected']})")
+    # Only a job larger than the nodes at or below OutageThreshold may be
+    # refused (TOFA strategies leave the others out, OnlyFailingNodesFit=wait).
+    healthy = a["cluster"]["nodes"] - (0 if name in ("default-slurm", "mc1x1", "snake")
+                                       else a["nodes_above_outage_threshold"])
+    check(s["jobs_rejected"] == 0 or s["smallest_rejected_job"] > healthy * a["cluster"]["cores_per_node"],
+          f"{name}: only jobs larger than the usable nodes were refused ({s['jobs_rejected']})")
     check(s["oversubscribed_starts"] == 0, f"{name}: no node ran more tasks than its CPUs")
 check(a["plugins"]["graphs_uploaded"] > 0, "graphs went up through tofa_loadmatrix.so")
 hb = a["heartbeat"]
@@ -55,10 +62,14 @@ check(est["failing"] > 2 * est["healthy"] + 0.005,
       f"failing nodes' estimates rose ({est['failing']:.4f} vs healthy {est['healthy']:.4f})")
 check(a["failures"]["frozen_nodes"] == 0 or est["frozen"] > 0.3,
       f"frozen responders' estimates rose ({est['frozen']:.3f})")
-timing = {"seconds", "placement_latency_ms"}
+timing = {"seconds", "placement_latency_ms", "placement_latency_by_size"}
 strip = lambda s: {k: v for k, v in s.items() if k not in timing}
-check([strip(s) for s in a["strategies"]] == [strip(s) for s in b["strategies"]],
-      "the seeded job stream reproduces exactly")
+# auto works within a time budget (PlacementBudget): its placements depend on
+# the machine's speed and load, so it is left out of the comparison.
+timed = {"auto"}
+check([strip(s) for s in a["strategies"] if s["strategy"] not in timed] ==
+      [strip(s) for s in b["strategies"] if s["strategy"] not in timed],
+      "the seeded job stream reproduces exactly (every strategy but the time-budgeted auto)")
 check(a["failures"] == b["failures"], "the seeded failure model reproduces exactly")
 for chart in ("harness-accuracy", "harness-strategies", "harness-latency"):
     check(os.path.getsize(os.path.join(charts, chart + ".svg")) > 0, f"{chart}.svg written")

@@ -59,22 +59,47 @@ Allocate service_allocator(const std::string& strategy, const GraphUpload& uploa
                            std::vector<double>* latencies,
                            std::map<int, std::vector<double>>* by_size,
                            std::map<std::string, long>* refusals) {
+  std::vector<int> failing;  // fixed for the stream: the outage probabilities are pinned
+  char* names = nullptr;
+  char err[512];
+  if (tofa_service_failing_nodes(&names, err, sizeof err) != TOFA_OK)
+    throw Error(std::string("the TOFA service: ") + err);
+  for (const char *at = names, *end; at && *at; at = *end ? end + 1 : end) {
+    end = at;
+    while (*end && *end != ',') ++end;
+    failing.push_back(node_index(std::string(at, end)));
+  }
+  std::free(names);
   return [=](const StreamJob& job, const std::vector<int>& free_slots)
              -> std::optional<std::vector<int>> {
     const std::string graph = upload(job.tasks);
-    const std::string candidates = free_cpus(free_slots);
+    // As select/tofa does: nodes above OutageThreshold are left out while
+    // the job fits without them (OnlyFailingNodesFit). Slurm's own layout
+    // (default-slurm, the baseline) knows nothing of them.
+    std::vector<int> healthy = free_slots;
+    bool dropped = false;
+    if (strategy != "default-slurm")
+      for (int node : failing) {
+        dropped |= healthy[static_cast<std::size_t>(node)] > 0;
+        healthy[static_cast<std::size_t>(node)] = 0;
+      }
     char* placement = nullptr;
     char err[1024];
     const auto started = std::chrono::steady_clock::now();
-    const int rc = tofa_service_place_job(0, 0, graph.c_str(), strategy.c_str(), candidates.c_str(),
-                                          0, 0, 0, nullptr, &placement, nullptr, err, sizeof err);
+    auto place = [&](const std::vector<int>& slots) {
+      const std::string candidates = free_cpus(slots);
+      return tofa_service_place_job(0, 0, graph.c_str(), strategy.c_str(), candidates.c_str(), 0,
+                                    0, 0, nullptr, &placement, nullptr, err, sizeof err);
+    };
+    int rc = place(healthy);
+    if (rc != TOFA_OK && dropped && !tofa_service_only_failing_fit_waits()) rc = place(free_slots);
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
     latencies->push_back(ms);
     (*by_size)[size_bucket(job.tasks)].push_back(ms);
     if (rc != TOFA_OK) {
       std::string reason = err;
-      ++(*refusals)[reason.substr(0, reason.find_first_of("0123456789"))];
+      ++(*refusals)[reason.substr(0, 120)];
       return std::nullopt;
     }
     std::vector<int> nodes;
@@ -146,6 +171,9 @@ Json run_stream(const std::string& strategy, const Topology& topology,
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   const double count = static_cast<double>(std::max<long>(1, measured));
+  int smallest_rejected = 0;
+  for (const RejectedJob& r : result.rejected)
+    if (smallest_rejected == 0 || r.job.tasks < smallest_rejected) smallest_rejected = r.job.tasks;
   Json sizes = Json::array();
   for (const auto& [bucket, values] : by_size)
     sizes.push_back({{"tasks_from", bucket}, {"calls", values.size()},
@@ -158,6 +186,7 @@ Json run_stream(const std::string& strategy, const Topology& topology,
       {"seconds", seconds},
       {"jobs_started", result.jobs.size()},
       {"jobs_rejected", result.rejected.size()},
+      {"smallest_rejected_job", smallest_rejected},
       {"oversubscribed_starts", oversubscribed},
       {"placement_latency_ms",
        {{"p50", percentile(latencies, 0.5)}, {"p95", percentile(latencies, 0.95)},

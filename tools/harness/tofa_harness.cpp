@@ -203,11 +203,8 @@ int run(const RunOptions& o) {
   std::vector<double> truth = model.truths();
   const std::vector<double>& pinned = o.stream_outage == "truth" ? truth : estimates;
   pin_outages(names, pinned);
-  // The simulated nodes would compete with the placements for this
-  // machine's cores; their heartbeats now only find silence, which the
-  // pinned probabilities override.
-  for (pid_t child : children) stop_child(child);
-  children.clear();
+  long above_threshold = 0;
+  for (double p : pinned) above_threshold += p > tofa_service_outage_threshold();
   std::map<int, std::string> graph_ids;
   const GraphUpload upload = [&](int tasks) {
     auto found = graph_ids.find(tasks);
@@ -260,9 +257,12 @@ int run(const RunOptions& o) {
       {"heartbeat", heartbeat},
       {"stream", stream_about},
       {"stream_outage", o.stream_outage},
+      {"nodes_above_outage_threshold", above_threshold},
       {"strategies", strategies}};
 
   host.stop_ctld();
+  for (pid_t child : children) stop_child(child);
+  children.clear();
   report["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_started).count();
   const std::string json_path = o.json.empty() ? dir + "/harness.json" : o.json;
   std::ofstream(json_path) << report.dump(2) << "\n";
