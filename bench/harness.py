@@ -115,7 +115,24 @@ def markdown(reports, anchor, revision, seconds, quick):
             ref = f" (in process, 85 tasks: {anchor_ms:.1f} ms)" if anchor_ms is not None and nodes == 512 else ""
             lines.append(f"| placement latency `{s['strategy']}`, {nodes} nodes{ref} | measured | p50 "
                          f"{s['placement_latency_ms']['p50']:.1f} ms, p95 {s['placement_latency_ms']['p95']:.1f} ms{near} | |")
-    lines += ["", "## Job streams per strategy", "",
+    lines += ["", "## Which plugin objects run, and why not the others", "",
+              "- `slurmctld_tofa.so` (its `init()`): starts the service and pushes the node table every 3 s. "
+              "slurmctld's own `lock_slurmctld`/`unlock_slurmctld` come from the host module (five real "
+              "rwlocks); the node table is libslurmfull's (`init_node_conf`, `build_all_nodeline_info` "
+              "on the harness's slurm.conf); `job_list` is absent, which the plugin already handles.",
+              "- `tofa_nodestate.so`: the responders of the first nodes, one process each with `-D -N NAME` "
+              "on its command line (the plugin reads its node name there, as in slurmd); `spank_context` "
+              "and the rest of the SPANK API come from the host module, ahead of libslurmfull's own in "
+              "the global scope.",
+              "- `tofa_loadmatrix.so`: every job's graph goes up through its `--tofa-matrix` callback and "
+              "`slurm_spank_init_post_opt`, as in srun.",
+              "- Not loaded: the select shim (it *is* select/cons_tres: job records, partitions, core "
+              "bitmaps, GRES, i.e. slurmctld itself) and topology/tofa (same internals, and on 22.05 "
+              "it only ranks nodes for the select path). The harness calls what they call, "
+              "`tofa_service_place_job`, with the free CPUs as candidates and the nodes above "
+              "OutageThreshold left out as select/tofa leaves them out. cli_filter/tofa needs a "
+              "controller to allocate from.",
+              "", "## Job streams per strategy", "",
               "| nodes | strategy | jobs | utilisation | mean wait s | hop-bytes | avg hops (Bunde) | "
               "mean P(abort) | completion proxy | p50 ms |",
               "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"]

@@ -77,8 +77,9 @@ std::string OutageModel::to_string() const {
 
 void HeartbeatHistory::record(bool answered, const OutageModel& model) {
   recent_.push_back(answered);
+  recent_missed_ += answered ? 0 : 1;
   const std::size_t keep = model.window < 1 ? 1 : static_cast<std::size_t>(model.window);
-  while (recent_.size() > keep) recent_.pop_front();
+  for (; recent_.size() > keep; recent_.pop_front()) recent_missed_ -= recent_.front() ? 0 : 1;
   if (answered) {
     ++answered_total_;
   } else {
@@ -90,9 +91,7 @@ void HeartbeatHistory::record(bool answered, const OutageModel& model) {
 double HeartbeatHistory::outage_probability(const OutageModel& model) const {
   if (model.kind == OutageModel::Kind::Ewma) return ewma_;
   if (recent_.empty()) return 0;
-  std::size_t missed = 0;
-  for (bool answered : recent_) missed += answered ? 0 : 1;
-  return static_cast<double>(missed) / static_cast<double>(recent_.size());
+  return static_cast<double>(recent_missed_) / static_cast<double>(recent_.size());
 }
 
 std::string HeartbeatHistory::to_text() const {
@@ -144,6 +143,7 @@ HeartbeatHistory HeartbeatHistory::from_text(const std::string& text) {
     history.recent_.push_back(bit == '1');
     (bit == '1' ? recent_answered : recent_missed) += 1;
   }
+  history.recent_missed_ = static_cast<std::size_t>(recent_missed);
   if (recent_answered > history.answered_total_ || recent_missed > history.missed_total_) {
     bad_history(text, "recent heartbeats exceed the answered/missed totals");
   }

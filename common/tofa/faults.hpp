@@ -45,6 +45,7 @@ class HeartbeatHistory {
 
  private:
   std::deque<bool> recent_;
+  std::size_t recent_missed_ = 0;  ///< misses in recent_: the estimate in O(1)
   std::uint64_t answered_total_ = 0;
   std::uint64_t missed_total_ = 0;
   double ewma_ = 0;

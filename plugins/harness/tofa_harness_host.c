@@ -500,21 +500,24 @@ static lock_level_t _level(int level)
 
 void tofa_host_lock(int conf, int job, int node, int part, int fed)
 {
-	slurmctld_lock_t l = { _level(conf), _level(job), _level(node), _level(part),
-			       _level(fed) };
+	slurmctld_lock_t l = { .conf = _level(conf), .job = _level(job),
+			       .node = _level(node), .part = _level(part),
+			       .fed = _level(fed) };
 	lock_slurmctld(l);
 }
 
 void tofa_host_unlock(int conf, int job, int node, int part, int fed)
 {
-	slurmctld_lock_t l = { _level(conf), _level(job), _level(node), _level(part),
-			       _level(fed) };
+	slurmctld_lock_t l = { .conf = _level(conf), .job = _level(job),
+			       .node = _level(node), .part = _level(part),
+			       .fed = _level(fed) };
 	unlock_slurmctld(l);
 }
 
 int tofa_host_start_ctld(const char *plugin_path, char *err, size_t err_size)
 {
-	slurmctld_lock_t node_write = { NO_LOCK, NO_LOCK, WRITE_LOCK, NO_LOCK, NO_LOCK };
+	slurmctld_lock_t node_write = { .conf = NO_LOCK, .job = NO_LOCK, .node = WRITE_LOCK,
+					.part = NO_LOCK, .fed = NO_LOCK };
 	int (*init)(void);
 	long from;
 	void *dl;

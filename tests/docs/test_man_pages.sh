@@ -65,5 +65,12 @@ if [ -x "$sim" ]; then
   check_options tofa-sim "$help"
 fi
 
+# tofa-harness: the options of its subcommands (run, trace).
+harness="$top_builddir/tools/harness/tofa-harness"
+if [ -x "$harness" ]; then
+  help=$({ "$harness" run --help 2>&1; "$harness" trace --help 2>&1; } | help_options)
+  check_options tofa-harness "$help"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -62,7 +62,7 @@ check(est["failing"] > 2 * est["healthy"] + 0.005,
       f"failing nodes' estimates rose ({est['failing']:.4f} vs healthy {est['healthy']:.4f})")
 check(a["failures"]["frozen_nodes"] == 0 or est["frozen"] > 0.3,
       f"frozen responders' estimates rose ({est['frozen']:.3f})")
-timing = {"seconds", "placement_latency_ms", "placement_latency_by_size"}
+timing = {"seconds", "placement_latency_ms", "placement_latency_by_size", "jobs_csv"}
 strip = lambda s: {k: v for k, v in s.items() if k not in timing}
 # auto works within a time budget (PlacementBudget): its placements depend on
 # the machine's speed and load, so it is left out of the comparison.
@@ -70,6 +70,11 @@ timed = {"auto"}
 check([strip(s) for s in a["strategies"] if s["strategy"] not in timed] ==
       [strip(s) for s in b["strategies"] if s["strategy"] not in timed],
       "the seeded job stream reproduces exactly (every strategy but the time-budgeted auto)")
+for s in a["strategies"]:
+    if s["strategy"] not in timed:
+        other = s["jobs_csv"].replace("/a/", "/b/")
+        check(open(s["jobs_csv"]).read() == open(other).read(),
+              f"{s['strategy']}: every job's start, nodes' metrics and P(abort) reproduce")
 check(a["failures"] == b["failures"], "the seeded failure model reproduces exactly")
 for chart in ("harness-accuracy", "harness-strategies", "harness-latency"):
     check(os.path.getsize(os.path.join(charts, chart + ".svg")) > 0, f"{chart}.svg written")

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <tuple>
 
 #include "harness/cluster_files.hpp"
 #include "harness/plugin_host.hpp"
@@ -65,6 +66,31 @@ ResponderGroupArgs parse_responder_group_argv(const std::vector<std::string>& v)
     throw Error("responders: bad failure spec " + v[10]);
   f.seed = seed;
   return a;
+}
+
+void start_node_processes(const ClusterLayout& layout, const std::string& dir,
+                          const std::string& munge_socket, const FailureSpec& failures,
+                          double freeze_round, std::vector<pid_t>* children) {
+  const int n = layout.node_count;
+  for (int g = 0; g < layout.responder_groups; ++g) {
+    ResponderGroupArgs group;
+    group.dir = dir;
+    group.group = g;
+    std::tie(group.first, group.last) = layout.group_range(g);
+    group.port = layout.slurmd_port(group.first) + layout.port_offset;
+    group.node_count = n;
+    group.munge_socket = munge_socket;
+    group.freeze_round = freeze_round;
+    group.failures = failures;
+    children->push_back(spawn_self(responder_group_argv(group)));
+    wait_for_file(dir + "/ready/group-" + std::to_string(g), 120, children->back(),
+                  "responder group " + std::to_string(g));
+  }
+  for (int node = 0; node < layout.spank_nodes; ++node) {
+    const std::string name = node_name(node, n);
+    children->push_back(spawn_self({"tofa-harness", "slurmd", "-D", "-N", name, dir}));
+    wait_for_file(dir + "/ready/slurmd-" + name, 60, children->back(), "simulated slurmd " + name);
+  }
 }
 
 int run_responder_group(const ResponderGroupArgs& args) {

@@ -4,6 +4,9 @@
 #include <string>
 #include <vector>
 
+#include <sys/types.h>
+
+#include "harness/cluster_files.hpp"
 #include "harness/failure_model.hpp"
 
 namespace tofa::harness {
@@ -23,6 +26,13 @@ int run_responder_group(const ResponderGroupArgs& args);
 /// "tofa-harness slurmd -D -N NAME --dir DIR": the real tofa_nodestate.so
 /// under the Slurm host module, as inside slurmd. Runs until SIGTERM.
 int run_simulated_slurmd(const std::string& dir, const std::string& node);
+
+/// Starts the responder groups and the simulated slurmds of `layout`, one
+/// after the other, each ready (answering) before the next; their pids are
+/// appended to `children` as they start.
+void start_node_processes(const ClusterLayout& layout, const std::string& dir,
+                          const std::string& munge_socket, const FailureSpec& failures,
+                          double freeze_round, std::vector<pid_t>* children);
 
 std::vector<std::string> responder_group_argv(const ResponderGroupArgs& args);
 ResponderGroupArgs parse_responder_group_argv(const std::vector<std::string>& argv);

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <map>
 #include <queue>
 
@@ -47,7 +49,6 @@ std::string free_cpus(const std::vector<int>& free_slots) {
   return out;
 }
 
-/// Places a job through the service; nullopt when it does not fit now.
 /// The power of two at or below `tasks`: the bucket of latencies by job size.
 int size_bucket(int tasks) {
   int bucket = 1;
@@ -55,21 +56,30 @@ int size_bucket(int tasks) {
   return bucket;
 }
 
+/// Node indices of a comma list of harness node names (a C API result,
+/// freed here).
+std::vector<int> take_node_list(char* names) {
+  std::vector<int> nodes;
+  for (const char *at = names, *end; at && *at; at = *end ? end + 1 : end) {
+    end = at;
+    while (*end && *end != ',') ++end;
+    nodes.push_back(node_index(std::string(at, end)));
+  }
+  std::free(names);
+  return nodes;
+}
+
+/// Places a job through the service; nullopt when it does not fit now.
 Allocate service_allocator(const std::string& strategy, const GraphUpload& upload,
                            std::vector<double>* latencies,
                            std::map<int, std::vector<double>>* by_size,
                            std::map<std::string, long>* refusals) {
-  std::vector<int> failing;  // fixed for the stream: the outage probabilities are pinned
   char* names = nullptr;
   char err[512];
   if (tofa_service_failing_nodes(&names, err, sizeof err) != TOFA_OK)
     throw Error(std::string("the TOFA service: ") + err);
-  for (const char *at = names, *end; at && *at; at = *end ? end + 1 : end) {
-    end = at;
-    while (*end && *end != ',') ++end;
-    failing.push_back(node_index(std::string(at, end)));
-  }
-  std::free(names);
+  // Fixed for the stream: the outage probabilities are pinned.
+  const std::vector<int> failing = take_node_list(names);
   return [=](const StreamJob& job, const std::vector<int>& free_slots)
              -> std::optional<std::vector<int>> {
     const std::string graph = upload(job.tasks);
@@ -88,6 +98,10 @@ Allocate service_allocator(const std::string& strategy, const GraphUpload& uploa
     const auto started = std::chrono::steady_clock::now();
     auto place = [&](const std::vector<int>& slots) {
       const std::string candidates = free_cpus(slots);
+      if (candidates.empty()) {  // "" would mean every node to the service
+        std::snprintf(err, sizeof err, "no free CPU left to choose from");
+        return TOFA_ERROR;
+      }
       return tofa_service_place_job(0, 0, graph.c_str(), strategy.c_str(), candidates.c_str(), 0,
                                     0, 0, nullptr, &placement, nullptr, err, sizeof err);
     };
@@ -102,15 +116,7 @@ Allocate service_allocator(const std::string& strategy, const GraphUpload& uploa
       ++(*refusals)[reason.substr(0, 120)];
       return std::nullopt;
     }
-    std::vector<int> nodes;
-    nodes.reserve(static_cast<std::size_t>(job.tasks));
-    for (const char *at = placement, *end; at && *at; at = *end ? end + 1 : end) {
-      end = at;
-      while (*end && *end != ',') ++end;
-      nodes.push_back(node_index(std::string(at, end)));
-    }
-    std::free(placement);
-    return nodes;
+    return take_node_list(placement);
   };
 }
 
@@ -118,7 +124,10 @@ Allocate service_allocator(const std::string& strategy, const GraphUpload& uploa
 
 Json run_stream(const std::string& strategy, const Topology& topology,
                 const std::vector<StreamJob>& jobs, const std::vector<double>& outage,
-                const GraphUpload& upload) {
+                const GraphUpload& upload, const std::string& jobs_csv) {
+  std::ofstream csv(jobs_csv);
+  if (!csv) throw Error("cannot write " + jobs_csv);
+  csv << "job,tasks,submit,start,wait,hop_bytes,average_hops,p_abort,completion_proxy\n";
   std::vector<double> latencies;
   std::map<int, std::vector<double>> by_size;
   std::map<std::string, long> refusals;
@@ -150,6 +159,9 @@ Json run_stream(const std::string& strategy, const Topology& topology,
     running.emplace(started.end, started.task_nodes);
     const CommGraph graph = bunde_stencil_graph(started.job.tasks);
     const JobMetrics m = job_metrics(started.job.runtime, graph, topology, started.task_nodes, outage);
+    csv << started.job.id << "," << started.job.tasks << "," << started.job.submit << ","
+        << started.start << "," << started.wait << "," << m.hop_bytes << "," << m.average_hops
+        << "," << m.abort_probability << "," << m.expected_completion << "\n";
     hop_bytes += m.hop_bytes;
     abort_sum += m.abort_probability;
     runtime_sum += started.job.runtime;
@@ -182,6 +194,7 @@ Json run_stream(const std::string& strategy, const Topology& topology,
   for (const auto& [reason, times] : refusals) refused[reason] = times;
   return Json{
       {"strategy", strategy},
+      {"jobs_csv", jobs_csv},
       {"path", latencies.empty() ? "harness allocator" : "tofa_service_place_job"},
       {"seconds", seconds},
       {"jobs_started", result.jobs.size()},

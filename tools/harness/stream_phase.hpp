@@ -20,8 +20,11 @@ namespace tofa::harness {
 using GraphUpload = std::function<std::string(int tasks)>;
 
 /// One strategy's stream; `outage` is the truth the metrics use (P(abort)).
+/// One line per job goes to `jobs_csv` (job, tasks, submit, start, wait,
+/// hop-bytes, average hops, P(abort), completion proxy).
 nlohmann::ordered_json run_stream(const std::string& strategy, const Topology& topology,
                                   const std::vector<StreamJob>& jobs,
-                                  const std::vector<double>& outage, const GraphUpload& upload);
+                                  const std::vector<double>& outage, const GraphUpload& upload,
+                                  const std::string& jobs_csv);
 
 }  // namespace tofa::harness

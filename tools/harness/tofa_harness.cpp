@@ -24,10 +24,12 @@
 #include "harness/node_processes.hpp"
 #include "harness/plugin_host.hpp"
 #include "harness/processes.hpp"
+#include "harness/report.hpp"
 #include "harness/stream/job_generator.hpp"
 #include "harness/stream/stream_metrics.hpp"
 #include "harness/stream/swf.hpp"
 #include "harness/stream_phase.hpp"
+#include "service/tofa_conf.hpp"
 #include "tofa/error.hpp"
 #include "tofa_service.h"
 
@@ -38,6 +40,7 @@ using Json = nlohmann::ordered_json;
 
 struct RunOptions {
   std::string topology = "torus:8x8x8";
+  std::string conf;  ///< an existing tofa.conf: its shape instead of --topology
   int cores = 1;
   int spank_nodes = 2;
   int responder_processes = 2;
@@ -129,8 +132,13 @@ std::vector<StreamJob> job_stream(const RunOptions& o, const tofa::Topology& top
 int run(const RunOptions& o) {
   const auto run_started = std::chrono::steady_clock::now();
   raise_open_file_limit();
-  const std::string spec = o.topology + (o.cores > 1 ? ":cores=" + std::to_string(o.cores) : "");
-  const tofa::Topology topology = tofa::Topology::from_spec(spec);
+  std::string spec = o.topology + (o.cores > 1 ? ":cores=" + std::to_string(o.cores) : "");
+  tofa::Topology topology = tofa::Topology::from_spec(spec);
+  if (!o.conf.empty()) {  // the administrator's machine, renamed h00000...
+    const tofa::Topology theirs = tofa::service::read_tofa_conf(o.conf).topology;
+    topology = tofa::Topology(theirs.dims(), theirs.wrap(), theirs.cores_per_node());
+    spec = o.conf;
+  }
   const int n = topology.node_count();
   if (o.spank_nodes < 0 || o.spank_nodes >= n) throw tofa::Error("--spank-nodes must be below the node count");
   const std::string dir = make_work_dir(o.dir);
@@ -163,27 +171,18 @@ int run(const RunOptions& o) {
     std::vector<pid_t>& children;
     ~Stop() { for (pid_t child : children) stop_child(child); }
   } stop{children};
-  for (int g = 0; g < layout.responder_groups; ++g) {
-    ResponderGroupArgs group;
-    group.dir = dir;
-    group.group = g;
-    std::tie(group.first, group.last) = layout.group_range(g);
-    group.port = layout.base_port + o.spank_nodes + g + layout.port_offset;
-    group.node_count = n;
-    group.munge_socket = munged.socket();
-    group.freeze_round = o.freeze_round;
-    group.failures = failures;
-    children.push_back(spawn_self(responder_group_argv(group)));
-    wait_for_file(dir + "/ready/group-" + std::to_string(g), 120, children.back(),
-                  "responder group " + std::to_string(g));
-  }
-  for (int node = 0; node < o.spank_nodes; ++node) {
-    const std::string name = node_name(node, n);
-    children.push_back(spawn_self({"tofa-harness", "slurmd", "-D", "-N", name, dir}));
-    wait_for_file(dir + "/ready/slurmd-" + name, 60, children.back(), "simulated slurmd " + name);
-  }
+  start_node_processes(layout, dir, munged.socket(), failures, o.freeze_round, &children);
 
   host.start_ctld(paths.plugin("slurmctld_tofa"));
+  struct StopService {  // before munged and the children go, on every path
+    const PluginHost& host;
+    bool stopped = false;
+    void stop() {
+      if (!stopped) host.stop_ctld();
+      stopped = true;
+    }
+    ~StopService() { stop(); }
+  } stop_service{host};
   for (int i = 0; i < 500 && !tofa_service_running(); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   if (!tofa_service_running()) throw tofa::Error("slurmctld_tofa.so did not start the service; see " + dir + "/log/host.log");
@@ -218,32 +217,11 @@ int run(const RunOptions& o) {
   Json strategies = Json::array();
   std::stringstream list(o.strategies);
   for (std::string strategy; std::getline(list, strategy, ',');)
-    if (!strategy.empty()) strategies.push_back(run_stream(strategy, topology, jobs, truth, upload));
+    if (!strategy.empty())
+      strategies.push_back(
+          run_stream(strategy, topology, jobs, truth, upload, dir + "/jobs-" + strategy + ".csv"));
 
-  Json failure_json{{"seed", failures.seed},
-                    {"failing_fraction", failures.failing_fraction},
-                    {"outage_range", {failures.min_outage, failures.max_outage}},
-                    {"repair_rounds", failures.repair_rounds},
-                    {"frozen_fraction", failures.frozen_fraction},
-                    {"freeze_round", o.freeze_round},
-                    {"drop_rate", failures.drop_rate}};
-  long failing = 0, frozen = 0;
-  for (int node = 0; node < n; ++node) {
-    failing += model.truth(node) > 0 && !model.frozen(node);
-    frozen += model.frozen(node);
-  }
-  failure_json["failing_nodes"] = failing;
-  failure_json["frozen_nodes"] = frozen;
-  // Mean estimate per class of node at the end of the heartbeat phase.
-  double sums[3] = {0, 0, 0};
-  long counts[3] = {0, 0, 0};
-  for (int node = 0; node < n && !estimates.empty(); ++node) {
-    const int kind = model.frozen(node) ? 2 : model.truth(node) > 0 ? 1 : 0;
-    sums[kind] += estimates[static_cast<std::size_t>(node)];
-    ++counts[kind];
-  }
-  auto mean = [&](int kind) { return counts[kind] ? sums[kind] / static_cast<double>(counts[kind]) : 0.0; };
-  heartbeat["mean_estimate"] = {{"healthy", mean(0)}, {"failing", mean(1)}, {"frozen", mean(2)}};
+  heartbeat["mean_estimate"] = estimates_by_class(model, estimates);
   Json report{
       {"tool", "tofa-harness"},
       {"cluster", {{"topology", spec}, {"nodes", n}, {"cores_per_node", topology.cores_per_node()},
@@ -253,34 +231,22 @@ int run(const RunOptions& o) {
       {"plugins", {{"host", paths.host}, {"slurm", host.slurm_version()},
                    {"loaded", {"slurmctld_tofa.so", "tofa_nodestate.so", "tofa_loadmatrix.so"}},
                    {"graphs_uploaded", graph_ids.size()}}},
-      {"failures", failure_json},
+      {"failures", failure_report(model, n, o.freeze_round)},
       {"heartbeat", heartbeat},
       {"stream", stream_about},
       {"stream_outage", o.stream_outage},
       {"nodes_above_outage_threshold", above_threshold},
       {"strategies", strategies}};
 
-  host.stop_ctld();
+  stop_service.stop();
   for (pid_t child : children) stop_child(child);
   children.clear();
   report["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_started).count();
   const std::string json_path = o.json.empty() ? dir + "/harness.json" : o.json;
   std::ofstream(json_path) << report.dump(2) << "\n";
   std::fprintf(stderr, "tofa-harness: report %s\n", json_path.c_str());
-  std::printf("%-14s %9s %8s %10s %9s %9s %9s %8s\n", "strategy", "placed", "util", "hop-bytes",
-              "avg-hops", "P(abort)", "wait-s", "p50-ms");
-  for (const Json& s : strategies)
-    std::printf("%-14s %9lu %8.3f %10.1f %9.3f %9.4f %9.0f %8.2f\n",
-                s["strategy"].get<std::string>().c_str(), s["jobs_started"].get<unsigned long>(),
-                s["utilisation"].get<double>(), s["mean_hop_bytes"].get<double>(),
-                s["mean_average_hops"].get<double>(), s["mean_abort_probability"].get<double>(),
-                s["mean_wait"].get<double>(), s["placement_latency_ms"]["p50"].get<double>());
-  if (!o.charts.empty()) {
-    const std::string command = "python3 \"" + charts_script() + "\" \"" +
-                                json_path + "\" \"" + o.charts + "\"";
-    if (std::system(command.c_str()) != 0)
-      std::fprintf(stderr, "tofa-harness: charts failed (%s)\n", command.c_str());
-  }
+  print_strategy_table(strategies);
+  if (!o.charts.empty()) write_charts(charts_script(), json_path, o.charts);
   return 0;
 }
 
@@ -313,6 +279,7 @@ int main(int argc, char** argv) {
     RunOptions o;
     CLI::App* run_app = app.add_subcommand("run", "heartbeat a synthetic cluster, then run a job stream");
     run_app->add_option("--topology", o.topology, "torus:AxBxC or mesh:... (default torus:8x8x8)");
+    run_app->add_option("--conf", o.conf, "an existing tofa.conf: its Dims, Wrap and CoresPerNode instead of --topology");
     run_app->add_option("--cores", o.cores, "CoresPerNode")->check(CLI::Range(1, 1024));
     run_app->add_option("--spank-nodes", o.spank_nodes, "nodes answered by tofa_nodestate.so, one process each (default 2)")->check(CLI::Range(0, 64));
     run_app->add_option("--responder-processes", o.responder_processes, "processes answering for the other nodes (default 2)")->check(CLI::Range(1, 256));
