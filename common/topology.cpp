@@ -84,9 +84,10 @@ Topology::Topology(std::vector<int> dims, std::vector<bool> wrap, int cores_per_
                   std::to_string(kMaxTopologyNodes) + " nodes");
   }
   node_count_ = static_cast<int>(count);
-  std::vector<std::string> names(node_count_);
-  for (int id = 0; id < node_count_; ++id) names[id] = "n" + std::to_string(id);
-  set_node_names(std::move(names));
+  // The default names "n<id>" are found by parsing, not by a sorted copy:
+  // a mapping worker builds a topology per job, 65,536 nodes included.
+  names_.resize(node_count_);
+  for (int id = 0; id < node_count_; ++id) names_[id] = "n" + std::to_string(id);
 }
 
 Topology Topology::from_spec(const std::string& spec) {
@@ -227,6 +228,16 @@ int Topology::link_id(const Link& link) const {
 }
 
 int Topology::node_by_name(const std::string& name) const {
+  if (sorted_names_.empty()) {  // the default names
+    if (name.size() < 2 || name.size() > 11 || name[0] != 'n' || (name[1] == '0' && name.size() > 2))
+      return -1;
+    long long id = 0;
+    for (std::size_t i = 1; i < name.size(); ++i) {
+      if (name[i] < '0' || name[i] > '9') return -1;
+      id = id * 10 + (name[i] - '0');
+    }
+    return id < node_count_ ? static_cast<int>(id) : -1;
+  }
   const auto it = std::lower_bound(
       sorted_names_.begin(), sorted_names_.end(), name,
       [](const std::pair<std::string, int>& entry, const std::string& key) {

@@ -49,7 +49,7 @@ if configure_in "$asan_dir" "$asan" &&
      tools/tofa-map-worker >"$asan_dir/build.log" 2>&1; then
   # AnnealCubic anneals the cubic problems to their optimum (quality, 32 of
   # the 56 s under ASan); the other anneal tests run the same code.
-  (cd "$asan_dir" && top_builddir=$asan_dir ./tests/unit_tests --gtest_filter='-AnnealCubic.*') \
+  (cd "$asan_dir" && top_srcdir=$src top_builddir=$asan_dir ./tests/unit_tests --gtest_filter='-AnnealCubic.*') \
     >"$root/asan-unit.log" 2>&1
   gtest_counts "$root/asan-unit.log"
   top_srcdir=$src top_builddir=$asan_dir bash "$src/tests/cli/test_tofa_map.sh" \

@@ -22,7 +22,7 @@ WORK=$(mktemp -d /tmp/tofa-harness-test.XXXXXX) || exit 1
 chmod 0755 "$WORK"   # munged runs as the munge user below it
 trap 'rm -rf "$WORK"' EXIT
 run() {  # NAME: one run into $WORK/NAME
-    "$HARNESS" run --topology torus:8x8x8 --rounds 100 --seed 7 \
+    "$HARNESS" run --topology torus:8x8x8 --rounds 100 --interval 0.02 --timeout 0.1 --seed 7 \
         --swf "$top_srcdir/examples/harness/small.swf" --stream-outage truth \
         --strategies default-slurm,tofa,auto,mc1x1,snake \
         --dir "$WORK/$1" --json "$WORK/$1.json" --charts "$WORK/$1-charts" \

@@ -11,7 +11,8 @@ tools_harness_tofa_harness_SOURCES = tools/harness/tofa_harness.cpp \
 	tools/harness/node_processes.hpp tools/harness/node_processes.cpp \
 	tools/harness/heartbeat_phase.hpp tools/harness/heartbeat_phase.cpp \
 	tools/harness/stream_phase.hpp tools/harness/stream_phase.cpp \
-	tools/harness/report.hpp tools/harness/report.cpp
+	tools/harness/report.hpp tools/harness/report.cpp \
+	tools/harness/job_graphs.hpp tools/harness/job_graphs.cpp
 tools_harness_tofa_harness_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tools \
 	-DTOFA_PLUGIN_INSTALL_DIR='"$(TOFA_PLUGINDIR)"' \
 	-DTOFA_HARNESS_CHARTS='"$(pkgdatadir)/harness-charts.py"'

@@ -70,7 +70,7 @@ std::vector<int> take_node_list(char* names) {
 }
 
 /// Places a job through the service; nullopt when it does not fit now.
-Allocate service_allocator(const std::string& strategy, const GraphUpload& upload,
+Allocate service_allocator(const std::string& strategy, JobGraphs& graphs,
                            std::vector<double>* latencies,
                            std::map<int, std::vector<double>>* by_size,
                            std::map<std::string, long>* refusals) {
@@ -80,9 +80,9 @@ Allocate service_allocator(const std::string& strategy, const GraphUpload& uploa
     throw Error(std::string("the TOFA service: ") + err);
   // Fixed for the stream: the outage probabilities are pinned.
   const std::vector<int> failing = take_node_list(names);
-  return [=](const StreamJob& job, const std::vector<int>& free_slots)
+  return [=, &graphs](const StreamJob& job, const std::vector<int>& free_slots)
              -> std::optional<std::vector<int>> {
-    const std::string graph = upload(job.tasks);
+    const std::string graph = graphs.id(job.tasks);
     // As select/tofa does: nodes above OutageThreshold are left out while
     // the job fits without them (OnlyFailingNodesFit). Slurm's own layout
     // (default-slurm, the baseline) knows nothing of them.
@@ -124,7 +124,7 @@ Allocate service_allocator(const std::string& strategy, const GraphUpload& uploa
 
 Json run_stream(const std::string& strategy, const Topology& topology,
                 const std::vector<StreamJob>& jobs, const std::vector<double>& outage,
-                const GraphUpload& upload, const std::string& jobs_csv) {
+                JobGraphs& graphs, const std::string& jobs_csv) {
   std::ofstream csv(jobs_csv);
   if (!csv) throw Error("cannot write " + jobs_csv);
   csv << "job,tasks,submit,start,wait,hop_bytes,average_hops,p_abort,completion_proxy\n";
@@ -134,7 +134,7 @@ Json run_stream(const std::string& strategy, const Topology& topology,
   Allocate allocate;
   if (strategy == "mc1x1") allocate = mc1x1_allocator(topology);
   else if (strategy == "snake") allocate = snake_best_fit_allocator(topology);
-  else allocate = service_allocator(strategy, upload, &latencies, &by_size, &refusals);
+  else allocate = service_allocator(strategy, graphs, &latencies, &by_size, &refusals);
 
   double hop_bytes = 0, abort_sum = 0, runtime_sum = 0, completion_sum = 0;
   double bunde_hops = 0, all_hops = 0;
@@ -157,7 +157,7 @@ Json run_stream(const std::string& strategy, const Topology& topology,
       over |= ++used[static_cast<std::size_t>(node)] > topology.cores_per_node();
     oversubscribed += over;
     running.emplace(started.end, started.task_nodes);
-    const CommGraph graph = bunde_stencil_graph(started.job.tasks);
+    const CommGraph graph = graphs.graph(started.job.tasks);
     const JobMetrics m = job_metrics(started.job.runtime, graph, topology, started.task_nodes, outage);
     csv << started.job.id << "," << started.job.tasks << "," << started.job.submit << ","
         << started.start << "," << started.wait << "," << m.hop_bytes << "," << m.average_hops

@@ -3,28 +3,26 @@
 // "default-slurm") place every job through the service, as select/cons_tres
 // does (tofa_service_place_job, the free CPUs as candidates); "mc1x1" and
 // "snake" are the Bunde seed's allocators, tasks in allocation order.
+// Every job communicates as `graphs` says.
 #pragma once
 
 #include <nlohmann/json.hpp>
 
-#include <functional>
 #include <string>
 #include <vector>
 
+#include "harness/job_graphs.hpp"
 #include "harness/stream/swf.hpp"
 #include "tofa/topology.hpp"
 
 namespace tofa::harness {
-
-/// Graph id of a job's communication graph (uploaded once per task count).
-using GraphUpload = std::function<std::string(int tasks)>;
 
 /// One strategy's stream; `outage` is the truth the metrics use (P(abort)).
 /// One line per job goes to `jobs_csv` (job, tasks, submit, start, wait,
 /// hop-bytes, average hops, P(abort), completion proxy).
 nlohmann::ordered_json run_stream(const std::string& strategy, const Topology& topology,
                                   const std::vector<StreamJob>& jobs,
-                                  const std::vector<double>& outage, const GraphUpload& upload,
+                                  const std::vector<double>& outage, JobGraphs& graphs,
                                   const std::string& jobs_csv);
 
 }  // namespace tofa::harness

@@ -55,6 +55,7 @@ struct RunOptions {
   double load = 0.9;
   int max_tasks = 0;
   std::string strategies = "default-slurm,tofa,auto,mc1x1,snake";
+  std::string pattern = "stencil";
   std::string stream_outage = "estimate";
   std::uint64_t seed = 1;
   std::string dir, json, charts;
@@ -84,16 +85,6 @@ std::string map_worker_path() {
 std::string charts_script() {
   const std::string build = build_tree_root();
   return build.empty() ? TOFA_HARNESS_CHARTS : build + "/scripts/harness-charts.py";
-}
-
-void write_edge_list(const std::string& path, const tofa::CommGraph& graph) {
-  std::ofstream out(path);
-  out << "# stencil job of " << graph.task_count() << " tasks (tofa-harness)\n";
-  for (const tofa::CommEdge& e : graph.undirected_edges())
-    out << e.from << " " << e.to << " " << e.bytes << "\n";
-  if (graph.task_count() > 0 && graph.undirected_edges().empty())
-    out << 0 << " " << graph.task_count() - 1 << " 0\n";  // names the task count
-  if (!out) throw tofa::Error("cannot write " + path);
 }
 
 void raise_open_file_limit() {
@@ -204,14 +195,9 @@ int run(const RunOptions& o) {
   pin_outages(names, pinned);
   long above_threshold = 0;
   for (double p : pinned) above_threshold += p > tofa_service_outage_threshold();
-  std::map<int, std::string> graph_ids;
-  const GraphUpload upload = [&](int tasks) {
-    auto found = graph_ids.find(tasks);
-    if (found != graph_ids.end()) return found->second;
-    const std::string path = dir + "/graphs/stencil-" + std::to_string(tasks) + ".txt";
-    write_edge_list(path, bunde_stencil_graph(tasks));
-    return graph_ids[tasks] = host.upload_matrix(paths.plugin("tofa_loadmatrix"), path);
-  };
+  JobGraphs graphs(o.pattern, dir + "/graphs", [&](const std::string& path) {
+    return host.upload_matrix(paths.plugin("tofa_loadmatrix"), path);
+  });
   Json stream_about;
   const std::vector<StreamJob> jobs = job_stream(o, topology, &stream_about);
   Json strategies = Json::array();
@@ -219,7 +205,7 @@ int run(const RunOptions& o) {
   for (std::string strategy; std::getline(list, strategy, ',');)
     if (!strategy.empty())
       strategies.push_back(
-          run_stream(strategy, topology, jobs, truth, upload, dir + "/jobs-" + strategy + ".csv"));
+          run_stream(strategy, topology, jobs, truth, graphs, dir + "/jobs-" + strategy + ".csv"));
 
   heartbeat["mean_estimate"] = estimates_by_class(model, estimates);
   Json report{
@@ -230,10 +216,11 @@ int run(const RunOptions& o) {
                    {"outage_model", o.outage_model}, {"sessions", !o.no_sessions}}},
       {"plugins", {{"host", paths.host}, {"slurm", host.slurm_version()},
                    {"loaded", {"slurmctld_tofa.so", "tofa_nodestate.so", "tofa_loadmatrix.so"}},
-                   {"graphs_uploaded", graph_ids.size()}}},
+                   {"graphs_uploaded", graphs.uploaded()}}},
       {"failures", failure_report(model, n, o.freeze_round)},
       {"heartbeat", heartbeat},
       {"stream", stream_about},
+      {"pattern", graphs.pattern()},
       {"stream_outage", o.stream_outage},
       {"nodes_above_outage_threshold", above_threshold},
       {"strategies", strategies}};
@@ -300,6 +287,8 @@ int main(int argc, char** argv) {
     run_app->add_option("--load", o.load, "offered load of the generated stream (0.9)")->check(CLI::PositiveNumber);
     run_app->add_option("--max-tasks", o.max_tasks, "largest generated job (default a quarter of the CPUs)");
     run_app->add_option("--strategies", o.strategies, "comma list: any tofa-map strategy, mc1x1, snake");
+    run_app->add_option("--pattern", o.pattern, "every job's communication: stencil (default), chung-mesh, power-law")
+        ->check(CLI::IsMember({"stencil", "chung-mesh", "power-law"}));
     run_app->add_option("--stream-outage", o.stream_outage, "estimate (default) or truth: what placements see")->check(CLI::IsMember({"estimate", "truth"}));
     run_app->add_option("--seed", o.seed, "seed of the failure model and the generated stream (1)");
     run_app->add_option("--dir", o.dir, "work directory (default a new /tmp/tofa-harness.*)");

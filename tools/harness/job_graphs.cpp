@@ -1,0 +1,41 @@
+#include "harness/job_graphs.hpp"
+
+#include <fstream>
+
+#include "harness/stream/stream_metrics.hpp"
+#include "tofa/error.hpp"
+#include "tofa/generators.hpp"
+
+namespace tofa::harness {
+
+JobGraphs::JobGraphs(std::string pattern, std::string dir, Upload upload)
+    : pattern_(std::move(pattern)), dir_(std::move(dir)), upload_(std::move(upload)) {
+  if (pattern_ != "stencil" && pattern_ != "chung-mesh" && pattern_ != "power-law")
+    throw Error("unknown job pattern '" + pattern_ + "': expected stencil, chung-mesh or power-law");
+}
+
+CommGraph JobGraphs::graph(int tasks) const {
+  if (pattern_ == "stencil" || tasks < 2) return bunde_stencil_graph(tasks);  // 1 task: no edge
+  if (pattern_ == "chung-mesh") {
+    const JobShape shape = bunde_shape(tasks);
+    return chung_mesh_graph(shape.x, shape.y);
+  }
+  return power_law_graph(tasks, 0.6, 1.0, static_cast<unsigned>(tasks));
+}
+
+const std::string& JobGraphs::id(int tasks) {
+  const auto found = ids_.find(tasks);
+  if (found != ids_.end()) return found->second;
+  const std::string path = dir_ + "/" + pattern_ + "-" + std::to_string(tasks) + ".txt";
+  const CommGraph g = graph(tasks);
+  {
+    std::ofstream out(path);
+    out << "# " << pattern_ << " job of " << tasks << " tasks (tofa-harness)\n";
+    for (const CommEdge& e : g.undirected_edges()) out << e.from << " " << e.to << " " << e.bytes << "\n";
+    if (g.undirected_edges().empty()) out << 0 << " " << tasks - 1 << " 0\n";  // names the size
+    if (!out) throw Error("cannot write " + path);
+  }
+  return ids_[tasks] = upload_(path);
+}
+
+}  // namespace tofa::harness
