@@ -19,6 +19,7 @@ namespace {
 constexpr int kMissesBeforeTcp = 3;             ///< silent rounds before a TCP heartbeat
 constexpr std::uint64_t kMaxTcpRetryRounds = 100;
 constexpr std::uint64_t kDeclinedOfferRounds = 100;
+constexpr std::uint64_t kUdpBlockedRounds = 1000;  ///< before a node whose UDP is blocked gets a key again
 
 HeartbeatOutcome outcome(HeartbeatOutcome result, std::string* why, const std::string& reason) {
   if (why) *why = reason;
@@ -180,8 +181,14 @@ std::vector<std::pair<std::string, bool>> HeartbeatLoop::round(
   for (std::size_t i = 0; i < targets.size(); ++i) {
     if (probed[i] == ProbeOutcome::answered) {
       answered[i] = 1;
-      if (options_.sessions) session_state_.at(targets[i].name).datagram_misses = 0;
-    } else if (probed[i] == ProbeOutcome::needs_tcp || retry_over_tcp(targets[i].name, number)) {
+      SessionState& state = session_state_.at(targets[i].name);
+      state.datagram_misses = 0;
+      state.datagrams_work = true;
+    } else if (probed[i] == ProbeOutcome::needs_tcp ||
+               !session_state_.at(targets[i].name).datagrams_work ||
+               retry_over_tcp(targets[i].name, number)) {
+      // Until one of its datagrams is answered, a silent node is asked over
+      // TCP at once: UDP may be blocked on the way to it.
       over_tcp.push_back(i);
     } else {
       answered[i] = 0;
@@ -191,15 +198,20 @@ std::vector<std::pair<std::string, bool>> HeartbeatLoop::round(
   for (std::size_t i : over_tcp) {
     answered[i] = tcp[i];
     if (!options_.sessions || probed[i] != ProbeOutcome::missed || tcp[i] < 0) continue;
-    // A session that went silent: answering over TCP means the datagrams do
-    // not get through (firewall); silence means the node is down. Either
-    // way, back off before the next TCP try.
+    // A session that went silent. Answering over TCP twice when no datagram
+    // ever got an answer: UDP does not get through, the node stays on TCP.
+    // Answering after datagrams worked: it was down and is back, with the
+    // new key this TCP heartbeat gave it. Silence: it is down; back off
+    // before the next TCP try.
     SessionState& state = session_state_.at(targets[i].name);
     state.datagram_misses = 0;
     state.tcp_retries = tcp[i] ? 0 : state.tcp_retries + 1;
     state.tcp_retry_round = number + std::min<std::uint64_t>(
         kMaxTcpRetryRounds, std::uint64_t(kMissesBeforeTcp) << std::min(state.tcp_retries, 6));
-    if (tcp[i]) prober_.end_session(targets[i].name);
+    if (tcp[i] && !state.datagrams_work && ++state.tcp_but_no_datagram >= 2) {
+      state.offer_after = number + kUdpBlockedRounds;
+      prober_.end_session(targets[i].name);
+    }
   }
   if (options_.sessions && session_state_.size() > 2 * targets.size() + 1024) {
     std::unordered_map<std::string, SessionState> kept;  // nodes removed from the table

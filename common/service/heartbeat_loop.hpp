@@ -95,6 +95,8 @@ class HeartbeatLoop {
     std::uint64_t tcp_retry_round = 0;  ///< no TCP retry before this round
     int tcp_retries = 0;             ///< consecutive TCP retries that failed
     std::uint64_t offer_after = 0;   ///< a responder that declined a key: offer again then
+    bool datagrams_work = false;     ///< a datagram of this node's was ever answered
+    int tcp_but_no_datagram = 0;     ///< rounds it answered over TCP, its datagrams not
   };
 
   const HeartbeatOptions options_;

@@ -25,6 +25,7 @@
 #include "net/frame.hpp"
 #include "net/datagram_socket.hpp"
 #include "net/munge_codec.hpp"
+#include "net/server.hpp"
 #include "net/socket_io.hpp"
 #include "raw_peers.hpp"
 #include "service/client.hpp"
@@ -32,6 +33,7 @@
 #include "service/heartbeat_loop.hpp"
 #include "service/placement_store.hpp"
 #include "service/responder.hpp"
+#include "service/responder_sessions.hpp"
 #include "service/service.hpp"
 #include "tofa/error.hpp"
 #include "tofa_service.h"
@@ -207,6 +209,30 @@ TEST_F(ServiceNetworkTest, SessionHeartbeatsGoOverUdpAndSurviveAResponderRestart
   EXPECT_EQ(service->heartbeats().sessions(), 2u);
   EXPECT_LE(report_of(*service, "r1").missed, missed + 2);
   EXPECT_EQ(service->state().node_outage("r2"), 0);
+}
+
+TEST_F(ServiceNetworkTest, ANodeWhoseDatagramsAreBlockedStaysOnTcpWithoutMisses) {
+  REQUIRE_MUNGED();
+  if (geteuid() != 0) GTEST_SKIP() << "session keys are readable by root only";
+  // A responder that takes session keys over TCP but whose UDP never gets
+  // anything (a firewall): no UDP socket at all behind its port.
+  ResponderOptions options;
+  options.node_names = {"r1"};
+  options.service_uid = geteuid();
+  ResponderSessions sessions(options.node_names);
+  tofa::net::MungeCodec codec(tofa_test::cluster_munged().socket());
+  tofa::net::ServerOptions server;
+  server.host = "127.0.0.1";
+  server.munge_socket = tofa_test::cluster_munged().socket();
+  tofa::net::Server firewalled(server, [&](const tofa::net::Request& r) {
+    return answer_heartbeat(options, &sessions, codec, r.body, r.uid);
+  });
+  auto service = start_service();
+  service->state().set_nodes({{"r1", "127.0.0.1", firewalled.port()}});
+  ASSERT_TRUE(eventually([&] { return report_of(*service, "r1").answered >= 8; }));
+  EXPECT_EQ(report_of(*service, "r1").missed, 0u) << "silent datagrams fell back to TCP in the same round";
+  EXPECT_EQ(service->heartbeats().sessions(), 0u) << "after two such rounds the node stays on TCP";
+  EXPECT_EQ(service->state().node_outage("r1"), 0);
 }
 
 TEST_F(ServiceNetworkTest, ForgedDatagramAnswersAreNotAnswers) {
