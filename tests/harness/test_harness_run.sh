@@ -75,7 +75,11 @@ for s in a["strategies"]:
         other = s["jobs_csv"].replace("/a/", "/b/")
         check(open(s["jobs_csv"]).read() == open(other).read(),
               f"{s['strategy']}: every job's start, nodes' metrics and P(abort) reproduce")
-check(a["failures"] == b["failures"], "the seeded failure model reproduces exactly")
+check(a["failures"]["events"]["failures"] > 0 and a["failures"]["events"]["repairs"] > 0,
+      f"the failure model drew failures and repairs ({a['failures']['events']})")
+# The events depend on how many rounds ran, which is real time; the drawn model does not.
+drawn = lambda f: {k: v for k, v in f.items() if k != "events"}
+check(drawn(a["failures"]) == drawn(b["failures"]), "the seeded failure model reproduces exactly")
 for chart in ("harness-accuracy", "harness-strategies", "harness-latency"):
     check(os.path.getsize(os.path.join(charts, chart + ".svg")) > 0, f"{chart}.svg written")
 sys.exit(1 if failures else 0)

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 
 namespace tofa::harness {
 
@@ -23,6 +24,19 @@ Json failure_report(const FailureModel& model, int node_count, double freeze_rou
               {"drop_rate", spec.drop_rate},
               {"failing_nodes", failing},
               {"frozen_nodes", frozen}};
+}
+
+Json failure_events(const std::string& dir, int groups) {
+  unsigned long long failures = 0, repairs = 0;
+  for (int g = 0; g < groups; ++g) {
+    std::ifstream in(dir + "/group-" + std::to_string(g) + ".events");
+    unsigned long long f = 0, r = 0;
+    if (in >> f >> r) {
+      failures += f;
+      repairs += r;
+    }
+  }
+  return Json{{"failures", failures}, {"repairs", repairs}};
 }
 
 Json estimates_by_class(const FailureModel& model, const std::vector<double>& estimates) {

@@ -15,6 +15,10 @@ namespace tofa::harness {
 nlohmann::ordered_json failure_report(const FailureModel& model, int node_count,
                                       double freeze_round);
 
+/// Failure (up -> down) and repair events the responder groups drew, from
+/// the DIR/group-N.events files they write when they stop.
+nlohmann::ordered_json failure_events(const std::string& dir, int groups);
+
 /// Mean estimate of healthy, failing and frozen nodes.
 nlohmann::ordered_json estimates_by_class(const FailureModel& model,
                                           const std::vector<double>& estimates);

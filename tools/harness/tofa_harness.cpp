@@ -228,6 +228,7 @@ int run(const RunOptions& o) {
   stop_service.stop();
   for (pid_t child : children) stop_child(child);
   children.clear();
+  report["failures"]["events"] = failure_events(dir, layout.responder_groups);
   report["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_started).count();
   const std::string json_path = o.json.empty() ? dir + "/harness.json" : o.json;
   std::ofstream(json_path) << report.dump(2) << "\n";
