@@ -19,6 +19,8 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "scripts", "lib"))
+from readme_block import replace_readme_block  # noqa: E402
 
 # nodes -> (topology, extra arguments)
 RUNS = {
@@ -153,16 +155,6 @@ def markdown(reports, anchor, revision, seconds, quick):
     return "\n".join(lines) + "\n"
 
 
-def update_readme(table):
-    path = os.path.join(ROOT, "README.md")
-    readme = open(path).read()
-    begin, end = "<!-- harness:begin -->\n", "<!-- harness:end -->"
-    if begin in readme and end in readme:
-        head, rest = readme.split(begin, 1)
-        with open(path, "w") as f:
-            f.write(head + begin + table + "\n" + end + rest.split(end, 1)[1])
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true")
@@ -179,7 +171,8 @@ def main():
     text = markdown(reports, anchor, revision, time.time() - started, args.quick)
     with open(os.path.join(ROOT, "docs", "harness.md"), "w") as f:
         f.write(text)
-    update_readme(text.split("## Targets (issue 15)\n\n", 1)[1].split("\n\n", 1)[0])
+    replace_readme_block(os.path.join(ROOT, "README.md"), "harness",
+                         text.split("## Targets (issue 15)\n\n", 1)[1].split("\n\n", 1)[0])
     print("docs/harness.md and README.md written", file=sys.stderr)
 
 

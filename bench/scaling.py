@@ -24,6 +24,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts", "lib"))
+from readme_block import replace_readme_block  # noqa: E402
 from svg_lines import loglog_lines  # noqa: E402
 
 # (tasks, torus): about one task per node from 1024 tasks on.
@@ -143,13 +144,7 @@ def update_readme(report_path):
     """Copies the report's table of targets between README's scaling markers."""
     report = open(report_path).read()
     table = report.split("## Targets (issue 12, item 4)\n\n", 1)[1].split("\n\n", 1)[0]
-    readme_path = os.path.join(ROOT, "README.md")
-    readme = open(readme_path).read()
-    begin, end = "<!-- scaling:begin -->\n", "<!-- scaling:end -->"
-    if begin in readme and end in readme:
-        head, rest = readme.split(begin, 1)
-        with open(readme_path, "w") as f:
-            f.write(head + begin + table + "\n" + end + rest.split(end, 1)[1])
+    replace_readme_block(os.path.join(ROOT, "README.md"), "scaling", table)
 
 
 def verdict(value, goal):

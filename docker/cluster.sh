@@ -128,25 +128,6 @@ prepare_podman() {
     ensure_base_image
 }
 
-# The URI of the first apt source for SUITE (deb822 or one-line format).
-apt_mirror() {
-    local suite=$1 uri
-    uri=$(awk -v suite="$suite" '
-        function flush() {
-            if (types ~ / deb / && suites ~ " " suite " " && uri != "") { print uri; exit }
-            types = suites = uri = ""
-        }
-        FNR == 1 || /^[[:space:]]*$/ { flush() }
-        $1 == "Types:" { $1 = ""; types = $0 " " }
-        $1 == "URIs:" { uri = $2 }
-        $1 == "Suites:" { $1 = ""; suites = $0 " " }
-        END { flush() }
-    ' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -n 1)
-    [ -n "$uri" ] || uri=$(awk -v suite="$suite" '$1 == "deb" && $3 == suite { print $2; exit }' \
-        /etc/apt/sources.list 2>/dev/null || true)
-    echo "${uri:-$2}"
-}
-
 # debian:bookworm for podman: from the registry when reachable, else built once
 # with debootstrap from the host's Debian mirror (the rootfs tarball is cached
 # in $STATE, the image in podman's storage).
@@ -158,36 +139,7 @@ ensure_base_image() {
     if [ ! -s "$tarball" ]; then
         require_root
         apt_install_missing debootstrap
-        local rootfs=$STATE/rootfs.tmp mirror security start
-        mirror=$(apt_mirror bookworm http://deb.debian.org/debian)
-        security=$(apt_mirror bookworm-security http://deb.debian.org/debian-security)
-        start=$(date +%s)
-        log "no registry: debootstrap bookworm from $mirror (a few minutes, once)"
-        rm -rf "$rootfs"
-        mkdir -p "$STATE"
-        debootstrap --variant=minbase bookworm "$rootfs" "$mirror" > "$STATE/debootstrap.log" 2>&1 \
-            || { tail -n 20 "$STATE/debootstrap.log" >&2; die "debootstrap failed; see $STATE/debootstrap.log"; }
-        # Like the registry's image: deb822 sources (scripts/slurm-source.sh derives
-        # its deb-src entry from them), no package caches.
-        rm -f "$rootfs/etc/apt/sources.list"
-        cat > "$rootfs/etc/apt/sources.list.d/debian.sources" <<EOF
-Types: deb
-URIs: $mirror
-Suites: bookworm bookworm-updates
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-
-Types: deb
-URIs: $security
-Suites: bookworm-security
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOF
-        rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/*
-        tar -C "$rootfs" -cf "$tarball.tmp" .
-        mv "$tarball.tmp" "$tarball"
-        rm -rf "$rootfs"
-        log "rootfs ready in $(( $(date +%s) - start )) s ($tarball)"
+        build_debian_rootfs bookworm "$tarball" "$STATE/debootstrap.log"
     fi
     log "importing $tarball as $BASE_IMAGE"
     podman import -q --change 'CMD ["bash"]' "$tarball" "$BASE_IMAGE" >/dev/null \

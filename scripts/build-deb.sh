@@ -68,25 +68,6 @@ prepare_podman() {
 
 pod() { podman --runtime runc "$@"; }
 
-# The URI of the first "deb" apt source of SUITE, else $2.
-apt_mirror() {
-    local suite=$1 uri
-    uri=$(awk -v suite="$suite" '
-        function flush() {
-            if (types ~ / deb / && suites ~ " " suite " " && uri != "") { print uri; exit }
-            types = suites = uri = ""
-        }
-        FNR == 1 || /^[[:space:]]*$/ { flush() }
-        $1 == "Types:" { $1 = ""; types = $0 " " }
-        $1 == "URIs:" { uri = $2 }
-        $1 == "Suites:" { $1 = ""; suites = $0 " " }
-        END { flush() }
-    ' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -n 1)
-    [ -n "$uri" ] || uri=$(awk '$1 == "deb" && $0 !~ /security/ { print $2; exit }' \
-        /etc/apt/sources.list 2>/dev/null || true)
-    echo "${uri:-$2}"
-}
-
 # docker.io/library/debian:SUITE, as the registry would name it (docker/cluster.sh
 # uses the same name for bookworm, so either script's image serves both).
 ensure_base_image() {
@@ -98,36 +79,7 @@ ensure_base_image() {
     if [ ! -s "$tarball" ] && [ -s "/var/cache/tofa/docker/debian-$suite-rootfs.tar" ]; then
         tarball=/var/cache/tofa/docker/debian-$suite-rootfs.tar
     fi
-    if [ ! -s "$tarball" ]; then
-        local rootfs=$CACHE/rootfs-$suite.tmp mirror security start
-        mirror=$(apt_mirror bookworm http://deb.debian.org/debian)
-        security=$(apt_mirror bookworm-security http://deb.debian.org/debian-security)
-        start=$(date +%s)
-        log "debootstrap --variant=minbase $suite from $mirror (a few minutes, once; log $CACHE/debootstrap-$suite.log)"
-        rm -rf "$rootfs"
-        mkdir -p "$CACHE"
-        debootstrap --variant=minbase "$suite" "$rootfs" "$mirror" > "$CACHE/debootstrap-$suite.log" 2>&1 \
-            || { tail -n 20 "$CACHE/debootstrap-$suite.log" >&2; die "debootstrap $suite failed"; }
-        rm -f "$rootfs/etc/apt/sources.list"
-        cat > "$rootfs/etc/apt/sources.list.d/debian.sources" <<EOF
-Types: deb
-URIs: $mirror
-Suites: $suite $suite-updates
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-
-Types: deb
-URIs: $security
-Suites: $suite-security
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOF
-        rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/*
-        tar -C "$rootfs" -cf "$tarball.tmp" .
-        mv "$tarball.tmp" "$tarball"
-        rm -rf "$rootfs"
-        log "rootfs of $suite ready in $(( $(date +%s) - start )) s ($tarball)"
-    fi
+    [ -s "$tarball" ] || build_debian_rootfs "$suite" "$tarball" "$CACHE/debootstrap-$suite.log"
     log "podman import $tarball as $image"
     pod import -q --change 'CMD ["bash"]' "$tarball" "$image" >/dev/null \
         || die "podman import of $tarball failed"

@@ -59,3 +59,58 @@ network_backend = "netavark"
 runtime = "runc"
 CONF
 }
+
+# The URI of the first apt source of SUITE on this host (deb822 or one-line
+# format), else $2.
+apt_mirror() {
+    local suite=$1 uri
+    uri=$(awk -v suite="$suite" '
+        function flush() {
+            if (types ~ / deb / && suites ~ " " suite " " && uri != "") { print uri; exit }
+            types = suites = uri = ""
+        }
+        FNR == 1 || /^[[:space:]]*$/ { flush() }
+        $1 == "Types:" { $1 = ""; types = $0 " " }
+        $1 == "URIs:" { uri = $2 }
+        $1 == "Suites:" { $1 = ""; suites = $0 " " }
+        END { flush() }
+    ' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -n 1)
+    [ -n "$uri" ] || uri=$(awk -v suite="$suite" '$1 == "deb" && $3 == suite { print $2; exit }' \
+        /etc/apt/sources.list 2>/dev/null || true)
+    echo "${uri:-$2}"
+}
+
+# build_debian_rootfs SUITE TARBALL LOG: a minbase Debian SUITE, debootstrapped
+# from this host's (bookworm) mirror, as a tarball like the registry's image:
+# deb822 sources (scripts/slurm-source.sh derives its deb-src entry from
+# them), no package caches. Needs root and debootstrap; a few minutes.
+build_debian_rootfs() {
+    local suite=$1 tarball=$2 logfile=$3 rootfs=$2.rootfs.tmp mirror security start
+    mirror=$(apt_mirror bookworm http://deb.debian.org/debian)
+    security=$(apt_mirror bookworm-security http://deb.debian.org/debian-security)
+    start=$(date +%s)
+    log "debootstrap --variant=minbase $suite from $mirror (a few minutes, once; log $logfile)"
+    rm -rf "$rootfs"
+    mkdir -p "$(dirname "$tarball")"
+    debootstrap --variant=minbase "$suite" "$rootfs" "$mirror" > "$logfile" 2>&1 \
+        || { tail -n 20 "$logfile" >&2; die "debootstrap $suite failed; see $logfile"; }
+    rm -f "$rootfs/etc/apt/sources.list"
+    cat > "$rootfs/etc/apt/sources.list.d/debian.sources" <<EOF
+Types: deb
+URIs: $mirror
+Suites: $suite $suite-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb
+URIs: $security
+Suites: $suite-security
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+    rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/*
+    tar -C "$rootfs" -cf "$tarball.tmp" .
+    mv "$tarball.tmp" "$tarball"
+    rm -rf "$rootfs"
+    log "rootfs of $suite ready in $(( $(date +%s) - start )) s ($tarball)"
+}

@@ -1,6 +1,5 @@
 // tofa-harness: the tofa plugins outside slurmctld, on a synthetic cluster of
 // up to 65,536 nodes, with a job stream. See man/tofa-harness.1.
-#include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -12,9 +11,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <iostream>
-#include <map>
-#include <random>
 #include <sstream>
 #include <thread>
 
@@ -26,7 +22,6 @@
 #include "harness/processes.hpp"
 #include "harness/report.hpp"
 #include "harness/stream/job_generator.hpp"
-#include "harness/stream/stream_metrics.hpp"
 #include "harness/stream/swf.hpp"
 #include "harness/stream_phase.hpp"
 #include "service/tofa_conf.hpp"

@@ -25,6 +25,9 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "scripts" / "lib"))
+from readme_block import replace_readme_block  # noqa: E402
+
 CONFIGS = ("torus3d", "tofa")
 REFUSED_MESSAGE = "Requested topology configuration is not available"
 
@@ -484,11 +487,7 @@ def write_readme_table(readme, report):
             ratio = f"{tofa['metrics']['hop_bytes'] / t3['metrics']['hop_bytes']:.2f}"
         L.append(f"| {job['name']} | {job['nodes']} / {job['tasks']} | {job['graph']} | {cell(t3)} | "
                  f"{cell(tofa)} | {ratio} |")
-    text = readme.read_text()
-    begin, end = "<!-- torus3d:begin -->\n", "<!-- torus3d:end -->"
-    if begin in text and end in text:
-        head, rest = text.split(begin, 1)
-        readme.write_text(head + begin + "\n".join(L) + "\n" + end + rest.split(end, 1)[1])
+    replace_readme_block(str(readme), "torus3d", "\n".join(L))
 
 
 def write_doc(args, report, rows, summary, torus, shapes):
