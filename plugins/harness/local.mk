@@ -14,7 +14,9 @@ plugins_harness_tofa_harness_host_la_SOURCES = plugins/harness/tofa_harness_host
 	plugins/harness/tofa_harness_internal.h plugins/common/slurm_config.h
 plugins_harness_tofa_harness_host_la_CPPFLAGS = $(TOFA_PLUGIN_CPPFLAGS)
 plugins_harness_tofa_harness_host_la_CFLAGS = $(TOFA_PLUGIN_CFLAGS)
-plugins_harness_tofa_harness_host_la_LDFLAGS = $(TOFA_PLUGIN_LDFLAGS)
+# Loaded by a program that is not a Slurm daemon: nothing has brought
+# libslurmfull (a private library outside the linker's path) in before it.
+plugins_harness_tofa_harness_host_la_LDFLAGS = $(TOFA_PLUGIN_LDFLAGS) -Wl,-rpath,$(SLURM_LIBDIR)
 plugins_harness_tofa_harness_host_la_LIBADD = -lslurmfull -ldl -lpthread
 
 # The proof: the real plugins under the host, with a private munged
