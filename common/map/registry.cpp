@@ -152,7 +152,9 @@ void check_placement(const MappingRequest& request, const Placement& placement) 
 
 double outage_of(const MappingRequest& request, int node) {
   if (request.outage.empty()) return 0.0;
-  check_request(request);
+  // Strategies ask once per candidate: checking the whole vector here (as
+  // effective_candidates does) made placements quadratic in the node count.
+  if (request.topology == nullptr) throw Error("mapping request has no topology");
   const int node_count = request.topology->node_count();
   if (request.outage.size() != static_cast<std::size_t>(node_count)) {
     throw Error("outage has " + std::to_string(request.outage.size()) +
@@ -162,7 +164,10 @@ double outage_of(const MappingRequest& request, int node) {
     throw Error("node " + std::to_string(node) + " is outside 0.." +
                 std::to_string(node_count - 1));
   }
-  return request.outage[node];
+  const double p = request.outage[node];
+  if (!(p >= 0 && p <= 1))
+    throw Error("outage probabilities must be between 0 and 1, got " + std::to_string(p));
+  return p;
 }
 
 std::string parameter(const MappingRequest& request, const std::string& key,

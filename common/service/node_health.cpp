@@ -8,6 +8,7 @@ namespace tofa::service {
 
 void NodeHealth::record(const std::string& node, bool answered, double now,
                         const OutageModel& model) {
+  cache_.valid = false;
   NodeRecord& r = records_[node];
   r.answered_since_start = r.answered_since_start || answered;
   if (r.answered_since_start) r.history.record(answered, model);
@@ -20,12 +21,14 @@ void NodeHealth::set_override(const std::string& node, double probability) {
   if (!(probability >= 0 && probability <= 1))
     throw Error("bad outage probability " + format_number(probability) +
                 ": expected a number in [0, 1]");
+  cache_.valid = false;
   records_[node].override_probability = probability;
 }
 
 bool NodeHealth::clear_override(const std::string& node) {
   const auto found = records_.find(node);
   if (found == records_.end() || !found->second.override_probability) return false;
+  cache_.valid = false;
   found->second.override_probability.reset();
   return true;
 }
@@ -39,9 +42,14 @@ double NodeHealth::probability(const std::string& node, const OutageModel& model
 
 std::vector<double> NodeHealth::outage_vector(const Topology& topology,
                                               const OutageModel& model) const {
+  const std::string model_text = model.to_string();
+  if (cache_.valid && cache_.topology == &topology && cache_.model == model_text &&
+      cache_.outage.size() == static_cast<std::size_t>(topology.node_count()))
+    return cache_.outage;
   std::vector<double> outage(topology.node_count(), 0.0);
   for (int id = 0; id < topology.node_count(); ++id)
     outage[id] = probability(topology.node_name(id), model);
+  cache_ = {true, &topology, model_text, outage};
   return outage;
 }
 

@@ -91,8 +91,9 @@ bool any_faulty_node(const MappingRequest& request) {
 
 bool fault_free_candidates_hold_the_job(const MappingRequest& request) {
   long long room = 0;
+  const int slots = effective_slots(request);
   for (int node : effective_candidates(request))
-    if (!(outage_of(request, node) > 0)) room += effective_slots(request);
+    if (!(outage_of(request, node) > 0)) room += slots;
   return room >= request.graph->task_count();
 }
 

@@ -39,4 +39,26 @@ TEST(NodeHealth, AfterARestartTheHistoryStaysButWaitsForAnAnswerAgain) {
   EXPECT_EQ(restarted.find("n1")->history.missed_total(), 2u);
 }
 
+TEST(NodeHealth, TheOutageVectorFollowsEveryHeartbeatAndOverride) {
+  // outage_vector is kept between calls: each change must show in the next.
+  NodeHealth health;
+  const tofa::Topology ring = tofa::Topology::from_spec("torus:4");
+  const OutageModel window = OutageModel::parse("window:4");
+  const std::string n1 = ring.node_name(1);
+  EXPECT_EQ(health.outage_vector(ring, window), std::vector<double>(4, 0.0));
+  health.record(n1, true, 1, window);
+  health.record(n1, false, 2, window);
+  EXPECT_EQ(health.outage_vector(ring, window)[1], 0.5);
+  health.record(n1, false, 3, window);
+  EXPECT_NEAR(health.outage_vector(ring, window)[1], 2.0 / 3, 1e-12);
+  // Another model reads the EWMA kept beside the window (alpha 0.1 of the
+  // model the heartbeats were recorded with: 0.1, then 0.19).
+  EXPECT_NEAR(health.outage_vector(ring, OutageModel::parse("ewma:0.5"))[1], 0.19, 1e-12);
+  EXPECT_NEAR(health.outage_vector(ring, window)[1], 2.0 / 3, 1e-12);
+  health.set_override(ring.node_name(2), 0.25);
+  EXPECT_EQ(health.outage_vector(ring, window)[2], 0.25);
+  EXPECT_TRUE(health.clear_override(ring.node_name(2)));
+  EXPECT_EQ(health.outage_vector(ring, window)[2], 0.0);
+}
+
 }  // namespace
