@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """harness-charts.py REPORT.json DIR: the charts of a tofa-harness run, as
 SVG and (with rsvg-convert) PNG: outage-estimate error over the rounds,
-placement latency and the per-strategy stream metrics relative to the first
-strategy (Slurm's block layout by default)."""
+placement latency, the per-strategy stream metrics relative to the first
+strategy (Slurm's block layout by default) and, for the MC1x1 and snake
+allocators, the seed Bunde's mappers by average hops (its Figures 16-17)."""
 
 import json
 import os
@@ -64,6 +65,14 @@ def main():
                           [[relative(s, key) for s in strategies] for _, key in metrics],
                           reference=1.0),
              directory, "harness-strategies")
+    composed = [s for s in strategies if "mappers" in s.get("bunde", {})]
+    if composed:
+        mappers = list(composed[0]["bunde"]["mappers"]["average_hops"])
+        save(grouped_bars(f"Seed Bunde's mappers on its allocators' choices, {nodes} nodes",
+                          "average hops", [m.replace("stencil-", "") for m in mappers],
+                          [f"{s['strategy']} ({s['bunde']['mappers']['jobs']} jobs)" for s in composed],
+                          [[s["bunde"]["mappers"]["average_hops"][m] for m in mappers] for s in composed]),
+             directory, "harness-bunde")
     print(f"charts in {directory}")
 
 

@@ -7,9 +7,11 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <queue>
 
 #include "harness/cluster_files.hpp"
+#include "harness/stream/bunde_mappers.hpp"
 #include "harness/stream/easy_backfill.hpp"
 #include "harness/stream/stream_allocators.hpp"
 #include "harness/stream/stream_metrics.hpp"
@@ -139,6 +141,12 @@ Json run_stream(const std::string& strategy, const Topology& topology,
   double hop_bytes = 0, abort_sum = 0, runtime_sum = 0, completion_sum = 0;
   double bunde_hops = 0, all_hops = 0;
   long bunde_jobs = 0, bunde_skipped = 0, measured = 0, certain_aborts = 0;
+  std::vector<double> completion_ratios;
+  // The seed's mappers on the seed's allocators' choices (its section 5).
+  const bool bunde_allocator = strategy == "mc1x1" || strategy == "snake";
+  std::map<std::string, double> mapper_hops;
+  double mapped_baseline_hops = 0;
+  long mapped_jobs = 0, uneven_allocations = 0;
   // Slots in use, swept at every start: a placement never exceeds a node's CPUs.
   std::vector<int> used(static_cast<std::size_t>(topology.node_count()), 0);
   using Running = std::pair<double, std::vector<int>>;
@@ -167,11 +175,27 @@ Json run_stream(const std::string& strategy, const Topology& topology,
     runtime_sum += started.job.runtime;
     if (std::isfinite(m.expected_completion)) completion_sum += m.expected_completion;
     else ++certain_aborts;
+    if (started.job.runtime > 0) completion_ratios.push_back(m.expected_completion / started.job.runtime);
     all_hops += m.average_hops;
     ++measured;
     if (bunde_skip(started.job.tasks, topology) == ShapeSkip::None) {
       bunde_hops += m.average_hops;
       ++bunde_jobs;
+      if (bunde_allocator) {
+        std::map<std::string, double> hops;
+        for (const std::string& mapper : bunde_mappers()) {
+          const std::optional<double> h = bunde_mapper_hops(mapper, topology, started.task_nodes);
+          if (!h) break;
+          hops[mapper] = *h;
+        }
+        if (hops.size() < bunde_mappers().size()) {
+          ++uneven_allocations;
+        } else {
+          for (const auto& [mapper, h] : hops) mapper_hops[mapper] += h;
+          mapped_baseline_hops += m.average_hops;
+          ++mapped_jobs;
+        }
+      }
     } else {
       ++bunde_skipped;
     }
@@ -191,6 +215,18 @@ Json run_stream(const std::string& strategy, const Topology& topology,
     sizes.push_back({{"tasks_from", bucket}, {"calls", values.size()},
                      {"p50", percentile(values, 0.5)}, {"p95", percentile(values, 0.95)}});
   Json refused = Json::object();
+  Json bunde = {{"average_hops", bunde_jobs ? bunde_hops / static_cast<double>(bunde_jobs) : 0.0},
+                {"jobs", bunde_jobs},
+                {"skipped", bunde_skipped}};
+  if (bunde_allocator) {
+    // Average hops per mapper over the same jobs, BASELINE = allocation order.
+    const double jobs_mapped = static_cast<double>(std::max<long>(1, mapped_jobs));
+    Json mappers = {{"stencil-baseline", mapped_baseline_hops / jobs_mapped}};
+    for (const std::string& mapper : bunde_mappers()) mappers[mapper] = mapper_hops[mapper] / jobs_mapped;
+    bunde["mappers"] = {{"jobs", mapped_jobs},
+                        {"uneven_allocations", uneven_allocations},
+                        {"average_hops", mappers}};
+  }
   for (const auto& [reason, times] : refusals) refused[reason] = times;
   return Json{
       {"strategy", strategy},
@@ -218,9 +254,8 @@ Json run_stream(const std::string& strategy, const Topology& topology,
       {"expected_aborts", abort_sum},
       {"certain_aborts", certain_aborts},
       {"completion_proxy_ratio", runtime_sum > 0 ? completion_sum / runtime_sum : 0.0},
-      {"bunde", {{"average_hops", bunde_jobs ? bunde_hops / static_cast<double>(bunde_jobs) : 0.0},
-                 {"jobs", bunde_jobs},
-                 {"skipped", bunde_skipped}}}};
+      {"completion_proxy_median", percentile(completion_ratios, 0.5)},
+      {"bunde", bunde}};
 }
 
 }  // namespace tofa::harness

@@ -1,0 +1,42 @@
+#include "bunde_mappers.hpp"
+
+#include <map>
+
+#include "stream_metrics.hpp"
+#include "tofa/mapper.hpp"
+#include "tofa/metrics.hpp"
+
+namespace tofa::harness {
+
+const std::vector<std::string>& bunde_mappers() {
+  static const std::vector<std::string> names = {
+      "stencil-colmajor", "stencil-rowmajor", "stencil-ordered",       "stencil-corner",
+      "stencil-allcorners", "stencil-overlay", "stencil-twowayoverlay", "stencil-rcb",
+      "stencil-incimprove"};
+  return names;
+}
+
+std::optional<double> bunde_mapper_hops(const std::string& mapper, const Topology& topology,
+                                        const std::vector<int>& task_nodes,
+                                        long incimprove_evaluations) {
+  std::map<int, int> tasks_on;
+  MappingRequest request;
+  for (int node : task_nodes)
+    if (tasks_on[node]++ == 0) request.candidate_nodes.push_back(node);
+  const int per_node = tasks_on.begin()->second;
+  for (const auto& [node, count] : tasks_on)
+    if (count != per_node) return std::nullopt;
+
+  const int tasks = static_cast<int>(task_nodes.size());
+  const CommGraph graph = bunde_stencil_graph(tasks);
+  const JobShape shape = bunde_shape(tasks);
+  request.graph = &graph;
+  request.topology = &topology;
+  request.slots_per_node = per_node;
+  request.parameters["stencil"] = std::to_string(shape.x) + "x" + std::to_string(shape.y);
+  request.parameters["max-evaluations"] = std::to_string(incimprove_evaluations);
+  const Placement placement = make_mapper(mapper)->map(request);
+  return evaluate_placement(graph, topology, placement).average_hops;
+}
+
+}  // namespace tofa::harness
