@@ -80,7 +80,20 @@ check(a["failures"]["events"]["failures"] > 0 and a["failures"]["events"]["repai
 # The events depend on how many rounds ran, which is real time; the drawn model does not.
 drawn = lambda f: {k: v for k, v in f.items() if k != "events"}
 check(drawn(a["failures"]) == drawn(b["failures"]), "the seeded failure model reproduces exactly")
-for chart in ("harness-accuracy", "harness-strategies", "harness-latency"):
+# The seed Bunde's mappers on MC1x1's and snake's allocations: one task per
+# node here, so no edge is shorter than a hop; INCIMPROVE starts from RCB and
+# only keeps improving swaps.
+for s in a["strategies"]:
+    if s["strategy"] in ("mc1x1", "snake"):
+        composed = s["bunde"]["mappers"]
+        hops = composed["average_hops"]
+        check(composed["jobs"] > 0 and composed["jobs"] + composed["uneven_allocations"] == s["bunde"]["jobs"]
+              and len(hops) == 10 and min(hops.values()) >= 1.0
+              and hops["stencil-incimprove"] <= hops["stencil-rcb"] + 1e-9,
+              f"{s['strategy']}: the seed's 9 mappers and its baseline scored on {composed['jobs']} allocations "
+              f"(rcb {hops['stencil-rcb']:.2f}, incimprove {hops['stencil-incimprove']:.2f}, "
+              f"baseline {hops['stencil-baseline']:.2f})")
+for chart in ("harness-accuracy", "harness-strategies", "harness-latency", "harness-bunde"):
     check(os.path.getsize(os.path.join(charts, chart + ".svg")) > 0, f"{chart}.svg written")
 sys.exit(1 if failures else 0)
 PY

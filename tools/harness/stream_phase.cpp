@@ -71,11 +71,16 @@ std::vector<int> take_node_list(char* names) {
   return nodes;
 }
 
-/// Places a job through the service; nullopt when it does not fit now.
+/// Places a job through the service, as select/tofa does: when the
+/// placement fails the job gets Slurm's own layout (the block layout here),
+/// unless the mapping worker failed and MapFailure=wait; nullopt when it
+/// does not fit now.
 Allocate service_allocator(const std::string& strategy, JobGraphs& graphs,
                            std::vector<double>* latencies,
                            std::map<int, std::vector<double>>* by_size,
-                           std::map<std::string, long>* refusals) {
+                           std::map<std::string, long>* refusals,
+                           std::map<std::string, long>* fallbacks) {
+  const Allocate slurm_layout = block_allocator();
   char* names = nullptr;
   char err[512];
   if (tofa_service_failing_nodes(&names, err, sizeof err) != TOFA_OK)
@@ -113,12 +118,15 @@ Allocate service_allocator(const std::string& strategy, JobGraphs& graphs,
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
     latencies->push_back(ms);
     (*by_size)[size_bucket(job.tasks)].push_back(ms);
-    if (rc != TOFA_OK) {
-      std::string reason = err;
-      ++(*refusals)[reason.substr(0, 120)];
+    if (rc == TOFA_OK) return take_node_list(placement);
+    const std::string reason = std::string(err).substr(0, 120);
+    if (rc == TOFA_MAPPING_FAILED && tofa_service_map_failure_waits()) {
+      ++(*refusals)[reason];
       return std::nullopt;
     }
-    return take_node_list(placement);
+    std::optional<std::vector<int>> fallback = slurm_layout(job, free_slots);
+    ++(fallback ? *fallbacks : *refusals)[reason];
+    return fallback;
   };
 }
 
@@ -132,11 +140,11 @@ Json run_stream(const std::string& strategy, const Topology& topology,
   csv << "job,tasks,submit,start,wait,hop_bytes,average_hops,p_abort,completion_proxy\n";
   std::vector<double> latencies;
   std::map<int, std::vector<double>> by_size;
-  std::map<std::string, long> refusals;
+  std::map<std::string, long> refusals, fallbacks;
   Allocate allocate;
   if (strategy == "mc1x1") allocate = mc1x1_allocator(topology);
   else if (strategy == "snake") allocate = snake_best_fit_allocator(topology);
-  else allocate = service_allocator(strategy, graphs, &latencies, &by_size, &refusals);
+  else allocate = service_allocator(strategy, graphs, &latencies, &by_size, &refusals, &fallbacks);
 
   double hop_bytes = 0, abort_sum = 0, runtime_sum = 0, completion_sum = 0;
   double bunde_hops = 0, all_hops = 0;
@@ -227,7 +235,13 @@ Json run_stream(const std::string& strategy, const Topology& topology,
                         {"uneven_allocations", uneven_allocations},
                         {"average_hops", mappers}};
   }
+  Json fell_back = Json::object();
+  long fallback_count = 0;
   for (const auto& [reason, times] : refusals) refused[reason] = times;
+  for (const auto& [reason, times] : fallbacks) {
+    fell_back[reason] = times;
+    fallback_count += times;
+  }
   return Json{
       {"strategy", strategy},
       {"jobs_csv", jobs_csv},
@@ -243,6 +257,8 @@ Json run_stream(const std::string& strategy, const Topology& topology,
         {"calls", latencies.size()}}},
       {"placement_latency_by_size", sizes},
       {"refusals", refused},
+      {"slurm_layout_fallbacks", fallback_count},
+      {"fallback_reasons", fell_back},
       {"utilisation", result.totals.utilisation},
       {"makespan", result.totals.makespan},
       {"mean_wait", result.totals.mean_wait},

@@ -1,8 +1,10 @@
 // The job-stream phase: FIFO with EASY backfilling over the synthetic
 // cluster, once per strategy. TOFA strategies (and Slurm's block layout,
 // "default-slurm") place every job through the service, as select/cons_tres
-// does (tofa_service_place_job, the free CPUs as candidates); "mc1x1" and
-// "snake" are the Bunde seed's allocators, tasks in allocation order.
+// does (tofa_service_place_job, the free CPUs as candidates; a failed
+// placement gets Slurm's layout, as there); "mc1x1" and "snake" are the Bunde
+// seed's allocators, tasks in allocation order, with the seed's mappers also
+// scored on each of their allocations.
 // Every job communicates as `graphs` says.
 #pragma once
 
