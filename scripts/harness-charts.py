@@ -18,6 +18,12 @@ from svg_bars import grouped_bars  # noqa: E402
 from svg_lines import loglog_lines  # noqa: E402
 
 
+# Axis labels of the seed's mappers, short enough not to run into each other.
+SHORT = {"stencil-colmajor": "colmaj.", "stencil-rowmajor": "rowmaj.", "stencil-allcorners": "allcorn.",
+         "stencil-twowayoverlay": "2-way ov.",
+         "stencil-incimprove": "incimpr."}
+
+
 def save(svg, directory, name):
     path = os.path.join(directory, name + ".svg")
     with open(path, "w") as out:
@@ -69,7 +75,7 @@ def main():
     if composed:
         mappers = list(composed[0]["bunde"]["mappers"]["average_hops"])
         save(grouped_bars(f"Seed Bunde's mappers on its allocators' choices, {nodes} nodes",
-                          "average hops", [m.replace("stencil-", "") for m in mappers],
+                          "average hops", [SHORT.get(m, m.replace("stencil-", "")) for m in mappers],
                           [f"{s['strategy']} ({s['bunde']['mappers']['jobs']} jobs)" for s in composed],
                           [[s["bunde"]["mappers"]["average_hops"][m] for m in mappers] for s in composed]),
              directory, "harness-bunde")

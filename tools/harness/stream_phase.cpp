@@ -222,7 +222,6 @@ Json run_stream(const std::string& strategy, const Topology& topology,
   for (const auto& [bucket, values] : by_size)
     sizes.push_back({{"tasks_from", bucket}, {"calls", values.size()},
                      {"p50", percentile(values, 0.5)}, {"p95", percentile(values, 0.95)}});
-  Json refused = Json::object();
   Json bunde = {{"average_hops", bunde_jobs ? bunde_hops / static_cast<double>(bunde_jobs) : 0.0},
                 {"jobs", bunde_jobs},
                 {"skipped", bunde_skipped}};
@@ -235,7 +234,7 @@ Json run_stream(const std::string& strategy, const Topology& topology,
                         {"uneven_allocations", uneven_allocations},
                         {"average_hops", mappers}};
   }
-  Json fell_back = Json::object();
+  Json refused = Json::object(), fell_back = Json::object();
   long fallback_count = 0;
   for (const auto& [reason, times] : refusals) refused[reason] = times;
   for (const auto& [reason, times] : fallbacks) {
