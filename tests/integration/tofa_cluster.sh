@@ -147,10 +147,13 @@ grep -q "$(tofa_chose_pattern "$jid_b")" "$DIR/log/slurmctld.log" \
 # ---- (e, part 1) jobs without a graph: layouts with the TOFA select shim ---------
 plain_layouts() {
     local j
-    wait_until 30 all_idle || note "warning: not all nodes idle: $(sinfo -h -N -o '%N %T' | tr '\n' ' ')"
-    timeout $TMO srun -n 8 -l printenv SLURMD_NODENAME 2>&1 | layout | tr '\n' ' '; echo
-    timeout $TMO srun -N 3 -n 5 -l printenv SLURMD_NODENAME 2>&1 | layout | tr '\n' ' '; echo
-    timeout $TMO srun -n 1 -l printenv SLURMD_NODENAME 2>&1 | layout | tr '\n' ' '; echo
+    # Before each job: a node still completing the previous one would move
+    # the next job elsewhere on one cluster and not on the other.
+    idle() { wait_until 30 all_idle || note "warning: not all nodes idle: $(sinfo -h -N -o '%N %T' | tr '\n' ' ')"; }
+    idle; timeout $TMO srun -n 8 -l printenv SLURMD_NODENAME 2>&1 | layout | tr '\n' ' '; echo
+    idle; timeout $TMO srun -N 3 -n 5 -l printenv SLURMD_NODENAME 2>&1 | layout | tr '\n' ' '; echo
+    idle; timeout $TMO srun -n 1 -l printenv SLURMD_NODENAME 2>&1 | layout | tr '\n' ' '; echo
+    idle
     j=$(sbatch --parsable -n 6 -o /dev/null --wrap 'sleep 1' 2>&1)
     wait_job "$j" >/dev/null
     echo "sbatch -n 6: $(job_nodes "$j")"
