@@ -44,6 +44,7 @@ TEST(BundeMappers, UnevenAllocationsAreNotScoredAndUnknownMappersThrow) {
   // Two tasks on each node: the seed's ranks exactly.
   EXPECT_TRUE(bunde_mapper_hops("stencil-rcb", two_cores, {0, 0, 1, 1, 4, 4, 5, 5}).has_value());
   EXPECT_THROW(bunde_mapper_hops("no-such-mapper", two_cores, {0, 1}), tofa::Error);
+  EXPECT_THROW(bunde_mapper_hops("stencil-rcb", two_cores, {}), tofa::Error);
 }
 
 }  // namespace

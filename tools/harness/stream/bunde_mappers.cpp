@@ -3,6 +3,7 @@
 #include <map>
 
 #include "stream_metrics.hpp"
+#include "tofa/error.hpp"
 #include "tofa/mapper.hpp"
 #include "tofa/metrics.hpp"
 
@@ -19,6 +20,7 @@ const std::vector<std::string>& bunde_mappers() {
 std::optional<double> bunde_mapper_hops(const std::string& mapper, const Topology& topology,
                                         const std::vector<int>& task_nodes,
                                         long incimprove_evaluations) {
+  if (task_nodes.empty()) throw Error("bunde_mapper_hops: a job of no task");
   std::map<int, int> tasks_on;
   MappingRequest request;
   for (int node : task_nodes)
