@@ -18,6 +18,11 @@
 namespace tofa {
 namespace {
 
+void check_probability(double p) {
+  if (!(p >= 0 && p <= 1))
+    throw Error("outage probabilities must be between 0 and 1, got " + std::to_string(p));
+}
+
 void check_request(const MappingRequest& request) {
   if (request.graph == nullptr) throw Error("mapping request has no communication graph");
   if (request.topology == nullptr) throw Error("mapping request has no topology");
@@ -26,9 +31,7 @@ void check_request(const MappingRequest& request) {
       request.outage.size() != static_cast<std::size_t>(request.topology->node_count()))
     throw Error("outage has " + std::to_string(request.outage.size()) + " entries, expected " +
                 std::to_string(request.topology->node_count()));
-  for (double p : request.outage)
-    if (!(p >= 0 && p <= 1))
-      throw Error("outage probabilities must be between 0 and 1, got " + std::to_string(p));
+  for (double p : request.outage) check_probability(p);
 }
 
 }  // namespace
@@ -164,10 +167,8 @@ double outage_of(const MappingRequest& request, int node) {
     throw Error("node " + std::to_string(node) + " is outside 0.." +
                 std::to_string(node_count - 1));
   }
-  const double p = request.outage[node];
-  if (!(p >= 0 && p <= 1))
-    throw Error("outage probabilities must be between 0 and 1, got " + std::to_string(p));
-  return p;
+  check_probability(request.outage[node]);
+  return request.outage[node];
 }
 
 std::string parameter(const MappingRequest& request, const std::string& key,

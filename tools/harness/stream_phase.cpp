@@ -190,16 +190,11 @@ Json run_stream(const std::string& strategy, const Topology& topology,
       bunde_hops += m.average_hops;
       ++bunde_jobs;
       if (bunde_allocator) {
-        std::map<std::string, double> hops;
-        for (const std::string& mapper : bunde_mappers()) {
-          const std::optional<double> h = bunde_mapper_hops(mapper, topology, started.task_nodes);
-          if (!h) break;
-          hops[mapper] = *h;
-        }
-        if (hops.size() < bunde_mappers().size()) {
+        const auto hops = bunde_mapper_hops(bunde_mappers(), topology, started.task_nodes);
+        if (!hops) {
           ++uneven_allocations;
         } else {
-          for (const auto& [mapper, h] : hops) mapper_hops[mapper] += h;
+          for (const auto& [mapper, h] : *hops) mapper_hops[mapper] += h;
           mapped_baseline_hops += m.average_hops;
           ++mapped_jobs;
         }

@@ -1,7 +1,5 @@
 #include "bunde_mappers.hpp"
 
-#include <map>
-
 #include "stream_metrics.hpp"
 #include "tofa/error.hpp"
 #include "tofa/mapper.hpp"
@@ -17,9 +15,9 @@ const std::vector<std::string>& bunde_mappers() {
   return names;
 }
 
-std::optional<double> bunde_mapper_hops(const std::string& mapper, const Topology& topology,
-                                        const std::vector<int>& task_nodes,
-                                        long incimprove_evaluations) {
+std::optional<std::map<std::string, double>> bunde_mapper_hops(
+    const std::vector<std::string>& mappers, const Topology& topology,
+    const std::vector<int>& task_nodes, long incimprove_evaluations) {
   if (task_nodes.empty()) throw Error("bunde_mapper_hops: a job of no task");
   std::map<int, int> tasks_on;
   MappingRequest request;
@@ -37,8 +35,10 @@ std::optional<double> bunde_mapper_hops(const std::string& mapper, const Topolog
   request.slots_per_node = per_node;
   request.parameters["stencil"] = std::to_string(shape.x) + "x" + std::to_string(shape.y);
   request.parameters["max-evaluations"] = std::to_string(incimprove_evaluations);
-  const Placement placement = make_mapper(mapper)->map(request);
-  return evaluate_placement(graph, topology, placement).average_hops;
+  std::map<std::string, double> hops;
+  for (const std::string& mapper : mappers)
+    hops[mapper] = evaluate_placement(graph, topology, make_mapper(mapper)->map(request)).average_hops;
+  return hops;
 }
 
 }  // namespace tofa::harness

@@ -3,6 +3,7 @@
 // average hops (the seed's Figures 16 and 17).
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,16 +16,17 @@ namespace tofa::harness {
 /// (BASELINE is the allocation order itself, reported beside them).
 const std::vector<std::string>& bunde_mappers();
 
-/// Average hops of the job's x-by-y stencil (bunde_stencil_graph) when
-/// `mapper` lays it on the ranks of `task_nodes` (task t of the allocation
-/// on node task_nodes[t]; every node keeps the number of tasks it has
-/// there). nullopt when the nodes hold different numbers of tasks: the
-/// strategies see one slot count for every node, so only such allocations
-/// are the seed's "ranks" exactly. INCIMPROVE is bounded to
-/// `incimprove_evaluations` examined swaps (deterministic). Throws
-/// tofa::Error for an unknown mapper or a job the mapper refuses.
-std::optional<double> bunde_mapper_hops(const std::string& mapper, const Topology& topology,
-                                        const std::vector<int>& task_nodes,
-                                        long incimprove_evaluations = 1000000);
+/// Average hops of the job's x-by-y stencil (bunde_stencil_graph) when each
+/// of `mappers` lays it on the ranks of `task_nodes` (task t of the
+/// allocation on node task_nodes[t]; every node keeps the number of tasks
+/// it has there), by mapper name. nullopt when the nodes hold different
+/// numbers of tasks: the strategies see one slot count for every node, so
+/// only such allocations are the seed's "ranks" exactly. INCIMPROVE is
+/// bounded to `incimprove_evaluations` examined swaps (deterministic).
+/// Throws tofa::Error for no task, an unknown mapper or a job a mapper
+/// refuses.
+std::optional<std::map<std::string, double>> bunde_mapper_hops(
+    const std::vector<std::string>& mappers, const Topology& topology,
+    const std::vector<int>& task_nodes, long incimprove_evaluations = 1000000);
 
 }  // namespace tofa::harness
