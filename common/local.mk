@@ -18,6 +18,10 @@ common_libtofa_la_SOURCES = \
 	common/map/scotch/deco_arch.hpp common/map/scotch/deco_arch.cpp \
 	common/map/scotch/gmap_anchor.hpp common/map/scotch/gmap_anchor.cpp \
 	common/map/portfolio/strategies.hpp common/map/portfolio/auto.cpp \
+	common/map/embed/strategies.hpp common/map/embed/strategy.cpp \
+	common/map/embed/pivot_mds.hpp common/map/embed/pivot_mds.cpp \
+	common/map/embed/coordinate_bisection.hpp common/map/embed/coordinate_bisection.cpp \
+	common/map/embed/axis_alignment.hpp common/map/embed/axis_alignment.cpp \
 	common/map/slot_pool.hpp common/map/slot_pool.cpp \
 	common/map/free_node_boxes.hpp common/map/free_node_boxes.cpp \
 	common/map/capacity_repair.hpp common/map/capacity_repair.cpp \

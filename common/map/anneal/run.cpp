@@ -71,8 +71,10 @@ AnnealResult anneal_placement(const MappingRequest& request, const AnnealOptions
   result.lower_bound = free_energy_lower_bound(graph, topology, bounds.highest, options.metric);
   const double scale = result.lower_bound > 0 ? result.lower_bound : std::max(1.0, graph.total_bytes());
 
-  const bool divide = options.divide == DivideMode::Always ||
-                      (options.divide == DivideMode::Auto && tasks > kAutoDivideTasks);
+  // Dividing shortens annealing's chains; a descent or a bare start gains nothing from it.
+  const bool divide = options.search == Search::Anneal &&
+                      (options.divide == DivideMode::Always ||
+                       (options.divide == DivideMode::Auto && tasks > kAutoDivideTasks));
   const std::vector<std::vector<int>> stages =
       bisection_stages(graph, divide ? options.limit : 0, request.seed);
   result.stages = static_cast<int>(stages.size());

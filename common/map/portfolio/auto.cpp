@@ -17,14 +17,16 @@
 // (route_around_penalty).
 //
 // With --param budget=SECONDS (the service passes PlacementBudget, scaled
-// to the job), the cheap heuristics always run (greedy only up to
-// kGreedyFirstMaxTasks tasks; above, after Scotch), then Scotch (tofa, or
-// tofa-compact when a candidate may fail) unless its predicted time is far
-// beyond the budget, then on multi-core nodes MIMS
-// (Scotch again, on packs) when the time left exceeds what Scotch took,
-// then, up to kAnnealMaxTasks tasks, the annealer's grow start and annealing
-// with what is left; above, local descent from the best placement so far. A
-// step is not started once the budget is spent.
+// to the job), the cheap heuristics always run (Slurm's layout, embed,
+// greedy up to kGreedyMaxTasks tasks); above kAnnealMaxTasks tasks, when
+// Scotch would not leave half of the budget, local descent from the best
+// of them takes that half first, then
+// Scotch (tofa, or tofa-compact when a candidate may fail) runs unless its
+// predicted time is beyond kScotchOverrun budgets, then on multi-core nodes
+// MIMS (Scotch again, on packs) when the time left exceeds what Scotch
+// took, then, up to kAnnealMaxTasks tasks, the annealer's grow start and
+// annealing with what is left; above, local descent from the best
+// placement so far. A step is not started once the budget is spent.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -50,13 +52,16 @@ constexpr int kAnnealMaxTasks = 128;
 constexpr double kAnnealChainSeconds = 0.005;
 /// Scotch's time on this 2-core machine as tasks^1.73 (bench/quality.sh,
 /// geometric graphs, one task per node: 0.10 s at 4096 tasks, 3.8 s at
-/// 32,768). It gives the best placements known at a few thousand tasks, so
-/// auto lets it overrun the budget up to kScotchOverrun times; its n^1.73
-/// outgrows the budget's n^0.8, and from about 50,000 tasks (tens of
-/// seconds, past the worker's CPU limit) auto keeps to heuristics and
-/// descent.
+/// 32,768). Auto lets it overrun the budget up to kScotchOverrun times
+/// (on trees and power-law graphs it may still beat embed + descent); its
+/// n^1.73 outgrows the budget's n^0.8, and from about 10,000 tasks auto
+/// keeps to embed and descent, which beat it on geometric graphs anyway.
 double predicted_scotch_seconds(int tasks) { return 3.8 * std::pow(tasks / 32768.0, 1.73); }
-constexpr double kScotchOverrun = 6;
+constexpr double kScotchOverrun = 2;
+/// Share of the budget (after the heuristics) for a first local descent
+/// from the heuristics' best, when Scotch would take more than that share:
+/// at 4096 tasks Scotch alone would take all of it.
+constexpr double kFirstDescentShare = 0.5;
 /// Share of the budget kept for the route-around search when failing nodes
 /// may be avoided.
 constexpr double kRouteAroundShare = 0.15;
@@ -109,14 +114,13 @@ double route_around_penalty(const CommGraph& graph, double whole_cost, double pe
 }
 
 /// Up to this many tasks greedy is part of stage 1 (about a millisecond);
-/// above, it runs after Scotch while budget is left: at 32,768 tasks it
-/// takes half the budget for 6 times Scotch's hop-bytes.
-constexpr int kGreedyFirstMaxTasks = 1024;
+/// at 32,768 tasks it took 0.25 s for 6 times Scotch's hop-bytes.
+constexpr int kGreedyMaxTasks = 1024;
 
 /// Stage 1, always run: fast, and Slurm's layout among them.
 std::vector<std::string> heuristics(const MappingRequest& request) {
-  std::vector<std::string> names{"default-slurm"};
-  if (request.graph->task_count() <= kGreedyFirstMaxTasks) names.push_back("greedy");
+  std::vector<std::string> names{"default-slurm", "embed"};
+  if (request.graph->task_count() <= kGreedyMaxTasks) names.push_back("greedy");
   if (request.parameters.count("stencil")) names.push_back("stencil-rcb");
   return names;
 }
@@ -195,6 +199,13 @@ class AutoMapper : public Mapper {
     };
 
     for (const std::string& name : heuristics(request)) attempt(name, request);
+    const bool large = request.graph->task_count() > kAnnealMaxTasks;
+    if (large && budget > 0 && time_left() && !best.empty() &&
+        predicted_scotch_seconds(request.graph->task_count()) > kFirstDescentShare * seconds_left()) {
+      const double share = kFirstDescentShare * seconds_left();
+      consider("local descent",
+               [&] { return improve_from(request, best, anneal::Search::Descent, share); });
+    }
     // Scotch: tofa-compact is tofa while a fault-free run exists; without
     // one, Scotch on the fault-free nodes beat Listing 1.1's whole
     // fault-weighted machine on every case of bench/quality.sh, and each
@@ -206,11 +217,10 @@ class AutoMapper : public Mapper {
       attempt(any_faulty_candidate(request) ? "tofa-compact" : "tofa", request);
       scotch_seconds = before - seconds_left();
     }
-    if (request.graph->task_count() > kGreedyFirstMaxTasks && time_left()) attempt("greedy", request);
     // MIMS maps its packs with Scotch too: worth starting only if that fits.
     if (effective_slots(request) > 1 && (budget == 0 || seconds_left() > scotch_seconds))
       attempt("mims", request);
-    if (time_left() && request.graph->task_count() <= kAnnealMaxTasks) {
+    if (time_left() && !large) {
       MappingRequest anneal = request;
       // Bhanot's balanced load spreads a job over every candidate (BG/L ran
       // one job on the whole machine); a scheduler's job takes as few nodes
