@@ -19,16 +19,18 @@ std::vector<std::vector<int>> unwrapped_coords(const Topology& topology,
   for (int node : nodes) coords.push_back(topology.coords(node));
   for (int d = 0; d < dimensions; ++d) {
     const int size = topology.dims()[d];
-    if (!topology.wrap()[d]) continue;
+    if (!topology.wrap()[d] || coords.empty()) continue;
     std::vector<char> used(size, 0);
     for (const auto& c : coords) used[c[d]] = 1;
     // The coordinate after the longest cyclic run of unused ones starts the range.
-    int best_start = 0, best_gap = 0;
-    for (int start = 0; start < size; ++start) {
-      if (!used[start] || used[(start + size - 1) % size]) continue;
-      int gap = 0;
-      while (gap < size && !used[(start + size - 1 - gap) % size]) ++gap;
-      if (gap > best_gap) best_gap = gap, best_start = start;
+    std::vector<int> used_at;
+    for (int x = 0; x < size; ++x)
+      if (used[x]) used_at.push_back(x);
+    int best_start = used_at.front(), best_gap = 0;
+    for (std::size_t i = 0; i < used_at.size(); ++i) {
+      const int previous = used_at[(i + used_at.size() - 1) % used_at.size()];
+      const int gap = (used_at[i] - previous - 1 + size) % size;
+      if (gap > best_gap) best_gap = gap, best_start = used_at[i];
     }
     for (auto& c : coords) c[d] = (c[d] - best_start + size) % size;
   }
