@@ -55,7 +55,12 @@ std::vector<std::vector<double>> leading_eigenvectors(const std::vector<double>&
       for (double value : y) norm += value * value;
       norm = std::sqrt(norm);
       if (!(norm > 0)) break;  // nothing left in this direction
-      for (int i = 0; i < size; ++i) x[i] = y[i] / norm;
+      double change = 0;
+      for (int i = 0; i < size; ++i) {
+        change = std::max(change, std::abs(y[i] / norm - x[i]));
+        x[i] = y[i] / norm;
+      }
+      if (change < 1e-9) break;
     }
     found.push_back(x);
   }
