@@ -30,7 +30,7 @@ from svg_lines import loglog_lines  # noqa: E402
 # (tasks, torus): about one task per node from 1024 tasks on.
 SIZES = [(128, "8x8x8"), (1024, "16x16x16"), (4096, "16x16x16"), (16384, "32x32x16"),
          (32768, "32x32x32"), (65536, "64x32x32")]
-STRATEGIES = ["default-slurm", "greedy", "tofa", "auto"]
+STRATEGIES = ["default-slurm", "greedy", "tofa", "embed", "auto"]
 # Issue 12's speed targets: tasks -> milliseconds (medians, in process).
 TARGET_MS = {1024: 100, 32768: 2000, 65536: 5000}
 TARGET_MIB_AT_65536 = 1024
