@@ -247,7 +247,7 @@ Measurement measure(const CaseContext& context, const std::string& name, const P
 
 /// The strategies of the issue, and the project's default when it is none of them.
 std::vector<std::string> strategies_for(const CaseResult& c) {
-  std::vector<std::string> names{"default-slurm", "greedy", "tofa", "tofa-compact", "embed"};
+  std::vector<std::string> names{"default-slurm", "greedy", "greedy-routes", "tofa", "tofa-compact", "embed"};
   if (c.slots > 1) names.push_back("mims");
   if (c.tasks <= kAnnealMaxTasks) names.push_back("anneal");
   names.push_back("auto");

@@ -54,6 +54,9 @@ const std::vector<MapperInfo>& mapper_table() {
        "tofa, but without a fault-free run: Scotch on the fault-free nodes of the shortest "
        "window that has enough of them, with Equation 1 costs",
        make_tofa_compact_mapper},
+      {"greedy-routes",
+       "greedy on the fault-free candidates, each task on the nearest node whose routes to its placed partners cross no failing node (P(abort) = 0 where it can)",
+       make_greedy_routes_mapper},
       {"stencil-baseline", "stencil job: task i on slot i in candidate order (ALPS/miniGhost mapping, Bunde BASELINE)", make_stencil_baseline_mapper, false},
       {"stencil-grouping", "stencil job: one sub-block of the job per node, e.g. 2x2x4 on 16 slots (Bunde GROUPING)", make_stencil_grouping_mapper, false},
       {"stencil-colmajor", "stencil job: tasks and slots both in column-major order, y fastest (Bunde COLMAJOR)", make_stencil_colmajor_mapper, false},

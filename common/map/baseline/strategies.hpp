@@ -1,5 +1,6 @@
-// Factories of the baseline strategies (default-slurm, random, greedy), one
-// file each in this folder; the registry (map/registry.cpp) lists them.
+// Factories of the baseline strategies (default-slurm, random, greedy,
+// greedy-routes), one file each in this folder; the registry
+// (map/registry.cpp) lists them.
 #pragma once
 
 #include <memory>
@@ -11,5 +12,6 @@ namespace tofa {
 std::unique_ptr<Mapper> make_default_slurm_mapper();
 std::unique_ptr<Mapper> make_random_mapper();
 std::unique_ptr<Mapper> make_greedy_mapper();
+std::unique_ptr<Mapper> make_greedy_routes_mapper();
 
 }  // namespace tofa

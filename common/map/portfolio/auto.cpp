@@ -65,6 +65,10 @@ constexpr double kFirstDescentShare = 0.5;
 /// Share of the budget kept for the route-around search when failing nodes
 /// may be avoided.
 constexpr double kRouteAroundShare = 0.15;
+/// Budgets the route-around search may take beyond the job's when the fault-free
+/// candidates hold the job but every placement found so far may abort
+/// (bench/quality.sh (a): at 1x, 4 of 8 jobs kept a route through a failing node).
+constexpr double kAbortOverrun = 10;
 
 /// The budget of --param budget=SECONDS, 0 for none. Throws Error on a
 /// value that is not a positive number.
@@ -117,10 +121,16 @@ double route_around_penalty(const CommGraph& graph, double whole_cost, double pe
 /// at 32,768 tasks it took 0.25 s for 6 times Scotch's hop-bytes.
 constexpr int kGreedyMaxTasks = 1024;
 
+/// Up to this many tasks greedy-routes (O(tasks x candidates)) runs when
+/// routes may be kept clear of failing nodes.
+constexpr int kGreedyRoutesMaxTasks = 4096;
+
 /// Stage 1, always run: fast, and Slurm's layout among them.
-std::vector<std::string> heuristics(const MappingRequest& request) {
+std::vector<std::string> heuristics(const MappingRequest& request, bool route_around) {
   std::vector<std::string> names{"default-slurm", "embed"};
   if (request.graph->task_count() <= kGreedyMaxTasks) names.push_back("greedy");
+  if (route_around && request.graph->task_count() <= kGreedyRoutesMaxTasks)
+    names.push_back("greedy-routes");
   if (request.parameters.count("stencil")) names.push_back("stencil-rcb");
   return names;
 }
@@ -198,7 +208,7 @@ class AutoMapper : public Mapper {
       consider(name, [&] { return make_mapper(name)->map(sub); });
     };
 
-    for (const std::string& name : heuristics(request)) attempt(name, request);
+    for (const std::string& name : heuristics(request, route_around)) attempt(name, request);
     const bool large = request.graph->task_count() > kAnnealMaxTasks;
     if (large && budget > 0 && time_left() && !best.empty() &&
         predicted_scotch_seconds(request.graph->task_count()) > kFirstDescentShare * seconds_left()) {
@@ -240,7 +250,10 @@ class AutoMapper : public Mapper {
       MappingRequest around = request;
       around.fault_cost.penalty =
           route_around_penalty(*request.graph, block_cost, request.fault_cost.penalty);
-      const double left = budget > 0 ? seconds_left() + reserve : 0;
+      double left = budget > 0 ? seconds_left() + reserve : 0;
+      // An abort costs the whole job: while every placement found may abort,
+      // the search may overrun the budget.
+      if (budget > 0 && best_rank.safe_class != 0) left = std::max(left, 0.0) + kAbortOverrun * budget;
       // Leaving a route often takes several moves that each cost hops:
       // annealing where it is affordable.
       const anneal::Search search = request.graph->task_count() <= kAnnealMaxTasks
