@@ -348,6 +348,26 @@ TEST(Greedy, HeaviestPairsFirstAndIsolatedTasksLast) {
 // fault-free, then list order), here on shuffled lists of a 12x12x6 torus, a
 // 30x20 mesh, a 4D torus of odd sizes and 700 of a 16x16x8 torus's nodes,
 // with random slots taken until none is left.
+TEST(GreedyRoutes, TakesAFartherNodeWhenTheNearestRoutesThroughAFailingNode) {
+  // 4x4 torus, node 1 = (1,0) failing. From node 0, candidates 2 = (2,0) and
+  // 8 = (0,2) are both 2 hops away; R(0,2) = 0-1-2 crosses node 1, R(0,8) =
+  // 0-4-8 does not. greedy takes 2 (candidate order), greedy-routes 8.
+  const Topology topology = Topology::from_spec("torus:4x4");
+  const CommGraph graph = CommGraph::from_directed_edges(2, {{0, 1, 10, 1}});
+  MappingRequest request;
+  request.graph = &graph;
+  request.topology = &topology;
+  request.candidate_nodes = {0, 2, 8};
+  request.outage.assign(16, 0.0);
+  request.outage[1] = 0.02;
+  const Placement greedy = tofa::make_mapper("greedy")->map(request);
+  EXPECT_EQ(greedy, (Placement{0, 2}));
+  EXPECT_GT(tofa::expected_abort_probability(topology, graph, greedy, request.outage), 0);
+  const Placement routes = tofa::make_mapper("greedy-routes")->map(request);
+  EXPECT_EQ(routes, (Placement{0, 8}));
+  EXPECT_EQ(tofa::expected_abort_probability(topology, graph, routes, request.outage), 0);
+}
+
 TEST(SlotPool, SearchFindsWhatTheDefinitionSays) {
   std::mt19937 engine(17);
   for (const auto& [spec, pool_size] : std::vector<std::pair<const char*, int>>{
