@@ -31,7 +31,7 @@
  *   HeartbeatSessions=yes    after one munge TCP heartbeat, UDP heartbeats
  *                            under a key that heartbeat handed over
  *   OutageModel=window:100   or ewma:ALPHA (outage probability estimator)
- *   DefaultStrategy=tofa     mapping strategy when a request names none
+ *   DefaultStrategy=auto     mapping strategy when a request names none
  *   PlacementBudget=10       ms auto may spend on a 128-task job (x (tasks/128)^0.8)
  *   LinkCost=1               c of the seed's Equation 1
  *   FaultPenalty=100         a link touching a faulty node costs c + penalty*c

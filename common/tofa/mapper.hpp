@@ -56,7 +56,7 @@ const std::vector<MapperInfo>& mapper_table();
 
 /// The strategy a job gets when it names none (tofa.conf DefaultStrategy,
 /// tofa-map --strategy).
-inline constexpr const char* kDefaultStrategy = "tofa";
+inline constexpr const char* kDefaultStrategy = "auto";
 /// Throws Error naming the unknown strategy and listing the known ones.
 std::unique_ptr<Mapper> make_mapper(const std::string& name);
 

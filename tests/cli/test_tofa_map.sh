@@ -26,7 +26,7 @@ check "compare run succeeds" test $? -eq 0
 # Every strategy has a row (the default's name marked "*"), or is named as
 # not applicable to this graph.
 rows=$(grep -cE "^($("$map" --list-strategies | awk '{print $1}' | paste -sd'|'))\*? " "$work/table")
-check "the default strategy's row is marked" grep -qE '^tofa\* ' "$work/table"
+check "the default strategy's row is marked" grep -qE '^auto\* ' "$work/table"
 not_applicable=$(sed -n 's/^not applicable to this job: //p' "$work/table" | tr ',' '\n' | grep -c .)
 check "table has a row per applicable strategy" \
   test $((rows + not_applicable)) -eq "$("$map" --list-strategies | wc -l)" -a "$rows" -ge 6
