@@ -9,22 +9,24 @@
 // bytes on it, so a few bytes through a failing node can be cheaper than
 // extra hops of heavy traffic. A placement with P(abort) = 0 therefore wins
 // over every placement with P(abort) > 0 whenever its objective is not
-// above the block layout's; and when the fault-free candidates can hold
-// the job but the best placement found still crosses a failing node, a
-// last search from it (annealing up to kAnnealMaxTasks tasks, local
-// descent above) runs under a penalty by which one link of the lightest
-// edge next to a failing node costs more than the whole block layout
-// (route_around_penalty).
+// above the block layout's. When the fault-free candidates can hold the
+// job, greedy-routes is among the heuristics (it often finds such a
+// placement in a millisecond), and if the best placement found still
+// crosses a failing node, a last search from it (annealing up to
+// kAnnealMaxTasks tasks, local descent above) runs under a penalty by which
+// one link of the lightest edge next to a failing node costs more than the
+// whole block layout (route_around_penalty), for up to kAbortOverrun
+// budgets more: an abort costs the whole job.
 //
 // With --param budget=SECONDS (the service passes PlacementBudget, scaled
 // to the job), the cheap heuristics always run (Slurm's layout, embed,
-// greedy up to kGreedyMaxTasks tasks); above kAnnealMaxTasks tasks, when
-// Scotch would not leave half of the budget, local descent from the best
-// of them takes that half first, then
-// Scotch (tofa, or tofa-compact when a candidate may fail) runs unless its
-// predicted time is beyond kScotchOverrun budgets, then on multi-core nodes
-// MIMS (Scotch again, on packs) when the time left exceeds what Scotch
-// took, then, up to kAnnealMaxTasks tasks, the annealer's grow start and
+// greedy up to kGreedyMaxTasks tasks, greedy-routes as above). Above
+// kAnnealMaxTasks tasks, when Scotch would not leave half of the budget,
+// local descent from their best takes that half first. Then Scotch (tofa,
+// or tofa-compact when a candidate may fail) runs unless its predicted
+// time is beyond kScotchOverrun budgets, then on multi-core nodes MIMS
+// (Scotch again, on packs) when the time left exceeds what Scotch took,
+// then, up to kAnnealMaxTasks tasks, the annealer's grow start and
 // annealing with what is left; above, local descent from the best
 // placement so far. A step is not started once the budget is spent.
 #include <algorithm>
@@ -256,9 +258,7 @@ class AutoMapper : public Mapper {
       if (budget > 0 && best_rank.safe_class != 0) left = std::max(left, 0.0) + kAbortOverrun * budget;
       // Leaving a route often takes several moves that each cost hops:
       // annealing where it is affordable.
-      const anneal::Search search = request.graph->task_count() <= kAnnealMaxTasks
-                                        ? anneal::Search::Anneal
-                                        : anneal::Search::Descent;
+      const anneal::Search search = large ? anneal::Search::Descent : anneal::Search::Anneal;
       if (budget == 0 || left > 0)
         consider("route around", [&] { return improve_from(around, best, search, left); });
     }
