@@ -186,6 +186,8 @@ class AutoMapper : public Mapper {
     double block_cost = std::numeric_limits<double>::infinity();
     Placement best;
     Rank best_rank;
+    Placement cheapest;  // the lowest objective, whatever its routes cross
+    double cheapest_cost = std::numeric_limits<double>::infinity();
     std::string first_error;
     auto consider = [&](const std::string& name, const auto& map) {
       Placement placement;
@@ -201,6 +203,10 @@ class AutoMapper : public Mapper {
       const double abort =
           expected_abort_probability(*request.topology, *request.graph, placement, outage);
       const Rank rank{abort == 0 && cost <= block_cost ? 0 : 1, cost, abort};
+      if (cost < cheapest_cost) {
+        cheapest_cost = cost;
+        cheapest = placement;
+      }
       if (rank < best_rank) {
         best_rank = rank;
         best = std::move(placement);
@@ -248,7 +254,10 @@ class AutoMapper : public Mapper {
       consider("local descent",
                [&] { return improve_from(request, best, anneal::Search::Descent, seconds_left()); });
     }
-    if (route_around && best_rank.safe_class != 0 && !best.empty()) {
+    // The search starts from the lowest objective found: a placement clear of
+    // failing nodes may already be the best, or cost more than one a few
+    // moves away from clearing its routes.
+    if (route_around && !best.empty() && (best_rank.safe_class != 0 || cheapest_cost < best_rank.cost)) {
       MappingRequest around = request;
       around.fault_cost.penalty =
           route_around_penalty(*request.graph, block_cost, request.fault_cost.penalty);
@@ -260,7 +269,7 @@ class AutoMapper : public Mapper {
       // annealing where it is affordable.
       const anneal::Search search = large ? anneal::Search::Descent : anneal::Search::Anneal;
       if (budget == 0 || left > 0)
-        consider("route around", [&] { return improve_from(around, best, search, left); });
+        consider("route around", [&] { return improve_from(around, cheapest, search, left); });
     }
     if (best.empty() && request.graph->task_count() > 0) throw Error(first_error);
     return best;
