@@ -329,6 +329,20 @@ static char *_allocation(job_record_t *job_ptr)
 	return list;
 }
 
+/* The tasks cons_tres's allocation of the job can run: on each node its
+ * CPUs / --cpus-per-task, at most --ntasks-per-node. */
+static uint64_t _allocation_task_room(job_record_t *job_ptr)
+{
+	job_resources_t *res = job_ptr->job_resrcs;
+	uint64_t room = 0;
+
+	if (!res || !res->cpus)
+		return 0;
+	for (uint32_t n = 0; n < res->nhosts; n++)
+		room += _task_limit(job_ptr, res->cpus[n]);
+	return room;
+}
+
 /* Runs the placement on `candidates` (a list with task limits), spanning
  * min_nodes to max_nodes nodes (0 = no bound), and records it for the job.
  * Returns its node set, or NULL with err set (and *worker_failed true when
@@ -502,6 +516,21 @@ static int _tofa_job_test(slurm_select_ops_t *ops, job_record_t *job_ptr,
 	rc = ops->job_test(job_ptr, restricted, count, count, count, mode,
 			   preemptee_candidates, preemptee_job_list,
 			   exc_core_bitmap);
+	/*
+	 * On nodes whose free CPUs hold the job exactly, cons_tres may spread
+	 * the CPUs its own way (an odd count on a node with -c 2: 7, 6, 4, 8, 6
+	 * for 16 tasks of 2 CPUs), and then no step of the job fits: let
+	 * cons_tres choose among all the candidates instead.
+	 */
+	if (rc == SLURM_SUCCESS && mode == SELECT_MODE_RUN_NOW &&
+	    _allocation_task_room(job_ptr) < tasks) {
+		snprintf(err, sizeof(err),
+			 "cons_tres's CPUs on the placement's nodes hold %" PRIu64 " of the %u tasks",
+			 _allocation_task_room(job_ptr), tasks);
+		if (preemptee_job_list)
+			FREE_NULL_LIST(*preemptee_job_list);
+		goto fallback;
+	}
 	if (rc == SLURM_SUCCESS) {
 		bit_clear_all(bitmap);
 		bit_or(bitmap, restricted);
