@@ -16,14 +16,16 @@
 // hops go to candidate order. O(tasks x candidates): auto uses it up to
 // kGreedyRoutesMaxTasks.
 #include <algorithm>
-#include <numeric>
 
 #include "strategies.hpp"
 
 namespace tofa {
 namespace {
 
-constexpr int kTriedNodes = 1 << 30;
+/// Nearest free nodes tried per task: bounds the route checks to
+/// tasks x kTriedNodes x partners (trying every node found no more clear
+/// placements on bench/quality.sh's (a) jobs).
+constexpr std::size_t kTriedNodes = 64;
 
 class GreedyRoutesMapper : public Mapper {
  public:
@@ -67,7 +69,7 @@ class GreedyRoutesMapper : public Mapper {
       for (int node : candidates)
         if (free[node] > 0)
           by_hops.emplace_back(origin < 0 ? 0 : topology.hop_distance(origin, node), position[node]);
-      const std::size_t tried = std::min<std::size_t>(by_hops.size(), kTriedNodes);
+      const std::size_t tried = std::min(by_hops.size(), kTriedNodes);
       std::partial_sort(by_hops.begin(), by_hops.begin() + tried, by_hops.end());
       for (std::size_t i = 0; i < tried; ++i)
         if (routes_clear(task, candidates[by_hops[i].second])) return candidates[by_hops[i].second];
