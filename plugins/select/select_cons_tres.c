@@ -523,10 +523,10 @@ static int _tofa_job_test(slurm_select_ops_t *ops, job_record_t *job_ptr,
 	 * cons_tres choose among all the candidates instead.
 	 */
 	if (rc == SLURM_SUCCESS && mode == SELECT_MODE_RUN_NOW &&
-	    _allocation_task_room(job_ptr) < tasks) {
+	    (room = _allocation_task_room(job_ptr)) < tasks) {
 		snprintf(err, sizeof(err),
 			 "cons_tres's CPUs on the placement's nodes hold %" PRIu64 " of the %u tasks",
-			 _allocation_task_room(job_ptr), tasks);
+			 room, tasks);
 		if (preemptee_job_list)
 			FREE_NULL_LIST(*preemptee_job_list);
 		goto fallback;

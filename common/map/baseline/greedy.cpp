@@ -12,9 +12,9 @@
 //   its lower task id goes first;
 // - tasks without edges (or whose edges carry 0 bytes) take the first free
 //   slot in candidate order, after all pairs.
-#include <algorithm>
 
 #include "../slot_pool.hpp"
+#include "heaviest_pairs.hpp"
 #include "strategies.hpp"
 
 namespace tofa {
@@ -33,23 +33,13 @@ class GreedyMapper : public Mapper {
       last_node = node;
     };
 
-    std::vector<CommEdge> pairs = request.graph->undirected_edges();
-    std::stable_sort(pairs.begin(), pairs.end(),
-                     [](const CommEdge& a, const CommEdge& b) { return a.bytes > b.bytes; });
-    for (const CommEdge& pair : pairs) {
-      if (pair.bytes <= 0) break;
-      int a = pair.from;
-      int b = pair.to;
-      if (placement[a] >= 0 && placement[b] >= 0) continue;
-      if (placement[a] < 0 && placement[b] < 0) {
-        const int start = last_node < 0 ? pool.first_free(true) : pool.nearest_free(last_node);
-        place(a, start);
-      }
-      if (placement[a] < 0) std::swap(a, b);  // now a is placed, b is not
-      place(b, pool.nearest_free(placement[a]));
-    }
-    for (int task = 0; task < static_cast<int>(placement.size()); ++task)
-      if (placement[task] < 0) place(task, pool.first_free(false));
+    place_heaviest_pairs_first(
+        *request.graph, placement,
+        [&](int task) {
+          place(task, last_node < 0 ? pool.first_free(true) : pool.nearest_free(last_node));
+        },
+        [&](int task, int node) { place(task, pool.nearest_free(node)); },
+        [&](int task) { place(task, pool.first_free(false)); });
     return placement;
   }
 };

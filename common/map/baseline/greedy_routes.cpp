@@ -17,6 +17,7 @@
 // kGreedyRoutesMaxTasks.
 #include <algorithm>
 
+#include "heaviest_pairs.hpp"
 #include "strategies.hpp"
 
 namespace tofa {
@@ -83,20 +84,9 @@ class GreedyRoutesMapper : public Mapper {
       last_node = node;
     };
 
-    std::vector<CommEdge> pairs = graph.undirected_edges();
-    std::stable_sort(pairs.begin(), pairs.end(),
-                     [](const CommEdge& a, const CommEdge& b) { return a.bytes > b.bytes; });
-    for (const CommEdge& pair : pairs) {
-      if (pair.bytes <= 0) break;
-      int a = pair.from;
-      int b = pair.to;
-      if (placement[a] >= 0 && placement[b] >= 0) continue;
-      if (placement[a] < 0 && placement[b] < 0) place(a, last_node);
-      if (placement[a] < 0) std::swap(a, b);  // now a is placed, b is not
-      place(b, placement[a]);
-    }
-    for (int task = 0; task < graph.task_count(); ++task)
-      if (placement[task] < 0) place(task, -1);
+    place_heaviest_pairs_first(
+        graph, placement, [&](int task) { place(task, last_node); },
+        [&](int task, int node) { place(task, node); }, [&](int task) { place(task, -1); });
     return placement;
   }
 };
