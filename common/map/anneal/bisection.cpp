@@ -75,16 +75,13 @@ class Bisector {
     for (int task : subset) local_[task] = -1;
 
     scotch::Graph part_graph(std::move(offsets), std::move(adjacency), std::move(weights));
-    scotch::Strat strategy;
-    scotch::check(SCOTCH_stratGraphMapBuild(strategy.get(), SCOTCH_STRATBALANCE, 2, kBalanceRatio),
-                  "SCOTCH_stratGraphMapBuild");
+    SCOTCH_Strat* strategy = scotch::map_strategy(SCOTCH_STRATBALANCE, 2, kBalanceRatio, held_);
     scotch::SingleThreadGraph bound(part_graph, seed_);
     std::vector<SCOTCH_Num> parts(subset.size());
-    scotch::check(SCOTCH_graphPart(bound.get(), 2, strategy.get(), parts.data()),
+    scotch::check(SCOTCH_graphPart(bound.get(), 2, strategy, parts.data()),
                   "SCOTCH_graphPart");
     for (std::size_t i = 0; i < subset.size(); ++i)
       (parts[i] == 0 ? first : second).push_back(subset[i]);
-    (void)held_;
   }
 
   const CommGraph& graph_;

@@ -107,8 +107,9 @@ AnnealResult anneal_placement(const MappingRequest& request, const AnnealOptions
     const double share = double(stage.size()) / (tasks - placed + stage.size());
     budget.proposals = static_cast<std::uint64_t>((proposals - std::min(proposals, result.proposals)) * share);
     if (options.budget_seconds > 0) {
-      const double left = options.budget_seconds - progress.elapsed_seconds();
-      budget.seconds = std::max(1e-3, left * share);
+      const double left = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
+      if (left <= 0) continue;  // the budget is spent: the remaining stages keep their starts
+      budget.seconds = left * share;
     }
     // F never goes below F_min: a start that reaches it is optimal.
     const bool optimal = placed == tasks && result.lower_bound > 0 &&

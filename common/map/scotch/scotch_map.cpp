@@ -35,16 +35,14 @@ std::vector<double> outage_per_node(const MappingRequest& request) {
 /// Maps the graph onto `target` with Scotch, then repairs capacity.
 Placement scotch_map_onto(const MappingRequest& request,
                           const std::shared_ptr<const scotch::Target>& target, int slots,
-                          scotch::Lock& /*held*/) {
+                          scotch::Lock& held) {
   const int tasks = request.graph->task_count();
   scotch::Graph graph = scotch::weighted_graph(*request.graph, target->max_distance());
-  scotch::Strat strategy;
-  scotch::check(SCOTCH_stratGraphMapBuild(strategy.get(), SCOTCH_STRATDEFAULT,
-                                          SCOTCH_archSize(target->arch()), kBalanceRatio),
-                "SCOTCH_stratGraphMapBuild");
+  SCOTCH_Strat* strategy =
+      scotch::map_strategy(SCOTCH_STRATDEFAULT, SCOTCH_archSize(target->arch()), kBalanceRatio, held);
   scotch::SingleThreadGraph bound(graph, static_cast<SCOTCH_Num>(request.seed % INT_MAX));
   std::vector<SCOTCH_Num> terminals(tasks);
-  scotch::check(SCOTCH_graphMap(bound.get(), target->arch(), strategy.get(), terminals.data()),
+  scotch::check(SCOTCH_graphMap(bound.get(), target->arch(), strategy, terminals.data()),
                 "SCOTCH_graphMap");
 
   Placement placement(tasks);

@@ -5,8 +5,11 @@
 #include <algorithm>
 #include <cmath>
 #include <list>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <numeric>
+#include <tuple>
 #include <utility>
 
 #include "../../tofa/error.hpp"
@@ -179,6 +182,19 @@ Arch::~Arch() { SCOTCH_archExit(&arch_); }
 
 Strat::Strat() { check(SCOTCH_stratInit(&strat_), "SCOTCH_stratInit"); }
 Strat::~Strat() { SCOTCH_stratExit(&strat_); }
+
+SCOTCH_Strat* map_strategy(SCOTCH_Num flags, SCOTCH_Num parts, double balance, const Lock&) {
+  constexpr std::size_t kStrategyEntries = 256;
+  using Key = std::tuple<SCOTCH_Num, SCOTCH_Num, double>;
+  static std::map<Key, std::unique_ptr<Strat>> strategies;
+  const Key key(flags, parts, balance);
+  const auto found = strategies.find(key);
+  if (found != strategies.end()) return found->second->get();
+  if (strategies.size() >= kStrategyEntries) strategies.clear();
+  auto built = std::make_unique<Strat>();
+  check(SCOTCH_stratGraphMapBuild(built->get(), flags, parts, balance), "SCOTCH_stratGraphMapBuild");
+  return strategies.emplace(key, std::move(built)).first->second->get();
+}
 
 Graph weighted_graph(const CommGraph& graph, long long max_distance) {
   double heaviest = 0;

@@ -49,6 +49,12 @@ class Strat {
   SCOTCH_Strat strat_;
 };
 
+/// The strategy SCOTCH_stratGraphMapBuild(flags, parts, balance) builds, kept
+/// for the process: Scotch 7.0's strategy parser leaks a few hundred bytes per
+/// parse, which mapping workers (kept between jobs) would pile up, one parse
+/// per Scotch call. Valid until the next call.
+SCOTCH_Strat* map_strategy(SCOTCH_Num flags, SCOTCH_Num parts, double balance, const Lock& held);
+
 /// An undirected graph in Scotch's CSR form (base 0, no vertex weights).
 /// Scotch keeps pointers into the arrays, so the object owns them.
 class Graph {

@@ -291,6 +291,22 @@ TEST(AnnealStrategy, DivideAndConquerMapsEveryStage) {
   EXPECT_LT(result.energy / result.lower_bound, 4.0);
 }
 
+// A budget covers every stage: once it is spent, the stages still to come
+// keep their starts (each used to get at least 1 ms of annealing, so that a
+// 64-task job divided in 32 stages took ~100 ms on a 2 ms budget).
+TEST(AnnealStrategy, DividedRunsStopAnnealingWhenTheBudgetIsSpent) {
+  const CommGraph graph = tofa_test::stencil_graph(8, 8, 8);
+  const Topology torus = Topology::from_spec("torus:8x8x8");
+  MappingRequest request = request_for(
+      graph, torus, 1, {{"divide", "yes"}, {"limit", "0.95"}, {"start", "random"}, {"budget", "1e-9"}});
+  const tofa::anneal::AnnealResult result = tofa::anneal::anneal_placement(
+      request, tofa::anneal::parse_anneal_options(request.parameters));
+  EXPECT_GT(result.stages, 1);
+  EXPECT_EQ(result.proposals, 0u);
+  EXPECT_DOUBLE_EQ(result.energy, result.start_energy);
+  EXPECT_NO_THROW(tofa::check_placement(request, result.placement));
+}
+
 // F never goes below F_min, so a start at F_min is returned as it is.
 TEST(AnnealStrategy, AnOptimalStartIsNotAnnealed) {
   const CommGraph graph = tofa::anneal::cubic_graph({4, 4, 4}, 2, 1);

@@ -594,6 +594,14 @@ TEST(ScotchTarget, TerminalNumberingMatchesOurs) {
   }
 }
 
+// Strategies are parsed once per process (Scotch's parser leaks per parse).
+TEST(ScotchTarget, MapStrategiesAreBuiltOnceForEachSetting) {
+  const tofa::scotch::Lock held = tofa::scotch::lock();
+  SCOTCH_Strat* first = tofa::scotch::map_strategy(SCOTCH_STRATDEFAULT, 8, 0.05, held);
+  EXPECT_EQ(tofa::scotch::map_strategy(SCOTCH_STRATDEFAULT, 8, 0.05, held), first);
+  EXPECT_NE(tofa::scotch::map_strategy(SCOTCH_STRATBALANCE, 2, 0.05, held), first);
+}
+
 TEST(ScotchTarget, SubArchitectureKeepsTheGivenNodeOrder) {
   expect_scotch_hops(Topology::from_spec("torus:4x3x5"), {59, 0, 17, 33, 2, 40});
   expect_scotch_hops(Topology::from_spec("mesh:4x3x2"), {23, 0, 5, 11});
