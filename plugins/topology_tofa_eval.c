@@ -330,6 +330,19 @@ static int _tofa_choose(topology_eval_t *topo_eval, const char *graph_id,
 	return SLURM_SUCCESS;
 }
 
+/*
+ * The answer of eval_nodes when a TOFA job must wait (OnlyFailingNodesFit=wait,
+ * MapFailure=wait). cons_tres asks eval_nodes both to allocate and whether the
+ * job could ever run (SELECT_MODE_TEST_ONLY) without telling which, and
+ * slurmctld rejects a job that fails the latter ("Requested node configuration
+ * is not available"): a direct srun was refused where 22.05's select shim,
+ * which sees the mode, lets it pend. ESLURM_LICENSES_UNAVAILABLE is the one
+ * answer of a node choice that _pick_best_nodes (24.11 and 26.05) turns into
+ * "pending" rather than "never runnable"; squeue then shows Reason=Licenses,
+ * slurmctld's log the TOFA reason.
+ */
+#define TOFA_WAIT ESLURM_LICENSES_UNAVAILABLE
+
 extern int topology_p_eval_nodes(topology_eval_t *topo_eval)
 {
 	job_record_t *job_ptr = topo_eval->job_ptr;
@@ -363,13 +376,13 @@ extern int topology_p_eval_nodes(topology_eval_t *topo_eval)
 	if (worker_failed && tofa_service_map_failure_waits()) {
 		info("%s: %s: %pJ waits: %s (MapFailure=wait)", plugin_type,
 		     __func__, job_ptr, err);
-		return SLURM_ERROR;
+		return TOFA_WAIT;
 	}
 	if (dropped && tofa_service_only_failing_fit_waits()) {
 		info("%s: %s: %pJ waits: it does not fit without the %d usable node(s) above OutageThreshold=%g",
 		     plugin_type, __func__, job_ptr, dropped,
 		     tofa_service_outage_threshold());
-		return SLURM_ERROR;
+		return TOFA_WAIT;
 	}
 	if (dropped) {
 		rc = _tofa_choose(topo_eval, graph_id, topo_eval->node_map,

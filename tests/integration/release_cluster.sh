@@ -144,6 +144,7 @@ else
 fi
 # A failing node (outage probability above OutageThreshold=0.5): TOFA jobs
 # keep off it while they fit elsewhere (2 of the 3 other nodes suffice).
+job_state() { scontrol show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p'; }
 tofactl() { "$BUILDDIR/tools/tofactl" --conf "$DIR/etc/tofa.conf" --host "127.0.0.1:$SERVICE_PORT" \
     --munge-socket "$DIR/munge/munge.socket.2" "$@"; }
 if tofactl set-outage t2 0.9 >/dev/null 2>>"$DATA/srun.err"; then
@@ -154,7 +155,26 @@ if tofactl set-outage t2 0.9 >/dev/null 2>>"$DATA/srun.err"; then
     else
         fail "with t2 failing: $(tr '\n' ' ' <<<"$out")"
     fi
+    # One task on each node needs t2: the job waits (22.05's select shim
+    # sees the mode; eval_nodes does not, and an error there made slurmctld
+    # refuse the job as never runnable), then runs once t2 is healthy.
+    jid=$(cd "$DATA" && sbatch --parsable --tofa-matrix=pairs4.mat -n 4 --ntasks-per-node=1 \
+        -o /dev/null --wrap 'srun true' 2>>"$DATA/srun.err") || true
+    sleep 2
+    state=$(job_state "$jid")
+    if [ -n "$jid" ] && [ "$state" = PENDING ] && grep -q "JobId=$jid waits: it does not fit without" "$DIR/log/slurmctld.log"; then
+        ok "a TOFA job that fits only with t2 waits (job $jid PENDING, reason $(squeue -h -j "$jid" -o %r))"
+    else
+        fail "a TOFA job that fits only with t2: job '$jid' state '$state' ($(tail -n 2 "$DATA/srun.err" | tr '\n' ' '))"
+    fi
     tofactl clear-outage t2 >/dev/null 2>&1 || true
+    done_() { case "$(job_state "$jid")" in PENDING|RUNNING|CONFIGURING|COMPLETING) return 1 ;; esac; }
+    for _ in $(seq 1 90); do done_ && break; sleep 1; done
+    if [ -n "$jid" ] && [ "$(job_state "$jid")" = COMPLETED ]; then
+        ok "once t2 is healthy the waiting job $jid runs and completes"
+    else
+        fail "job '$jid' after t2 recovered: '$(job_state "$jid")'"
+    fi
 else
     fail "tofactl set-outage t2 0.9 (see $DATA/srun.err)"
 fi

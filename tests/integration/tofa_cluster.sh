@@ -234,6 +234,7 @@ if wait_until 40 ping_ok; then
         pass "(d) the graph uploaded before the restart still places a job (by id $graph_a)"
     else
         fail "(d) TOFA_GRAPH_ID=$graph_a srun after the restart: ${why:-} $out"
+        tail -n 25 "$DIR/log/slurmctld.log"
     fi
 else
     fail "(d) slurmctld or the service did not come back: $(tail -n 5 "$DIR/log/slurmctld.log")"
