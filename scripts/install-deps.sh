@@ -8,7 +8,7 @@ packages=(
   slurm-wlm slurmctld slurmd slurm-client libslurm-dev libpmi2-0-dev
   openmpi-bin libopenmpi-dev mpich libmpich-dev gfortran lammps libpng-dev nettle-dev man-db
   clang libclang-rt-14-dev ccache
-  libjson-c-dev libyaml-dev   # Slurm 24.11/26.05 from source (scripts/slurm-release.sh)
+  libjson-c-dev libyaml-dev liblz4-dev libpam0g-dev file   # Slurm 24.11/26.05 from source (scripts/slurm-release.sh)
   libsimgrid-dev librsvg2-bin
 )
 

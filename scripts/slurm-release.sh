@@ -159,13 +159,13 @@ fetch_source() {
         24.11.5)
             if ensure_trixie_src; then
                 log "apt-get update (trixie deb-src added)"
-                apt-get update -q >&2 || die "apt-get update failed"
+                apt_get update -q >&2 || die "apt-get update failed"
             fi
             log "apt-get source --tar-only slurm-wlm=$DEBIAN_24_11"
-            if ! (cd "$BUILD_ROOT" && apt-get source -q --tar-only --only-source "slurm-wlm=$DEBIAN_24_11" >&2); then
+            if ! (cd "$BUILD_ROOT" && apt_get source -q --tar-only --only-source "slurm-wlm=$DEBIAN_24_11" >&2); then
                 log "not found, apt-get update and retry"
-                apt-get update -q >&2 || die "apt-get update failed"
-                (cd "$BUILD_ROOT" && apt-get source -q --tar-only --only-source "slurm-wlm=$DEBIAN_24_11" >&2) \
+                apt_get update -q >&2 || die "apt-get update failed"
+                (cd "$BUILD_ROOT" && apt_get source -q --tar-only --only-source "slurm-wlm=$DEBIAN_24_11" >&2) \
                     || die "apt-get source --tar-only slurm-wlm=$DEBIAN_24_11 failed"
             fi
             local orig

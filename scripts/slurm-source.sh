@@ -84,17 +84,17 @@ fetch_source() {
     local updated=no
     if ensure_deb_src; then
         log "apt-get update (deb-src added)"
-        apt-get update -q >&2 || die "apt-get update failed"
+        apt_get update -q >&2 || die "apt-get update failed"
         updated=yes
     fi
     mkdir -p "$workdir"
     log "apt-get source $SRC_PACKAGE=$version into $workdir"
-    if ! (cd "$workdir" && apt-get source -q --only-source "$SRC_PACKAGE=$version" >&2); then
+    if ! (cd "$workdir" && apt_get source -q --only-source "$SRC_PACKAGE=$version" >&2); then
         if [ $updated = no ]; then
             require_root
             log "source not found, running apt-get update and retrying"
-            apt-get update -q >&2 || die "apt-get update failed"
-            (cd "$workdir" && apt-get source -q --only-source "$SRC_PACKAGE=$version" >&2) \
+            apt_get update -q >&2 || die "apt-get update failed"
+            (cd "$workdir" && apt_get source -q --only-source "$SRC_PACKAGE=$version" >&2) \
                 || die "apt-get source $SRC_PACKAGE=$version failed (is that version still in the deb-src archive?)"
         else
             die "apt-get source $SRC_PACKAGE=$version failed (is that version still in the deb-src archive?)"

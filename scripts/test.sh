@@ -2,7 +2,8 @@
 # The test command: installs dependencies, builds, runs the unit, command-line
 # and MPI profiler tests (make check), then the Slurm integration tests on a
 # real mini-cluster and a bounded run of Slurm's own test suite against it,
-# plain and with tofa (root only), the sanitizer builds (scripts/sanitizers.sh)
+# plain and with tofa, and the integration tests on Slurm 24.11 and 26.05
+# (root only), the sanitizer builds (scripts/sanitizers.sh)
 # and a bounded fuzzing run (scripts/fuzz.sh), and ends with "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +20,14 @@ grep -E '^(PASS|FAIL|ERROR|XFAIL|XPASS|SKIP):' "$results/make-check.log" || true
 
 # Integration tests: real munged, slurmctld and 8 slurmd with the plugins.
 if [ "$(id -u)" -eq 0 ]; then
+  # Slurm 24.11 and 26.05 and tofa's plugins for them (cached in
+  # /var/cache/tofa; about 4 minutes each the first time) build in the
+  # background while the 22.05 clusters, which mostly wait, run.
+  (for release in 24.11 26.05; do
+     nice -n 19 bash scripts/slurm-release.sh "$release" &&
+       nice -n 19 bash scripts/build-slurm-release.sh "$release"
+   done) >"$results/release-builds.log" 2>&1 &
+  release_builds=$!
   make -s tests/integration/tofa_query bench/service_load >/dev/null
   for test in smoke_cluster tofa_cluster tofa_distribution untrusted_input failing_nodes graph_quota shared_cluster job_stream state_kill9; do
     echo "== tests/integration/$test.sh"
@@ -32,6 +41,13 @@ if [ "$(id -u)" -eq 0 ]; then
   timeout 1200 bash tests/slurm_testsuite/run.sh --list bounded.txt --mode both \
     >"$results/slurm_testsuite.log" 2>&1 || status=1
   cat "$results/slurm_testsuite.log"
+  # The integration tests on Slurm 24.11 and 26.05 (tests a-g, the unpatched
+  # --tofa-matrix spelling, several tasks per node, failing nodes).
+  wait "$release_builds" || echo "warning: background release builds failed (see $results/release-builds.log)"
+  echo "== tests/integration/releases.sh 24.11 26.05"
+  top_builddir=$PWD top_srcdir=$PWD TOFA_RELEASES_LOG_DIR="$results/releases" timeout 1800 \
+    bash tests/integration/releases.sh 24.11 26.05 >"$results/releases.log" 2>&1 || status=1
+  cat "$results/releases.log"
 else
   echo "integration tests skipped: they start slurmctld/slurmd and need root"
 fi

@@ -15,6 +15,13 @@ require_root() {
     [ "$(id -u)" -eq 0 ] || die "must run as root (it installs packages and starts daemons)"
 }
 
+# Runs an apt-get command holding tofa's apt lock: the test command builds
+# Slurm releases in the background while other scripts may install packages,
+# and two apt-get runs at once fail on apt's own locks.
+apt_get() {
+    flock -w 1800 /run/lock/tofa-apt.lock apt-get "$@"
+}
+
 # Installs the given Debian packages that are not installed yet (CI starts from
 # a fresh Debian 12). "apt-get update" runs once, only when something is missing.
 apt_install_missing() {
@@ -26,8 +33,8 @@ apt_install_missing() {
     [ ${#missing[@]} -eq 0 ] && return 0
     require_root
     log "installing missing packages: ${missing[*]}"
-    apt-get update -q >&2 || die "apt-get update failed"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q -o Dpkg::Use-Pty=0 --no-install-recommends \
+    apt_get update -q >&2 || die "apt-get update failed"
+    DEBIAN_FRONTEND=noninteractive apt_get install -y -q -o Dpkg::Use-Pty=0 --no-install-recommends \
         "${missing[@]}" >&2 || die "apt-get install ${missing[*]} failed"
 }
 
