@@ -22,7 +22,8 @@ Usage: $TOFA_PROG [--jobs N] [--reconfigure] [--help] VERSION [BUILDDIR]
 
 Builds the plugins of $SRC_ROOT against Slurm VERSION (26.05 or 24.11, from
 scripts/slurm-release.sh) in BUILDDIR (default
-/var/cache/tofa/tofa-build-slurm-VERSION); prints BUILDDIR/plugins.
+\$TOFA_SLURM_RELEASE_CACHE/tofa-build-slurm-VERSION, by default in
+/var/cache/tofa); prints BUILDDIR/plugins.
 
   --jobs N        parallel make jobs (default 2)
   --reconfigure   run autoreconf and configure again
@@ -46,7 +47,7 @@ while [ $# -gt 0 ]; do
     shift
 done
 [ -n "$version" ] || { usage >&2; die "VERSION missing"; }
-builddir=${builddir:-/var/cache/tofa/tofa-build-slurm-$version}
+builddir=${builddir:-${TOFA_SLURM_RELEASE_CACHE:-/var/cache/tofa}/tofa-build-slurm-$version}
 
 prefix=$(bash "$SCRIPT_DIR/slurm-release.sh" --jobs "$jobs" "$version" | tail -n 1)
 [ -x "$prefix/sbin/slurmctld" ] || die "scripts/slurm-release.sh $version gave no Slurm"
