@@ -14,20 +14,32 @@ bash scripts/build.sh || { echo "build failed"; exit 1; }
 results=out/test-results
 rm -rf "$results" && mkdir -p "$results"
 status=0
+
+# Slurm 24.11 and 26.05 and tofa's plugins for them (cached in
+# /var/cache/tofa; about 4 minutes each the first time) build in the
+# background at the lowest priority from here on; their integration tests
+# (tests/integration/releases.sh: tests a-g, the unpatched --tofa-matrix
+# spelling, several tasks per node, failing nodes) start once the 22.05
+# clusters are done and run beside the sanitizer and fuzzing runs, which then
+# take the lowest priority: the clusters mostly wait.
+releases_job=
+if [ "$(id -u)" -eq 0 ]; then
+  (for release in 24.11 26.05; do
+     nice -n 19 bash scripts/slurm-release.sh "$release" &&
+       nice -n 19 bash scripts/build-slurm-release.sh "$release"
+   done >"$results/release-builds.log" 2>&1
+   while [ ! -e "$results/.clusters-22.05-done" ]; do sleep 2; done
+   top_builddir=$PWD top_srcdir=$PWD TOFA_RELEASES_LOG_DIR="$results/releases" timeout 1800 \
+     bash tests/integration/releases.sh 24.11 26.05 >"$results/releases.log" 2>&1) &
+  releases_job=$!
+fi
+
 make -j"$(nproc)" check GTEST_OUTPUT="xml:$PWD/$results/" >"$results/make-check.log" 2>&1 || status=1
 for log in tests/*.log tests/*/*.log; do [ -f "$log" ] && cat "$log"; done
 grep -E '^(PASS|FAIL|ERROR|XFAIL|XPASS|SKIP):' "$results/make-check.log" || true
 
 # Integration tests: real munged, slurmctld and 8 slurmd with the plugins.
 if [ "$(id -u)" -eq 0 ]; then
-  # Slurm 24.11 and 26.05 and tofa's plugins for them (cached in
-  # /var/cache/tofa; about 4 minutes each the first time) build in the
-  # background while the 22.05 clusters, which mostly wait, run.
-  (for release in 24.11 26.05; do
-     nice -n 19 bash scripts/slurm-release.sh "$release" &&
-       nice -n 19 bash scripts/build-slurm-release.sh "$release"
-   done) >"$results/release-builds.log" 2>&1 &
-  release_builds=$!
   make -s tests/integration/tofa_query bench/service_load >/dev/null
   for test in smoke_cluster tofa_cluster tofa_distribution untrusted_input failing_nodes graph_quota shared_cluster job_stream state_kill9; do
     echo "== tests/integration/$test.sh"
@@ -41,13 +53,7 @@ if [ "$(id -u)" -eq 0 ]; then
   timeout 1200 bash tests/slurm_testsuite/run.sh --list bounded.txt --mode both \
     >"$results/slurm_testsuite.log" 2>&1 || status=1
   cat "$results/slurm_testsuite.log"
-  # The integration tests on Slurm 24.11 and 26.05 (tests a-g, the unpatched
-  # --tofa-matrix spelling, several tasks per node, failing nodes).
-  wait "$release_builds" || echo "warning: background release builds failed (see $results/release-builds.log)"
-  echo "== tests/integration/releases.sh 24.11 26.05"
-  top_builddir=$PWD top_srcdir=$PWD TOFA_RELEASES_LOG_DIR="$results/releases" timeout 1800 \
-    bash tests/integration/releases.sh 24.11 26.05 >"$results/releases.log" 2>&1 || status=1
-  cat "$results/releases.log"
+  touch "$results/.clusters-22.05-done"
 else
   echo "integration tests skipped: they start slurmctld/slurmd and need root"
 fi
@@ -55,11 +61,18 @@ fi
 # ASan/UBSan and TSan builds of the unit tests, then a bounded fuzzing run
 # (clang, built outside the tree; each ends with "N passed, N failed").
 echo "== scripts/sanitizers.sh"
-bash scripts/sanitizers.sh >"$results/sanitizers.log" 2>&1 || status=1
+background=()
+[ -n "$releases_job" ] && background=(nice -n 19)
+"${background[@]}" bash scripts/sanitizers.sh >"$results/sanitizers.log" 2>&1 || status=1
 cat "$results/sanitizers.log"
 echo "== scripts/fuzz.sh --seconds 10"
-bash scripts/fuzz.sh --seconds 10 >"$results/fuzz.log" 2>&1 || status=1
+"${background[@]}" bash scripts/fuzz.sh --seconds 10 >"$results/fuzz.log" 2>&1 || status=1
 cat "$results/fuzz.log"
+if [ -n "$releases_job" ]; then
+  echo "== tests/integration/releases.sh 24.11 26.05"
+  wait "$releases_job" || status=1
+  cat "$results/releases.log"
+fi
 
 passed=0 failed=0 skipped=0
 for xml in "$results"/*.xml; do
