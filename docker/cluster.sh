@@ -57,7 +57,7 @@ if [ "$(id -u)" -eq 0 ]; then
 else
     STATE=${TOFA_DOCKER_STATE:-${XDG_CACHE_HOME:-$HOME/.cache}/tofa-docker}
 fi
-PODMAN_PACKAGES=(podman runc netavark aardvark-dns podman-compose debootstrap)
+PODMAN_PACKAGES=(podman runc netavark aardvark-dns iptables podman-compose debootstrap)
 
 NODES=${TOFA_NODES:-4}
 CPUS=${TOFA_CPUS:-2}

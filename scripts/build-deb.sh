@@ -37,7 +37,7 @@ EOF
 }
 
 CACHE=${TOFA_DEB_CACHE:-/var/cache/tofa/deb}
-PODMAN_PACKAGES=(podman runc netavark aardvark-dns debootstrap)
+PODMAN_PACKAGES=(podman runc netavark aardvark-dns iptables debootstrap)
 jobs=2
 check=no
 out=
