@@ -61,12 +61,12 @@ fi
 # ASan/UBSan and TSan builds of the unit tests, then a bounded fuzzing run
 # (clang, built outside the tree; each ends with "N passed, N failed").
 echo "== scripts/sanitizers.sh"
-background=()
-[ -n "$releases_job" ] && background=(nice -n 19)
-"${background[@]}" bash scripts/sanitizers.sh >"$results/sanitizers.log" 2>&1 || status=1
+lowest_priority=()
+[ -n "$releases_job" ] && lowest_priority=(nice -n 19)
+"${lowest_priority[@]}" bash scripts/sanitizers.sh >"$results/sanitizers.log" 2>&1 || status=1
 cat "$results/sanitizers.log"
 echo "== scripts/fuzz.sh --seconds 10"
-"${background[@]}" bash scripts/fuzz.sh --seconds 10 >"$results/fuzz.log" 2>&1 || status=1
+"${lowest_priority[@]}" bash scripts/fuzz.sh --seconds 10 >"$results/fuzz.log" 2>&1 || status=1
 cat "$results/fuzz.log"
 if [ -n "$releases_job" ]; then
   echo "== tests/integration/releases.sh 24.11 26.05"
