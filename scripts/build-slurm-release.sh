@@ -52,14 +52,9 @@ builddir=${builddir:-${TOFA_SLURM_RELEASE_CACHE:-/var/cache/tofa}/tofa-build-slu
 prefix=$(bash "$SCRIPT_DIR/slurm-release.sh" --jobs "$jobs" "$version" | tail -n 1)
 [ -x "$prefix/sbin/slurmctld" ] || die "scripts/slurm-release.sh $version gave no Slurm"
 
-# ccache as in scripts/build.sh, with the same flags (-Werror): libtofa's
-# objects are the checkout's, so they come from the cache.
-export CCACHE_DIR=${CCACHE_DIR:-/var/cache/tofa/ccache}
-export CCACHE_BASEDIR=$builddir CCACHE_NOHASHDIR=1
-compilers=()
-if command -v ccache >/dev/null && mkdir -p "$CCACHE_DIR" 2>/dev/null; then
-    compilers=(CC="ccache gcc" CXX="ccache g++")
-fi
+# ccache with scripts/build.sh's flags (-Werror): libtofa's objects are the
+# checkout's, so they come from the cache.
+use_ccache "$builddir"
 
 # The symbolic link tree: refreshed on every call (new files appear).
 mkdir -p "$builddir"
@@ -75,7 +70,7 @@ if [ $reconf = yes ] || [ ! -f "$builddir/config.status" ] ||
     log "autoreconf -fi in $builddir (log: $builddir/autoreconf.log)"
     (cd "$builddir" && autoreconf -fi > autoreconf.log 2>&1) || { tail -n 20 "$builddir/autoreconf.log" >&2; die "autoreconf failed"; }
     log "configure --with-slurm=$prefix (log: $builddir/configure.out)"
-    (cd "$builddir" && ./configure --with-slurm="$prefix" --enable-werror "${compilers[@]}" > configure.out 2>&1) \
+    (cd "$builddir" && ./configure --with-slurm="$prefix" --enable-werror "${COMPILERS[@]}" > configure.out 2>&1) \
         || { tail -n 20 "$builddir/configure.out" >&2; die "configure failed (see $builddir/config.log)"; }
 fi
 # Bring Makefile up to date first (an edited *.am or local.mk regenerates

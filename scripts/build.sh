@@ -5,14 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
-export CCACHE_DIR=${CCACHE_DIR:-/var/cache/tofa/ccache}
-export CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=1  # hits across checkouts (-g would hash the directory)
+# shellcheck source=lib/common.sh
+. scripts/lib/common.sh
+use_ccache "$PWD"
 if [ ! -f Makefile ] || [ configure.ac -nt configure ] || [ Makefile.am -nt Makefile.in ]; then
   autoreconf -fi >/dev/null 2>&1 || autoreconf -fi
-  compilers=()
-  if command -v ccache >/dev/null && mkdir -p "$CCACHE_DIR" 2>/dev/null; then
-    compilers=(CC="ccache gcc" CXX="ccache g++")
-  fi
-  ./configure --enable-werror "${compilers[@]}" "$@" >/dev/null
+  ./configure --enable-werror "${COMPILERS[@]}" "$@" >/dev/null
 fi
 make -j"$jobs" >/dev/null

@@ -15,6 +15,19 @@ require_root() {
     [ "$(id -u)" -eq 0 ] || die "must run as root (it installs packages and starts daemons)"
 }
 
+# ccache for a build whose tree is $1: compilations are shared through
+# /var/cache/tofa/ccache across checkouts and build directories (-g would
+# hash the directory). Sets COMPILERS to configure's CC/CXX words when ccache
+# is installed, else to nothing.
+use_ccache() {
+    export CCACHE_DIR=${CCACHE_DIR:-/var/cache/tofa/ccache}
+    export CCACHE_BASEDIR=$1 CCACHE_NOHASHDIR=1
+    COMPILERS=()
+    if command -v ccache >/dev/null && mkdir -p "$CCACHE_DIR" 2>/dev/null; then
+        COMPILERS=(CC="ccache gcc" CXX="ccache g++")
+    fi
+}
+
 # Runs an apt-get command holding tofa's apt lock: the test command builds
 # Slurm releases in the background while other scripts may install packages,
 # and two apt-get runs at once fail on apt's own locks.
