@@ -34,6 +34,13 @@ constexpr const char* kAnchorName = "scotch-gmap";
 constexpr double kMiB = 1 << 20;
 /// Annealing is measured up to this many tasks (beyond, it takes minutes).
 constexpr int kAnnealMaxTasks = 1024;
+/// The reference row of (a) and (b)'s irregular graphs: annealing with
+/// kLongSweeps proposals per task (15 times its default), best of
+/// kLongSeeds seeds. What a search can find given seconds instead of
+/// milliseconds, beside the targets those rows miss.
+constexpr const char* kLongAnnealName = "anneal-long";
+constexpr int kLongSweeps = 30000;
+constexpr int kLongSeeds = 3;
 /// A strategy faster than this is timed three times (the median is kept).
 constexpr double kRepeatBelowMs = 100;
 /// Relative slack when comparing costs that should be equal.
@@ -250,6 +257,7 @@ std::vector<std::string> strategies_for(const CaseResult& c) {
   std::vector<std::string> names{"default-slurm", "greedy", "greedy-routes", "tofa", "tofa-compact", "embed"};
   if (c.slots > 1) names.push_back("mims");
   if (c.tasks <= kAnnealMaxTasks) names.push_back("anneal");
+  if ((c.scenario == 'a' || c.scenario == 'b') && !c.job->stencil) names.push_back(kLongAnnealName);
   names.push_back("auto");
   if (std::find(names.begin(), names.end(), tofa::kDefaultStrategy) == names.end())
     names.push_back(tofa::kDefaultStrategy);
@@ -262,6 +270,25 @@ tofa::MappingRequest request_for(const std::string& strategy, const CaseContext&
     request.parameters["budget"] = std::to_string(
         tofa::scaled_placement_budget(placement_budget_ms, context.job.graph.task_count()));
   return request;
+}
+
+/// kLongAnnealName: the annealer kLongSeeds times, the lowest objective kept.
+tofa::Placement long_anneal(const CaseContext& context, tofa::MappingRequest request) {
+  request.parameters["sweeps"] = std::to_string(kLongSweeps);
+  const auto mapper = tofa::make_mapper("anneal");
+  tofa::Placement best;
+  double best_objective = INFINITY;
+  for (int seed = 1; seed <= kLongSeeds; ++seed) {
+    request.seed = seed;
+    tofa::Placement placement = mapper->map(request);
+    const double objective = tofa::fault_weighted_hop_bytes(
+        context.machine.topology, context.job.graph, placement, context.outage, request.fault_cost);
+    if (objective < best_objective) {
+      best_objective = objective;
+      best = std::move(placement);
+    }
+  }
+  return best;
 }
 
 void show_progress(const Measurement& m) {
@@ -302,10 +329,12 @@ CaseResult run_case(char scenario, const Machine& machine, const Job& job) {
   c.anchor.vs_anchor = 1;
   show_progress(c.anchor);
   for (const std::string& name : strategies_for(c)) {
-    const auto mapper = tofa::make_mapper(name);
-    Measurement m = measure(
-        context, name, [&](const tofa::MappingRequest& r) { return mapper->map(r); },
-        request_for(name, context));
+    const PlaceFunction place =
+        name == kLongAnnealName
+            ? PlaceFunction([&](const tofa::MappingRequest& r) { return long_anneal(context, r); })
+            : PlaceFunction([mapper = std::shared_ptr<tofa::Mapper>(tofa::make_mapper(name))](
+                                const tofa::MappingRequest& r) { return mapper->map(r); });
+    Measurement m = measure(context, name, place, request_for(name, context));
     if (m.error.empty() && c.anchor.error.empty() && c.anchor.hop_bytes > 0)
       m.vs_anchor = m.hop_bytes / c.anchor.hop_bytes;
     show_progress(m);
@@ -708,7 +737,10 @@ void write_markdown(std::ostream& out, const std::vector<CaseResult>& results,
          "`auto` runs within the service's PlacementBudget (" << format("%.0f", placement_budget_ms)
       << " ms at 128 tasks, `scaled_placement_budget`); `anneal` only up to "
       << kAnnealMaxTasks << " tasks. The project's default strategy is `" << tofa::kDefaultStrategy
-      << "`, marked (default) below.\n\n";
+      << "`, marked (default) below. On the irregular graphs of (a) and (b), `" << kLongAnnealName
+      << "` is a reference, not a strategy: `anneal` with sweeps=" << kLongSweeps
+      << " (15 times its default), the lowest objective of seeds 1 to " << kLongSeeds
+      << ": what the annealer finds given seconds instead of milliseconds.\n\n";
   write_targets(out, targets);
   write_strategy_values(out, targets);
   write_jobs(out, results);

@@ -12,8 +12,8 @@
 // above the block layout's. When the fault-free candidates can hold the
 // job, greedy-routes is among the heuristics (it often finds such a
 // placement in a millisecond), and if the best placement found still
-// crosses a failing node, a last search from it (annealing up to
-// kAnnealMaxTasks tasks, local descent above) runs under a penalty by which
+// crosses a failing node, a last search from it (local descent, then
+// annealing up to kAnnealMaxTasks tasks) runs under a penalty by which
 // one link of the lightest edge next to a failing node costs more than the
 // whole block layout (route_around_penalty), for up to kAbortOverrun
 // budgets more: an abort costs the whole job.
@@ -71,6 +71,13 @@ constexpr double kRouteAroundShare = 0.15;
 /// candidates hold the job but every placement found so far may abort
 /// (bench/quality.sh (a): at 1x, 4 of 8 jobs kept a route through a failing node).
 constexpr double kAbortOverrun = 10;
+/// Share of the route-around search's time for the local descent that
+/// starts it (below kAnnealMaxTasks tasks; above, descent is all of it).
+/// Annealing straight from the cheapest placement, whose penalty-sized
+/// changes set the temperatures, still crossed a failing node in 2 of 3 runs
+/// of powerlaw-128 in bench/quality.sh (a); from a descent's result, in none
+/// of 12.
+constexpr double kRouteAroundDescentShare = 0.25;
 
 /// The budget of --param budget=SECONDS, 0 for none. Throws Error on a
 /// value that is not a positive number.
@@ -269,7 +276,12 @@ class AutoMapper : public Mapper {
       // annealing where it is affordable.
       const anneal::Search search = large ? anneal::Search::Descent : anneal::Search::Anneal;
       if (budget == 0 || left > 0)
-        consider("route around", [&] { return improve_from(around, cheapest, search, left); });
+        consider("route around", [&] {
+          if (search == anneal::Search::Descent) return improve_from(around, cheapest, search, left);
+          const Placement descended = improve_from(around, cheapest, anneal::Search::Descent,
+                                                   kRouteAroundDescentShare * left);
+          return improve_from(around, descended, search, (1 - kRouteAroundDescentShare) * left);
+        });
     }
     if (best.empty() && request.graph->task_count() > 0) throw Error(first_error);
     return best;
