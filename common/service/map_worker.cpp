@@ -207,14 +207,17 @@ class WorkerProcess {
   bool timed_out_ = false;
 };
 
+// Never destroyed: the service may stop from exit handlers (Slurm 24.11 and
+// 26.05 exit without calling the topology plugin's fini), after function-local
+// statics are gone; a destroyed pool there took slurmctld down at shutdown.
 std::mutex& idle_mutex() {
-  static std::mutex mutex;
-  return mutex;
+  static auto* mutex = new std::mutex;
+  return *mutex;
 }
 
 std::vector<std::unique_ptr<WorkerProcess>>& idle_workers() {
-  static std::vector<std::unique_ptr<WorkerProcess>> workers;
-  return workers;
+  static auto* workers = new std::vector<std::unique_ptr<WorkerProcess>>;
+  return *workers;
 }
 
 /// An idle worker of these limits (*reused true), or a new one.

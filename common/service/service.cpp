@@ -64,6 +64,7 @@ void Service::stop() {
   heartbeats_->stop();
   state_->save_all();
   stop_idle_map_workers();
+  if (options_.log) options_.log(1, "tofa service stopped, state saved");
 }
 
 }  // namespace tofa::service

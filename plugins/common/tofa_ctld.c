@@ -176,8 +176,21 @@ static void *_push_loop(void *arg)
 	return NULL;
 }
 
+/* Slurm 24.11 and 26.05 exit without calling plugins' fini (only their
+ * MEMORY_LEAK_DEBUG builds do): the thread and the service stop here, state
+ * saved, before the process's static destructors run. After fini it is a
+ * no-op. */
+static void _stop_at_exit(void)
+{
+	tofa_ctld_stop();
+}
+
 extern void tofa_ctld_start(const char *who)
 {
+	static bool exit_hook = false;
+
+	if (!exit_hook && atexit(_stop_at_exit) == 0)
+		exit_hook = true;
 	if (thread_started)
 		return;
 	log_who = who;
