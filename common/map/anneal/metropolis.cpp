@@ -1,5 +1,6 @@
 #include "metropolis.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -13,7 +14,11 @@ namespace anneal {
 namespace {
 
 constexpr int kMinimumSweep = 64;        // proposals per sweep for tiny stages
-constexpr int kCalibrationSamples = 4096;
+// Proposals sampled to calibrate the first beta: per movable task, within
+// bounds (a few tasks have few distinct moves; 4096 cost small jobs ~1 ms).
+constexpr int kCalibrationSamplesPerTask = 64;
+constexpr int kMinCalibrationSamples = 512;
+constexpr int kMaxCalibrationSamples = 4096;
 constexpr int kQuenchSweeps = 20;
 constexpr int kDescentPasses = 100;
 constexpr int kWarmUpRounds = 30;
@@ -81,7 +86,10 @@ class StageChain {
   std::vector<double> sample_deltas(double scale) {
     std::vector<double> deltas;
     Proposal proposal;
-    for (int i = 0; i < kCalibrationSamples; ++i)
+    const int samples =
+        static_cast<int>(std::clamp<std::size_t>(kCalibrationSamplesPerTask * movable_.size(),
+                                                 kMinCalibrationSamples, kMaxCalibrationSamples));
+    for (int i = 0; i < samples; ++i)
       if (propose(proposal)) deltas.push_back(proposal.delta / scale);
     return deltas;
   }

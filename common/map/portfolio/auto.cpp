@@ -50,8 +50,9 @@ using Clock = std::chrono::steady_clock;
 /// leaves it to users who name it.
 constexpr int kAnnealMaxTasks = 128;
 /// Below this much budget left, annealing's calibration alone would
-/// overrun it: auto then takes the annealer's grow start only.
-constexpr double kAnnealChainSeconds = 0.005;
+/// overrun it: auto then takes the annealer's grow start only (an
+/// annealing run of up to 128 tasks costs 0.3-1.1 ms before its first sweep).
+constexpr double kAnnealChainSeconds = 0.001;
 /// Scotch's time on this 2-core machine as tasks^1.73 (bench/quality.sh,
 /// geometric graphs, one task per node: 0.10 s at 4096 tasks, 3.8 s at
 /// 32,768). Auto lets it overrun the budget up to kScotchOverrun times
@@ -71,6 +72,11 @@ constexpr double kRouteAroundShare = 0.15;
 /// candidates hold the job but every placement found so far may abort
 /// (bench/quality.sh (a): at 1x, 4 of 8 jobs kept a route through a failing node).
 constexpr double kAbortOverrun = 10;
+/// Share of PlacementBudget a job of a few tasks still gets: with less, auto
+/// kept its first heuristic for a 2x2x2 stencil on 4 two-CPU nodes
+/// (torus3d_compare j10: 24 MiB x hops where a 2x2 box gave 16), and its
+/// annealing ends early anyway once the map freezes.
+constexpr double kSmallJobBudgetShare = 0.5;
 /// Share of the route-around search's time for the local descent that
 /// starts it (below kAnnealMaxTasks tasks; above, descent is all of it).
 /// Annealing straight from the cheapest placement, whose penalty-sized
@@ -293,7 +299,7 @@ class AutoMapper : public Mapper {
 std::unique_ptr<Mapper> make_auto_mapper() { return std::make_unique<AutoMapper>(); }
 
 double scaled_placement_budget(double budget_ms, int tasks) {
-  return budget_ms / 1000 * std::pow(std::max(tasks, 1) / 128.0, 0.8);
+  return budget_ms / 1000 * std::max(kSmallJobBudgetShare, std::pow(std::max(tasks, 1) / 128.0, 0.8));
 }
 
 }  // namespace tofa

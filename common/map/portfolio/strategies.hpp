@@ -11,8 +11,9 @@ namespace tofa {
 std::unique_ptr<Mapper> make_auto_mapper();
 
 /// tofa.conf's PlacementBudget (milliseconds for a job of 128 tasks) for a
-/// job of `tasks` tasks, in seconds: it grows as tasks^0.8 (about 2 ms at
-/// 16 tasks, 53 ms at 1024, 0.84 s at 32,768, 1.5 s at 65,536).
+/// job of `tasks` tasks, in seconds: it grows as tasks^0.8 (53 ms at 1024,
+/// 0.84 s at 32,768, 1.5 s at 65,536), and is at least half of it (up to
+/// 54 tasks).
 double scaled_placement_budget(double budget_ms, int tasks);
 
 }  // namespace tofa
