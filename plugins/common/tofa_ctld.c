@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "slurm/slurm.h"
 #include "slurm/slurm_errno.h"
@@ -179,18 +180,20 @@ static void *_push_loop(void *arg)
 /* Slurm 24.11 and 26.05 exit without calling plugins' fini (only their
  * MEMORY_LEAK_DEBUG builds do): the thread and the service stop here, state
  * saved, before the process's static destructors run. After fini it is a
- * no-op. */
+ * no-op; in a forked child that calls exit() (the thread and the service's
+ * threads are not there to join) it does nothing. */
+static pid_t exit_hook_pid = 0;
+
 static void _stop_at_exit(void)
 {
-	tofa_ctld_stop();
+	if (getpid() == exit_hook_pid)
+		tofa_ctld_stop();
 }
 
 extern void tofa_ctld_start(const char *who)
 {
-	static bool exit_hook = false;
-
-	if (!exit_hook && atexit(_stop_at_exit) == 0)
-		exit_hook = true;
+	if (!exit_hook_pid && atexit(_stop_at_exit) == 0)
+		exit_hook_pid = getpid();
 	if (thread_started)
 		return;
 	log_who = who;
