@@ -39,7 +39,7 @@ PLACEMENT_BUDGET_MS = 10  # tofa.conf PlacementBudget's default
 
 def placement_budget_seconds(tasks):
     """common/map/portfolio/auto.cpp: scaled_placement_budget."""
-    return PLACEMENT_BUDGET_MS / 1000 * (max(tasks, 1) / 128) ** 0.8
+    return PLACEMENT_BUDGET_MS / 1000 * max(0.5, (max(tasks, 1) / 128) ** 0.8)
 
 
 def tool(name):
