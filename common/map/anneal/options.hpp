@@ -41,6 +41,9 @@ struct AnnealOptions {
   /// With StartKind::Given: the placement to start from (empty: the tofa
   /// strategy's, computed here).
   std::vector<int> given_start;
+  /// Annealing only: local descent from the start first, within this share
+  /// of each stage's time (auto's search around failing nodes).
+  double descent_first_share = 0;
   ChainSettings chain;           ///< steps=N, proposal=uniform|local|mixed,
                                  ///< accept=FIRST (initial acceptance)
 };

@@ -120,6 +120,21 @@ AnnealResult anneal_placement(const MappingRequest& request, const AnnealOptions
                                         deadline);
       continue;
     }
+    if (options.descent_first_share > 0) {
+      const Deadline descent_deadline =
+          budget.seconds > 0
+              ? std::chrono::steady_clock::now() +
+                    std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                        std::chrono::duration<double>(options.descent_first_share * budget.seconds))
+              : Deadline::max();
+      const auto descent_started = std::chrono::steady_clock::now();
+      result.proposals += local_descent(state, around, stage, placed == tasks, kDescentOnlyPasses,
+                                        descent_deadline);
+      if (budget.seconds > 0)
+        budget.seconds = std::max(
+            0.0, budget.seconds - std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                                                descent_started).count());
+    }
     ChainSettings settings = options.chain;
     settings.keep_lowest = placed == tasks;
     const ChainReport report =

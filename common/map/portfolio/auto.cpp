@@ -171,11 +171,12 @@ struct Rank {
 /// the fault-free candidates when they hold the job, within `seconds` (0:
 /// no limit).
 Placement improve_from(const MappingRequest& request, const Placement& start,
-                       anneal::Search search, double seconds) {
+                       anneal::Search search, double seconds, double descent_first_share = 0) {
   anneal::AnnealOptions options = anneal::parse_anneal_options(request.parameters);
   options.start = anneal::StartKind::Given;
   options.given_start = start;
   options.search = search;
+  options.descent_first_share = descent_first_share;
   options.balanced_load = false;
   options.progress = anneal::ProgressMode::Never;
   if (seconds > 0) options.budget_seconds = std::max(seconds, 1e-6);
@@ -286,10 +287,7 @@ class AutoMapper : public Mapper {
       const anneal::Search search = large ? anneal::Search::Descent : anneal::Search::Anneal;
       if (budget == 0 || left > 0)
         consider("route around", [&] {
-          if (search == anneal::Search::Descent) return improve_from(around, cheapest, search, left);
-          const Placement descended = improve_from(around, cheapest, anneal::Search::Descent,
-                                                   kRouteAroundDescentShare * left);
-          return improve_from(around, descended, search, (1 - kRouteAroundDescentShare) * left);
+          return improve_from(around, cheapest, search, left, kRouteAroundDescentShare);
         });
     }
     if (best.empty() && request.graph->task_count() > 0) throw Error(first_error);
