@@ -178,16 +178,22 @@ static void *_push_loop(void *arg)
 }
 
 /* Slurm 24.11 and 26.05 exit without calling plugins' fini (only their
- * MEMORY_LEAK_DEBUG builds do): the thread and the service stop here, state
- * saved, before the process's static destructors run. After fini it is a
- * no-op; in a forked child that calls exit() (the thread and the service's
- * threads are not there to join) it does nothing. */
+ * MEMORY_LEAK_DEBUG builds do): the service stops here, state saved, before
+ * the process's static destructors run. The node thread is told to stop but
+ * not waited for: exit() may come from fatal() in a thread that holds the
+ * node lock the node thread waits for (a bad slurm.conf at startup). After
+ * fini, and in a forked child that calls exit(), it does nothing. */
 static pid_t exit_hook_pid = 0;
 
 static void _stop_at_exit(void)
 {
-	if (getpid() == exit_hook_pid)
-		tofa_ctld_stop();
+	if (getpid() != exit_hook_pid)
+		return;
+	slurm_mutex_lock(&stop_lock);
+	stopping = true;
+	pthread_cond_broadcast(&stop_cond);
+	slurm_mutex_unlock(&stop_lock);
+	tofa_service_stop();
 }
 
 extern void tofa_ctld_start(const char *who)

@@ -365,7 +365,7 @@ fi
 ctld_refuses() {   # ctld_refuses LABEL EXPECTED-TEXT: tofa.conf already written
     local out rc
     : > "$DIR/log/slurmctld.log"
-    out=$(timeout 30 slurmctld -D 2>&1); rc=$?
+    out=$(timeout -k 5 30 slurmctld -D 2>&1); rc=$?  # -k: a slurmctld hung in exit ignores SIGTERM
     out="$out $(cat "$DIR/log/slurmctld.log")"
     if [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -qF "$2" <<<"$out"; then
         pass "(g) $1: slurmctld exits ($rc): $(grep -oF "$2" <<<"$out" | head -n 1)..."
