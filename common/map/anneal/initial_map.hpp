@@ -16,6 +16,13 @@ namespace anneal {
 
 using Deadline = std::chrono::steady_clock::time_point;
 
+/// `seconds` after `from`; Deadline::max() (no limit) when seconds is not positive.
+inline Deadline deadline_after(Deadline from, double seconds) {
+  if (!(seconds > 0)) return Deadline::max();
+  return from + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                    std::chrono::duration<double>(seconds));
+}
+
 enum class StartKind { Grow, Heuristic, BasicHeuristic, RankOrder, Random, Given };
 
 /// "grow", "heuristic", "basic", "rank", "random" or "scotch" (Given, the placement

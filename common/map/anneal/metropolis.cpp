@@ -312,10 +312,7 @@ ChainReport anneal_stage(PlacementState& state, const SiteNeighbourhood& around,
     chain.restore(best_sites);
     energy = state.energy();
   }
-  const Deadline deadline =
-      timed ? started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                            std::chrono::duration<double>(budget.seconds))
-            : Deadline::max();
+  const Deadline deadline = deadline_after(started, budget.seconds);
   report.proposals +=
       local_descent(state, around, movable, settings.keep_lowest, kDescentPasses, deadline);
   report.energy = state.energy();

@@ -49,11 +49,7 @@ std::vector<int> site_nodes(const MappingRequest& request, const AnnealOptions& 
 AnnealResult anneal_placement(const MappingRequest& request, const AnnealOptions& options) {
   const auto started = std::chrono::steady_clock::now();
   // With a budget, the grow start stops trying once it is spent.
-  const Deadline deadline =
-      options.budget_seconds > 0
-          ? started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                          std::chrono::duration<double>(options.budget_seconds))
-          : Deadline::max();
+  const Deadline deadline = deadline_after(started, options.budget_seconds);
   check_capacity(request);
   AnnealResult result;
   const CommGraph& graph = *request.graph;
@@ -121,19 +117,12 @@ AnnealResult anneal_placement(const MappingRequest& request, const AnnealOptions
       continue;
     }
     if (options.descent_first_share > 0) {
-      const Deadline descent_deadline =
-          budget.seconds > 0
-              ? std::chrono::steady_clock::now() +
-                    std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                        std::chrono::duration<double>(options.descent_first_share * budget.seconds))
-              : Deadline::max();
       const auto descent_started = std::chrono::steady_clock::now();
-      result.proposals += local_descent(state, around, stage, placed == tasks, kDescentOnlyPasses,
-                                        descent_deadline);
-      if (budget.seconds > 0)
-        budget.seconds = std::max(
-            0.0, budget.seconds - std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                                                descent_started).count());
+      result.proposals += local_descent(
+          state, around, stage, placed == tasks, kDescentOnlyPasses,
+          deadline_after(descent_started, options.descent_first_share * budget.seconds));
+      const std::chrono::duration<double> spent = std::chrono::steady_clock::now() - descent_started;
+      if (budget.seconds > 0) budget.seconds = std::max(0.0, budget.seconds - spent.count());
     }
     ChainSettings settings = options.chain;
     settings.keep_lowest = placed == tasks;
