@@ -50,6 +50,14 @@ constexpr double kTolerance = 1e-9;
 const double kPlacementBudgetMs = tofa::service::ServiceSettings{}.placement_budget_ms;
 /// --budget-ms: auto's PlacementBudget here (the service's by default).
 double placement_budget_ms = kPlacementBudgetMs;
+/// --strategies: only these (and the anchor) are measured; empty: all.
+std::vector<std::string> only_strategies;
+/// --graphs: only these graphs are placed; empty: all.
+std::vector<std::string> only_graphs;
+
+bool wanted(const std::vector<std::string>& only, const std::string& name) {
+  return only.empty() || std::find(only.begin(), only.end(), name) != only.end();
+}
 
 bool progress_shown() { return isatty(STDERR_FILENO) == 1; }
 
@@ -261,6 +269,9 @@ std::vector<std::string> strategies_for(const CaseResult& c) {
   names.push_back("auto");
   if (std::find(names.begin(), names.end(), tofa::kDefaultStrategy) == names.end())
     names.push_back(tofa::kDefaultStrategy);
+  names.erase(std::remove_if(names.begin(), names.end(),
+                             [](const std::string& name) { return !wanted(only_strategies, name); }),
+              names.end());
   return names;
 }
 
@@ -753,7 +764,19 @@ struct Options {
   bool quick = false;
   std::string markdown;
   std::string revision;
+  std::string scenarios = "abcd";  ///< --scenarios: which of (a) to (d) run
 };
+
+std::vector<std::string> comma_separated(const std::string& text) {
+  std::vector<std::string> items;
+  std::size_t begin = 0;
+  while (begin <= text.size()) {
+    const std::size_t end = std::min(text.find(',', begin), text.size());
+    if (end > begin) items.push_back(text.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  return items;
+}
 
 bool parse_options(int argc, char** argv, Options& options) {
   for (int i = 1; i < argc; ++i) {
@@ -762,16 +785,23 @@ bool parse_options(int argc, char** argv, Options& options) {
     else if (std::strcmp(argv[i], "--revision") == 0 && i + 1 < argc) options.revision = argv[++i];
     else if (std::strcmp(argv[i], "--budget-ms") == 0 && i + 1 < argc)
       placement_budget_ms = std::atof(argv[++i]);
+    else if (std::strcmp(argv[i], "--scenarios") == 0 && i + 1 < argc) options.scenarios = argv[++i];
+    else if (std::strcmp(argv[i], "--strategies") == 0 && i + 1 < argc)
+      only_strategies = comma_separated(argv[++i]);
+    else if (std::strcmp(argv[i], "--graphs") == 0 && i + 1 < argc)
+      only_graphs = comma_separated(argv[++i]);
     else return false;
   }
   return true;
 }
 
-std::vector<CaseResult> run_all(bool quick, const std::vector<Job>& irregular,
+std::vector<CaseResult> run_all(const Options& options, const std::vector<Job>& irregular,
                                 const std::vector<Job>& stencils, const std::vector<Job>& large) {
   std::vector<CaseResult> results;
   auto run_jobs = [&](char scenario, const Machine& machine, const std::vector<Job>& jobs) {
-    for (const Job& job : jobs) results.push_back(run_case(scenario, machine, job));
+    if (options.scenarios.find(scenario) == std::string::npos) return;
+    for (const Job& job : jobs)
+      if (wanted(only_graphs, job.name)) results.push_back(run_case(scenario, machine, job));
   };
   run_jobs('a', half_busy_failing_8x8x8(), irregular);
   const Machine empty8{"8x8x8 empty", tofa::Topology::from_spec("torus:8x8x8"), {}, {}};
@@ -780,11 +810,9 @@ std::vector<CaseResult> run_all(bool quick, const std::vector<Job>& irregular,
   run_jobs('c', {"4x4x4x8 empty", tofa::Topology::from_spec("torus:4x4x4:cores=8"), {}, {}},
            irregular);
   run_jobs('c', half_busy_multicore(), irregular);
-  results.push_back(
-      run_case('d', {"16x16x16", tofa::Topology::from_spec("torus:16x16x16"), {}, {}}, large[0]));
-  if (!quick)
-    results.push_back(
-        run_case('d', {"32x32x32", tofa::Topology::from_spec("torus:32x32x32"), {}, {}}, large[1]));
+  run_jobs('d', {"16x16x16", tofa::Topology::from_spec("torus:16x16x16"), {}, {}}, {large[0]});
+  if (!options.quick)
+    run_jobs('d', {"32x32x32", tofa::Topology::from_spec("torus:32x32x32"), {}, {}}, {large[1]});
   return results;
 }
 
@@ -793,7 +821,8 @@ std::vector<CaseResult> run_all(bool quick, const std::vector<Job>& irregular,
 int main(int argc, char** argv) {
   Options options;
   if (!parse_options(argc, argv, options)) {
-    std::fprintf(stderr, "usage: bench_quality [--quick] [--markdown FILE] [--revision TEXT] [--budget-ms MS]\n");
+    std::fprintf(stderr, "usage: bench_quality [--quick] [--markdown FILE] [--revision TEXT] [--budget-ms MS]\n"
+                 "                     [--scenarios LETTERS] [--strategies NAME,...] [--graphs NAME,...]\n");
     return 2;
   }
   try {
@@ -802,7 +831,7 @@ int main(int argc, char** argv) {
     const std::vector<Job> stencils = torus_shaped_stencils();
     std::vector<Job> large{geometric_job(4096)};
     if (!options.quick) large.push_back(geometric_job(32768));
-    const std::vector<CaseResult> results = run_all(options.quick, irregular, stencils, large);
+    const std::vector<CaseResult> results = run_all(options, irregular, stencils, large);
     const std::vector<Target> targets = issue_targets(results);
     const double seconds = seconds_since(start);
 

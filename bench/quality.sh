@@ -5,7 +5,12 @@
 # and copies the report's table of targets into the README.
 # Usage: bench/quality.sh [--quick]   (--quick leaves out the 32x32x32 case)
 # About 10 minutes on 2 cores in full; progress goes to the terminal.
+# To look at a few cases without touching the report, run the binary itself:
+#   bench/bench_quality --scenarios a --graphs dt-sh-B --strategies auto,anneal
 set -euo pipefail
+for arg in "$@"; do
+  [ "$arg" = --quick ] || { echo "usage: bench/quality.sh [--quick]" >&2; exit 2; }
+done
 cd "$(dirname "$0")/.."
 [ -f Makefile ] || bash scripts/build.sh
 make -s -j2 bench/bench_quality
