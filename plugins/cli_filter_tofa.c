@@ -211,11 +211,12 @@ static char *_free_nodes(slurm_opt_t *opt, char **all)
 	return free_list;
 }
 
-/* Nodes (a hostlist) each with the tasks its CPUs allow, the CPUs given
- * as Slurm writes SLURM_JOB_CPUS_PER_NODE ("8(x2),5"); xmalloc'ed, NULL
- * when either is missing. */
-static char *_allocation_nodes(slurm_opt_t *opt, const char *nodes,
-			       const char *cpus)
+/* Nodes (a hostlist) each with the tasks its CPUs allow (per_cpu: a task
+ * per CPU, or any number with --overcommit), the CPUs given as Slurm
+ * writes SLURM_JOB_CPUS_PER_NODE ("8(x2),5"); xmalloc'ed, NULL when either
+ * is missing. */
+static char *_allocation_limits(slurm_opt_t *opt, const char *nodes,
+				const char *cpus, bool per_cpu)
 {
 	tofa_hostlist_t hl;
 	char *name, *list = NULL;
@@ -237,12 +238,58 @@ static char *_allocation_nodes(slurm_opt_t *opt, const char *nodes,
 			}
 			c = *end == ',' ? end + 1 : end;
 		}
-		_add_limit(&list, name, _task_limit(opt, (int) count));
+		_add_limit(&list, name,
+			   !per_cpu ? _task_limit(opt, (int) count) :
+			   opt->overcommit ? TOFA_MAX_TASKS_PER_NODE :
+					     (int) count);
 		repeat--;
 		free(name);
 	}
 	hostlist_destroy(hl);
 	return list;
+}
+
+/* How many times `name` is in the comma list `list`. */
+static int _occurrences(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+	int count = 0;
+
+	for (const char *c = list; c && *c;) {
+		const char *end = strchr(c, ',');
+		size_t n = end ? (size_t) (end - c) : strlen(c);
+
+		if (n == len && !strncmp(c, name, len))
+			count++;
+		c += n + (end ? 1 : 0);
+	}
+	return count;
+}
+
+/* True when every task of `placement` (a node name per task) is on a node
+ * of `limits` ("name:tasks,...") and no node has more than its limit. */
+static bool _fits_limits(const char *placement, const char *limits)
+{
+	char *copy = xstrdup(limits), *save = NULL, *entry;
+	int placed = 0;
+	bool fits = true;
+
+	for (entry = strtok_r(copy, ",", &save); entry && fits;
+	     entry = strtok_r(NULL, ",", &save)) {
+		char *colon = strrchr(entry, ':');
+		int here;
+
+		if (!colon) {
+			fits = false;
+			break;
+		}
+		*colon = '\0';
+		here = _occurrences(placement, entry);
+		fits = here <= atoi(colon + 1);
+		placed += here;
+	}
+	xfree(copy);
+	return fits && placed == _count_names(placement);
 }
 
 /* The CPUs of an allocation response as SLURM_JOB_CPUS_PER_NODE has them. */
@@ -346,12 +393,45 @@ static bool _allocates_itself(slurm_opt_t *opt, unsigned job_id)
 	       !_command_line_has(":", true, false);
 }
 
+/* Job `job_id`'s nodes with their task limits (per_cpu as in
+ * _allocation_limits): from the allocation this filter made, else from the
+ * job's environment when srun runs in that job; NULL when unknown. */
+static char *_job_limits(slurm_opt_t *opt, unsigned job_id,
+			 const resource_allocation_response_msg_t *allocation,
+			 bool per_cpu)
+{
+	const char *env_job = getenv("SLURM_JOB_ID");
+	char *cpus, *limits;
+
+	if (!allocation)
+		return env_job && strtoul(env_job, NULL, 10) == job_id ?
+			_allocation_limits(opt, getenv("SLURM_JOB_NODELIST"),
+					   getenv("SLURM_JOB_CPUS_PER_NODE"),
+					   per_cpu) :
+			NULL;
+	cpus = _cpus_per_node(allocation);
+	limits = _allocation_limits(opt, allocation->node_list, cpus, per_cpu);
+	xfree(cpus);
+	return limits;
+}
+
+/* The sum of the limits of a "name:tasks,..." list. */
+static long _room(const char *limits)
+{
+	long room = 0;
+
+	for (const char *c = limits; c && (c = strchr(c, ':')); c++)
+		room += strtol(c + 1, NULL, 10);
+	return room;
+}
+
 static int _srun_layout(slurm_opt_t *opt, const char *graph_id)
 {
 	char err[1024], host[256], munge_socket[1024];
 	const char *job_text = getenv("SLURM_JOB_ID");
 	char *conf = tofa_glue_conf_path();
 	char *placement = NULL, *candidates = NULL, *all_nodes = NULL;
+	char *per_cpu = NULL;
 	unsigned job_id = job_text ? (unsigned) strtoul(job_text, NULL, 10) : 0;
 	resource_allocation_response_msg_t *allocation = NULL;
 	tofa_place_request_t request = {
@@ -385,20 +465,32 @@ static int _srun_layout(slurm_opt_t *opt, const char *graph_id)
 			free(placement);
 			placement = NULL;
 		}
-		if (!placement && allocation) {
-			char *cpus = _cpus_per_node(allocation);
-			candidates = _allocation_nodes(opt,
-						       allocation->node_list,
-						       cpus);
-			xfree(cpus);
-			/* Slurm chose the nodes (e.g. -w): the placement on
-			 * them is the job's, recorded. */
-			request.job_id = job_id;
-		} else if (!placement) {
-			candidates = _allocation_nodes(
-				opt, getenv("SLURM_JOB_NODELIST"),
-				getenv("SLURM_JOB_CPUS_PER_NODE"));
+		per_cpu = _job_limits(opt, job_id, allocation, true);
+		/* A record left by an earlier scheduling attempt of the job may
+		 * name other nodes: srun's step would be refused. */
+		if (placement && per_cpu && !_fits_limits(placement, per_cpu)) {
+			info("%s: job %u's recorded placement %s is not within its allocation: placing the step anew",
+			     plugin_type, job_id, placement);
+			free(placement);
+			placement = NULL;
 		}
+		candidates = _job_limits(opt, job_id, allocation, false);
+		/* cons_tres may grant fewer CPUs than tasks x -c (22.05); no
+		 * layout runs such a step, and Slurm's says why. */
+		if (candidates && opt->cpus_set && opt->cpus_per_task > 1 &&
+		    _room(candidates) < opt->ntasks) {
+			info("%s: job %u's CPUs hold %ld of the %d tasks of %d CPUs each: srun lays them out as without TOFA",
+			     plugin_type, job_id, _room(candidates),
+			     opt->ntasks, opt->cpus_per_task);
+			rc = SLURM_SUCCESS;
+			goto out;
+		}
+		if (placement)
+			xfree(candidates);
+		/* Slurm chose the nodes (e.g. -w): the placement on them is
+		 * the job's, recorded. */
+		else if (allocation)
+			request.job_id = job_id;
 		if (!placement && !candidates) {
 			error("%s: the nodes or CPUs of job %u are unknown: cannot place the step",
 			      plugin_type, job_id);
@@ -465,6 +557,7 @@ static int _srun_layout(slurm_opt_t *opt, const char *graph_id)
 out:
 	free(placement);
 	xfree(candidates);
+	xfree(per_cpu);
 	xfree(all_nodes);
 	slurm_free_resource_allocation_response_msg(allocation);
 	free(conf);

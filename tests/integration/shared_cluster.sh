@@ -266,6 +266,9 @@ if [ $srun_rc -eq 0 ] && [ -n "$jid" ] && [ -n "$long_nodes" ] &&
 else
     fail "direct srun with --begin: rc $srun_rc, job '${jid:-?}' on '$(echo $ran_on)', long job on '$(echo $long_nodes)' ${why:-}; $(head -c 300 "$DATA/out-begin")"
 fi
+# COMPLETING (the epilogs still running) is on the way to COMPLETED.
+not_completing() { [ "$(job_state "$1")" != COMPLETING ]; }
+wait_until 30 not_completing "$jid"
 state=$(job_state "$jid")
 [ "$state" = COMPLETED ] && pass "the direct srun's job $jid COMPLETED when srun exited" ||
     fail "the direct srun's job $jid is $state after srun exited"
@@ -323,4 +326,49 @@ if [ "$(job_state "$jid")" = COMPLETED ] && why=$(ranks_as_recorded "$jid" "$DAT
 else
     fail "-n 4 -c 2 job $jid ($cpus CPUs): $(job_state "$jid") ${why:-}; $(grep -m1 "job $jid: no TOFA" "$DIR/log/slurmctld.log")"
 fi
+# The same CPUs for a direct srun, whose step does carry -c 2: cons_tres
+# grants the job 7 CPUs there too, no layout runs 4 tasks of 2 CPUs on them,
+# and Slurm's own step says so. TOFA's srun must end as the plain one does
+# (job_stream's p2-04, srun -n 16 -c 2, failed 1 run in 5 with "Requested
+# node configuration is not available" where plain Slurm fails too).
+step_error() { grep -o 'Unable to create step for job [0-9]*: .*' <<<"$1" | sed 's/job [0-9]*/job N/'; }
+plain_out=$(srun -n 4 -c 2 true 2>&1)
+plain_rc=$?
+out=$(srun -n 4 -c 2 --tofa-matrix=st4.mat -l bash -c \
+    'echo $SLURMD_NODENAME; [ $SLURM_PROCID = 0 ] && echo "job $SLURM_JOB_ID"; true' 2>&1)
+rc=$?
+echo "$out" > "$DATA/out-srun-c2"
+jid=$(sed -n 's/^ *0: job \([0-9]*\)$/\1/p' "$DATA/out-srun-c2")
+if [ $plain_rc -ne 0 ] && [ $rc -ne 0 ] && [ -n "$(step_error "$plain_out")" ] \
+        && [ "$(step_error "$out")" = "$(step_error "$plain_out")" ] \
+        && grep -q "srun lays them out as without TOFA" <<<"$out"; then
+    pass "direct srun -n 4 -c 2 on the same CPUs ends as the plain one: $(step_error "$out")"
+elif [ $plain_rc -eq 0 ] && [ $rc -eq 0 ] && [ -n "$jid" ] && why=$(ranks_as_recorded "$jid" "$DATA/out-srun-c2" 4); then
+    pass "direct srun -n 4 -c 2 on the same CPUs ran as the plain one did: job $jid placed on its allocation, ranks as recorded"
+else
+    fail "direct srun -n 4 -c 2: plain rc $plain_rc '$(step_error "$plain_out")', TOFA rc $rc (job ${jid:-?}) ${why:-}: $(grep -v '^ *[0-9]*: ' "$DATA/out-srun-c2" | head -n 3)"
+fi
 scancel "${holders[@]}"
+
+# A recorded placement naming nodes outside the job's allocation (as an
+# earlier scheduling attempt of the job may leave one) is not used: the
+# srun inside places its step on the allocation instead of failing.
+wait_until 60 all_idle || note "warning: not all nodes idle: $(sinfo -h -N -o '%N %T' | tr '\n' ' ')"
+jid=$(sbatch --parsable -N 1 -n 4 --tofa-matrix=st4.mat -o "$DATA/out-stale" \
+    --wrap "while [ ! -e '$DATA/go-stale' ]; do sleep 0.2; done; srun -l printenv SLURMD_NODENAME")
+job_running() { [ "$(job_state "$1")" = RUNNING ]; }
+wait_until 30 job_running "$jid"
+own=$(squeue -h -j "$jid" -o %N)
+other=t1; [ "$own" = t1 ] && other=t2
+graph=$(query "JOB job=$jid" 2>/dev/null | sed -n 's/.* graph=\([^ ]*\).*/\1/p')
+planted=$(query "PLACE graph=$graph job=$jid tasks=4 slots=0 candidates=$other:4" 2>&1 | grep -o 'nodes=[^ ]*' | cut -d= -f2)
+touch "$DATA/go-stale"
+wait_until $TMO finished "$jid"
+ran=$(layout < "$DATA/out-stale" | awk '{ print $2 }' | sort -u | paste -sd, -)
+if [ "$(job_state "$jid")" = COMPLETED ] && [ -n "$planted" ] && [ "$(recorded "$jid")" = "$planted" ] \
+        && [ "$(layout < "$DATA/out-stale" | wc -l)" -eq 4 ] && [ "$ran" = "$own" ] \
+        && grep -q "recorded placement .* is not within its allocation" "$DATA/out-stale"; then
+    pass "job $jid on $own with a recorded placement on $other ($planted): srun placed its step on $own instead"
+else
+    fail "job $jid on '$own', placement planted on $other: '$planted'; $(job_state "$jid"), ranks on '$ran'; $(grep -v '^ *[0-9]*: ' "$DATA/out-stale" | head -n 3)"
+fi
