@@ -37,11 +37,6 @@ TARGET_MIB_AT_65536 = 1024
 PLACEMENT_BUDGET_MS = 10  # tofa.conf PlacementBudget's default
 
 
-def placement_budget_seconds(tasks):
-    """common/map/portfolio/auto.cpp: scaled_placement_budget."""
-    return PLACEMENT_BUDGET_MS / 1000 * max(0.5, (max(tasks, 1) / 128) ** 0.8)
-
-
 def tool(name):
     return os.environ.get("TOFA_MAP", os.path.join(ROOT, "tools", name))
 
@@ -52,7 +47,7 @@ def run_placement(tasks, torus, strategy):
         command = [tool("tofa-map"), "--topology", "torus:" + torus, "--graph", f"geometric:{tasks}",
                    "--strategy", strategy, "--json", out.name]
         if strategy == "auto":
-            command += ["--param", f"budget={placement_budget_seconds(tasks):.6f}"]
+            command += ["--placement-budget", str(PLACEMENT_BUDGET_MS)]
         process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         _, status, usage = os.wait4(process.pid, 0)
         if status != 0:

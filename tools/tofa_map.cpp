@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "map/portfolio/strategies.hpp"
 #include "placement_svg.hpp"
 #include "tofa/tofa.hpp"
 
@@ -25,6 +26,7 @@ struct Options {
   std::uint64_t seed = 1;
   int slots = 0;
   double penalty = 100.0;
+  double placement_budget_ms = 0;  ///< 0: auto runs without a budget
   std::vector<std::string> parameters;
   std::string spec;
   std::vector<std::string> evaluate;
@@ -158,7 +160,6 @@ int run(const Options& options) {
     request.parameters[setting.substr(0, equals)] = setting.substr(equals + 1);
   }
   if (!options.spec.empty()) request.parameters["spec"] = options.spec;
-
   std::vector<std::string> names;
   if (options.compare) {
     for (const auto& info : tofa::mapper_table()) names.push_back(info.name);
@@ -182,9 +183,14 @@ int run(const Options& options) {
   // strategy on an irregular graph, rubik without a spec) is reported and skipped.
   std::vector<Result> results;
   std::vector<Skipped> skipped;
+  // auto gets the service's budget (unless --param budget= gives one).
+  tofa::MappingRequest budgeted = request;
+  if (options.placement_budget_ms > 0 && !budgeted.parameters.count("budget"))
+    budgeted.parameters["budget"] = std::to_string(
+        tofa::scaled_placement_budget(options.placement_budget_ms, graph.task_count()));
   for (const std::string& name : names) {
     try {
-      results.push_back(run_strategy(name, request));
+      results.push_back(run_strategy(name, name == "auto" ? budgeted : request));
     } catch (const tofa::Error& e) {
       if (name == options.strategy) throw;
       skipped.push_back({name, e.what()});
@@ -255,6 +261,17 @@ int main(int argc, char** argv) {
                        : "expected a finite number >= 0, found '" + text + "'";
           },
           "NUMBER >= 0"));
+  app.add_option("--placement-budget", options.placement_budget_ms,
+                 "auto within tofa.conf's PlacementBudget of this many ms, scaled to the job "
+                 "as the service does")
+      ->check(CLI::Validator(
+          [](std::string& text) {
+            double value = 0;
+            return CLI::detail::lexical_cast(text, value) && std::isfinite(value) && value > 0
+                       ? std::string()
+                       : "expected milliseconds > 0, found '" + text + "'";
+          },
+          "MS > 0"));
   app.add_option("--param", options.parameters, "strategy setting KEY=VALUE (repeatable)");
   app.add_option("--spec", options.spec, "Rubik spec file (same as --param spec=FILE)");
   app.add_option("--evaluate", options.evaluate,

@@ -85,6 +85,14 @@ for penalty in nan -1 inf; do
   check "--fault-penalty $penalty refused" refused "expected a finite number >= 0" \
     "$map" --topology torus:4x4 --graph stencil:4x4 --fault-penalty "$penalty"
 done
+for budget in 0 -1 nan abc; do
+  check "--placement-budget $budget refused" refused "expected milliseconds > 0" \
+    "$map" --topology torus:4x4 --graph stencil:4x4 --placement-budget "$budget"
+done
+# auto within the service's budget (5 ms for 16 tasks) still places every task.
+"$map" --topology torus:8x8x8 --graph geometric:16 --placement-budget 10 --hostfile "$work/budgeted" >/dev/null
+check "--placement-budget 10: auto places the 16 tasks on 16 nodes" \
+  test "$(sort -u "$work/budgeted" | wc -l)" -eq 16
 check "tofa-rubik --slots -3 refused" refused "slots" \
   "$top_builddir/tools/tofa-rubik" --spec "$examples/rubik/div-4x4x4.rubik" --slots -3
 printf '4\n0 1 0 1\n1 0 1 0\n0 1 0 1\n1 0 1 0\n' >"$work/g4.mat"
