@@ -469,8 +469,8 @@ static int _srun_layout(slurm_opt_t *opt, const char *graph_id)
 		/* A record left by an earlier scheduling attempt of the job may
 		 * name other nodes: srun's step would be refused. */
 		if (placement && per_cpu && !_fits_limits(placement, per_cpu)) {
-			info("%s: job %u's recorded placement %s is not within its allocation: placing the step anew",
-			     plugin_type, job_id, placement);
+			info("%s: job %u's recorded placement is not within its allocation: placing the step anew",
+			     plugin_type, job_id);
 			free(placement);
 			placement = NULL;
 		}

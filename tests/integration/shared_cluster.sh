@@ -367,7 +367,7 @@ wait_until $TMO finished "$jid"
 ran=$(layout < "$DATA/out-stale" | awk '{ print $2 }' | sort -u | paste -sd, -)
 if [ "$(job_state "$jid")" = COMPLETED ] && [ -n "$planted" ] && [ "$(recorded "$jid")" = "$planted" ] \
         && [ "$(layout < "$DATA/out-stale" | wc -l)" -eq 4 ] && [ "$ran" = "$own" ] \
-        && grep -q "recorded placement .* is not within its allocation" "$DATA/out-stale"; then
+        && grep -q "recorded placement is not within its allocation" "$DATA/out-stale"; then
     pass "job $jid on $own with a recorded placement on $other ($planted): srun placed its step on $own instead"
 else
     fail "job $jid on '$own', placement planted on $other: '$planted'; $(job_state "$jid"), ranks on '$ran'; $(grep -v '^ *[0-9]*: ' "$DATA/out-stale" | head -n 3)"
