@@ -203,6 +203,10 @@ int tofa_service_move_placement(unsigned from, unsigned to, char* err, size_t er
   return guarded(err, err_size, [&] { running_service()->state().move_placement(from, to); });
 }
 
+int tofa_service_forget_job(unsigned job_id, char* err, size_t err_size) {
+  return guarded(err, err_size, [&] { running_service()->state().forget_placement(job_id); });
+}
+
 int tofa_service_job_placement(unsigned job_id, char** placement, char* err, size_t err_size) {
   return guarded(err, err_size, [&] {
     require(placement != nullptr, "tofa_service_job_placement: NULL placement");

@@ -153,6 +153,10 @@ int tofa_service_fit_job(unsigned job_id, const char *candidates, char **placeme
  * array's id before Slurm gave it its own). TOFA_ERROR when `from` has none. */
 int tofa_service_move_placement(unsigned from, unsigned to, char *err, size_t err_size);
 
+/* Drops job_id's recorded placement, if any (TOFA_OK either way): the
+ * select shim's placement did not survive to the job's allocation. */
+int tofa_service_forget_job(unsigned job_id, char *err, size_t err_size);
+
 /* 1 when MapFailure=wait: a job whose mapping fails with
  * TOFA_MAPPING_FAILED waits instead of getting Slurm's layout; else 0. */
 int tofa_service_map_failure_waits(void);

@@ -491,6 +491,16 @@ void ServiceState::move_placement(unsigned from, unsigned to) {
   log(1, "job " + std::to_string(from) + ": placement now recorded for job " + std::to_string(to));
 }
 
+void ServiceState::forget_placement(unsigned job) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (placements_.find(job) == nullptr) return;
+    placements_.erase(job);
+  }
+  placements_writer_.request();
+  log(1, "job " + std::to_string(job) + ": placement dropped");
+}
+
 PlacementRecord ServiceState::job_placement(unsigned job, std::optional<uid_t> uid) const {
   std::lock_guard<std::mutex> lock(mutex_);
   const PlacementRecord* record = placements_.find(job);

@@ -118,6 +118,9 @@ class ServiceState {
   /// and gets its own id only after (job_array_split). Throws Error "no
   /// placement recorded for job N".
   void move_placement(unsigned from, unsigned to);
+  /// Drops the job's record, if any: it described nodes the job did not
+  /// get (srun then lays the job out as Slurm does).
+  void forget_placement(unsigned job);
   /// The job's record if uid (nullopt = trusted in-process caller) owns it
   /// or is an admin; else Error "no placement recorded for job N".
   PlacementRecord job_placement(unsigned job, std::optional<uid_t> uid) const;

@@ -385,6 +385,17 @@ static bitstr_t *_place(job_record_t *job_ptr, const char *graph_id,
 	return nodes;
 }
 
+/* Drops the job's record, if an earlier placement of this scheduling
+ * attempt left one: it names nodes the job did not get. */
+static void _forget(job_record_t *job_ptr)
+{
+	char err[256];
+
+	if (tofa_service_forget_job(job_ptr->job_id, err, sizeof(err)) != TOFA_OK)
+		error("%s: %s: job %u: %s", log_prefix, __func__,
+		      job_ptr->job_id, err);
+}
+
 /* Records the job's placement on what cons_tres granted: its nodes and, on
  * each, the tasks its CPUs allow, so that srun's step always fits.
  * `allocation` is _allocation(job_ptr) (freed here). */
@@ -399,10 +410,12 @@ static void _place_on_allocation(job_record_t *job_ptr, const char *graph_id,
 	else
 		nodes = _place(job_ptr, graph_id, allocation, 0, 0, err,
 			       sizeof(err), NULL);
-	if (!nodes)
+	if (!nodes) {
 		error("%s: %s: job %u: no TOFA mapping on its allocation %s: %s; srun uses Slurm's layout",
 		      log_prefix, __func__, job_ptr->job_id,
 		      allocation ? allocation : "", err);
+		_forget(job_ptr);
+	}
 	FREE_NULL_BITMAP(nodes);
 	xfree(allocation);
 }
@@ -560,6 +573,8 @@ fallback:
 		if (!worker_failed)
 			_place_on_allocation(job_ptr, graph_id,
 					     _allocation(job_ptr));
+		else
+			_forget(job_ptr);
 	} else {
 		debug("%s: %s: job %u: %s; cons_tres cannot run it now either",
 		      log_prefix, __func__, job_ptr->job_id, err);

@@ -391,6 +391,28 @@ TEST_F(ServiceStateTest, MovePlacementRekeysARecord) {
             "no placement recorded for job 27");
 }
 
+// A record the select shim could not carry over to the job's allocation
+// is dropped, on disk too; dropping a job without one is no error.
+TEST_F(ServiceStateTest, ForgetPlacementDropsTheRecord) {
+  {
+    auto state = open_state();
+    ASSERT_EQ(upload(*state, kAlice, "ring.mat", kRing), "OK id=g1 tasks=4 existing=0");
+    ASSERT_EQ(ask(*state, kAlice, "PLACE graph=g1 job=31 strategy=default-slurm candidates=n[5-8] slots=1")
+                  .rfind("OK job=31 ", 0),
+              0u);
+    ASSERT_EQ(ask(*state, kAlice, "PLACE graph=g1 job=32 strategy=default-slurm candidates=n[5-8] slots=1")
+                  .rfind("OK job=32 ", 0),
+              0u);
+    state->forget_placement(31);
+    state->forget_placement(33);
+    EXPECT_EQ(ask(*state, kAlice, "PLACEMENT job=31"), "ERROR no placement recorded for job 31");
+    EXPECT_EQ(ask(*state, kAlice, "PLACEMENT job=32"), "OK job=32 nodes=n5,n6,n7,n8");
+  }
+  auto reopened = open_state();
+  EXPECT_EQ(ask(*reopened, kAlice, "PLACEMENT job=31"), "ERROR no placement recorded for job 31");
+  EXPECT_EQ(ask(*reopened, kAlice, "PLACEMENT job=32"), "OK job=32 nodes=n5,n6,n7,n8");
+}
+
 // A direct srun's placement, computed before its job had an id, is
 // recorded with RECORD once it has one: same checks as PLACE job=N.
 TEST_F(ServiceStateTest, RecordKeepsADirectSrunsPlacement) {
