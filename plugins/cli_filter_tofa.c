@@ -249,47 +249,49 @@ static char *_allocation_limits(slurm_opt_t *opt, const char *nodes,
 	return list;
 }
 
-/* How many times `name` is in the comma list `list`. */
-static int _occurrences(const char *list, const char *name)
+static int _compare_names(const void *a, const void *b)
 {
-	size_t len = strlen(name);
-	int count = 0;
-
-	for (const char *c = list; c && *c;) {
-		const char *end = strchr(c, ',');
-		size_t n = end ? (size_t) (end - c) : strlen(c);
-
-		if (n == len && !strncmp(c, name, len))
-			count++;
-		c += n + (end ? 1 : 0);
-	}
-	return count;
+	return strcmp(*(char *const *) a, *(char *const *) b);
 }
 
 /* True when every task of `placement` (a node name per task) is on a node
- * of `limits` ("name:tasks,...") and no node has more than its limit. */
+ * of `limits` ("name:tasks,...") and no node has more than its limit. The
+ * task names are sorted once: a node's tasks are then one run of them. */
 static bool _fits_limits(const char *placement, const char *limits)
 {
-	char *copy = xstrdup(limits), *save = NULL, *entry;
-	int placed = 0;
+	char *names = xstrdup(placement), *copy = xstrdup(limits);
+	char *save = NULL, *entry;
+	int count = _count_names(placement), placed = 0, n = 0;
+	char **tasks = xcalloc(count ? count : 1, sizeof(*tasks));
 	bool fits = true;
 
+	for (entry = strtok_r(names, ",", &save); entry && n < count;
+	     entry = strtok_r(NULL, ",", &save))
+		tasks[n++] = entry;
+	qsort(tasks, n, sizeof(*tasks), _compare_names);
+	save = NULL;
 	for (entry = strtok_r(copy, ",", &save); entry && fits;
 	     entry = strtok_r(NULL, ",", &save)) {
-		char *colon = strrchr(entry, ':');
-		int here;
+		char *colon = strrchr(entry, ':'), **first;
+		int here = 0;
 
 		if (!colon) {
 			fits = false;
 			break;
 		}
 		*colon = '\0';
-		here = _occurrences(placement, entry);
+		first = bsearch(&entry, tasks, n, sizeof(*tasks), _compare_names);
+		while (first && first > tasks && !strcmp(first[-1], entry))
+			first--;
+		while (first && first + here < tasks + n && !strcmp(first[here], entry))
+			here++;
 		fits = here <= atoi(colon + 1);
 		placed += here;
 	}
+	xfree(tasks);
+	xfree(names);
 	xfree(copy);
-	return fits && placed == _count_names(placement);
+	return fits && placed == count && n == count;
 }
 
 /* The CPUs of an allocation response as SLURM_JOB_CPUS_PER_NODE has them. */
