@@ -83,6 +83,14 @@ class ServiceStateTest : public ::testing::Test {
                      const std::string& text) {
     return ask(state, uid, "UPLOAD_GRAPH name=" + encode_value(name) + "\n" + text);
   }
+  /// Alice's graph g1 placed for `job` by default-slurm; the reply must say so.
+  void place_job(ServiceState& state, unsigned job, const std::string& candidates, int slots) {
+    const std::string reply =
+        ask(state, kAlice, "PLACE graph=g1 job=" + std::to_string(job) +
+                               " strategy=default-slurm candidates=" + candidates +
+                               " slots=" + std::to_string(slots));
+    ASSERT_EQ(reply.rfind("OK job=" + std::to_string(job) + " ", 0), 0u) << reply;
+  }
   bool logged(const std::string& part) const {
     const std::lock_guard<std::mutex> hold(log_lock_);
     for (const std::string& line : log_)
@@ -253,10 +261,7 @@ TEST_F(ServiceStateTest, StateSurvivesARestart) {
   {
     auto state = open_state();
     ASSERT_EQ(upload(*state, kAlice, "ring.mat", kRing), "OK id=g1 tasks=4 existing=0");
-    ASSERT_EQ(ask(*state, kAlice, "PLACE graph=g1 job=7 strategy=default-slurm "
-                                  "candidates=n[5-8] slots=1")
-                  .rfind("OK", 0),
-              0u);
+    place_job(*state, 7, "n[5-8]", 1);
     state->set_nodes({{"n1", "127.0.0.1", 17001}, {"n2", "", 0}});
     state->record_heartbeats({{"n1", true}, {"n2", true}}, 1000);
     state->record_heartbeats({{"n1", true}, {"n2", false}}, 1010);
@@ -359,9 +364,7 @@ TEST_F(ServiceStateTest, SlurmctldsPlacementReplacesARecordSquattingItsJobId) {
 TEST_F(ServiceStateTest, FitJobMovesTheFewestTasksToMeetTheAllocation) {
   auto state = open_state();
   ASSERT_EQ(upload(*state, kAlice, "ring.mat", kRing), "OK id=g1 tasks=4 existing=0");
-  ASSERT_EQ(ask(*state, kAlice, "PLACE graph=g1 job=9 strategy=default-slurm candidates=n[5-6] slots=2")
-                .rfind("OK job=9 ", 0),
-            0u);
+  place_job(*state, 9, "n[5-6]", 2);
   EXPECT_EQ(ask(*state, kAlice, "PLACEMENT job=9"), "OK job=9 nodes=n5,n5,n6,n6");
   const auto record = state->fit_job(9, "n5:1-1,n6:1-3");
   std::map<std::string, int> count;
@@ -381,9 +384,7 @@ TEST_F(ServiceStateTest, FitJobMovesTheFewestTasksToMeetTheAllocation) {
 TEST_F(ServiceStateTest, MovePlacementRekeysARecord) {
   auto state = open_state();
   ASSERT_EQ(upload(*state, kAlice, "ring.mat", kRing), "OK id=g1 tasks=4 existing=0");
-  ASSERT_EQ(ask(*state, kAlice, "PLACE graph=g1 job=27 strategy=default-slurm candidates=n[5-8] slots=1")
-                .rfind("OK job=27 ", 0),
-            0u);
+  place_job(*state, 27, "n[5-8]", 1);
   state->move_placement(27, 28);
   EXPECT_EQ(ask(*state, kAlice, "PLACEMENT job=28"), "OK job=28 nodes=n5,n6,n7,n8");
   EXPECT_EQ(ask(*state, kAlice, "PLACEMENT job=27"), "ERROR no placement recorded for job 27");
@@ -397,12 +398,8 @@ TEST_F(ServiceStateTest, ForgetPlacementDropsTheRecord) {
   {
     auto state = open_state();
     ASSERT_EQ(upload(*state, kAlice, "ring.mat", kRing), "OK id=g1 tasks=4 existing=0");
-    ASSERT_EQ(ask(*state, kAlice, "PLACE graph=g1 job=31 strategy=default-slurm candidates=n[5-8] slots=1")
-                  .rfind("OK job=31 ", 0),
-              0u);
-    ASSERT_EQ(ask(*state, kAlice, "PLACE graph=g1 job=32 strategy=default-slurm candidates=n[5-8] slots=1")
-                  .rfind("OK job=32 ", 0),
-              0u);
+    place_job(*state, 31, "n[5-8]", 1);
+    place_job(*state, 32, "n[5-8]", 1);
     state->forget_placement(31);
     state->forget_placement(33);
     EXPECT_EQ(ask(*state, kAlice, "PLACEMENT job=31"), "ERROR no placement recorded for job 31");
