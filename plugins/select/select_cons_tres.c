@@ -385,8 +385,8 @@ static bitstr_t *_place(job_record_t *job_ptr, const char *graph_id,
 	return nodes;
 }
 
-/* Drops the job's record, if an earlier placement of this scheduling
- * attempt left one: it names nodes the job did not get. */
+/* Drops the job's record, if a placement of this or an earlier scheduling
+ * attempt left one: it names nodes the job may not have got. */
 static void _forget(job_record_t *job_ptr)
 {
 	char err[256];
