@@ -434,6 +434,7 @@ static int _srun_layout(slurm_opt_t *opt, const char *graph_id)
 	char *conf = tofa_glue_conf_path();
 	char *placement = NULL, *candidates = NULL, *all_nodes = NULL;
 	char *per_cpu = NULL;
+	bool rerecord = false;
 	unsigned job_id = job_text ? (unsigned) strtoul(job_text, NULL, 10) : 0;
 	resource_allocation_response_msg_t *allocation = NULL;
 	tofa_place_request_t request = {
@@ -457,10 +458,14 @@ static int _srun_layout(slurm_opt_t *opt, const char *graph_id)
 		tofa_end_job_with_srun(job_id, plugin_type);
 	}
 	if (job_id) {
+		/* No record (24.11/26.05 array tasks): this step's is the job's. */
 		if (tofa_client_job_placement(conf, host, munge_socket, job_id,
 					      &placement, err,
-					      sizeof(err)) == TOFA_OK &&
-		    _count_names(placement) != opt->ntasks) {
+					      sizeof(err)) != TOFA_OK) {
+			free(placement);
+			placement = NULL;
+			rerecord = true;
+		} else if (_count_names(placement) != opt->ntasks) {
 			verbose("%s: job %u's placement has %d tasks, this step %d: placing the step anew",
 				plugin_type, job_id, _count_names(placement),
 				opt->ntasks);
@@ -475,6 +480,7 @@ static int _srun_layout(slurm_opt_t *opt, const char *graph_id)
 			     plugin_type, job_id);
 			free(placement);
 			placement = NULL;
+			rerecord = true;
 		}
 		candidates = _job_limits(opt, job_id, allocation, false);
 		/* cons_tres may grant fewer CPUs than tasks x -c (22.05); no
@@ -487,11 +493,18 @@ static int _srun_layout(slurm_opt_t *opt, const char *graph_id)
 			rc = SLURM_SUCCESS;
 			goto out;
 		}
+		/* -N's even spread does not fit the CPUs granted (24.11 and
+		 * 26.05 grant them unevenly): a task per CPU, on -N nodes. */
+		if (candidates && per_cpu && _room(candidates) < opt->ntasks) {
+			xfree(candidates);
+			candidates = xstrdup(per_cpu);
+		}
 		if (placement)
 			xfree(candidates);
-		/* Slurm chose the nodes (e.g. -w): the placement on them is
-		 * the job's, recorded. */
-		else if (allocation)
+		/* Slurm chose the nodes (e.g. -w), or the job's record is
+		 * missing or named others: the placement on them is the job's,
+		 * recorded. */
+		else if (allocation || rerecord)
 			request.job_id = job_id;
 		if (!placement && !candidates) {
 			error("%s: the nodes or CPUs of job %u are unknown: cannot place the step",
@@ -554,6 +567,10 @@ static int _srun_layout(slurm_opt_t *opt, const char *graph_id)
 	}
 	opt->distribution = (opt->distribution & SLURM_DIST_STATE_FLAGS) |
 			    SLURM_DIST_ARBITRARY;
+	/* The placement spans the nodes -N asks for (checked above). */
+	if (!TOFA_ARBITRARY_TAKES_NODE_COUNT &&
+	    !slurm_option_set_by_env(opt, 'N'))
+		opt->nodes_set = false;
 	verbose("%s: task i runs on node i of %s", plugin_type, placement);
 	rc = SLURM_SUCCESS;
 out:

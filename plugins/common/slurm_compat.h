@@ -55,4 +55,13 @@ typedef hostlist_t tofa_hostlist_t;
 	node_name2bitmap((names), (best_effort), (bitmap))
 #endif
 
+/* srun refuses -N given on its command line with an arbitrary layout in
+ * 24.11 and 26.05 ("--nodes is incompatible with --distribution=arbitrary");
+ * 22.05 takes both. */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0)
+#define TOFA_ARBITRARY_TAKES_NODE_COUNT 0
+#else
+#define TOFA_ARBITRARY_TAKES_NODE_COUNT 1
+#endif
+
 #endif /* TOFA_PLUGINS_SLURM_COMPAT_H */
