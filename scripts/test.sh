@@ -19,7 +19,7 @@ status=0
 # /var/cache/tofa; about 4 minutes each the first time) build in the
 # background at the lowest priority from here on; their integration tests
 # (tests/integration/releases.sh: tests a-g, the unpatched --tofa-matrix
-# spelling, several tasks per node, failing nodes) start once the 22.05
+# spelling, several tasks per node, failing nodes, a shared cluster) start once the 22.05
 # clusters are done and run beside the sanitizer and fuzzing runs, which then
 # take the lowest priority: the clusters mostly wait.
 releases_job=

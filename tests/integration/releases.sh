@@ -10,6 +10,8 @@
 #                         placement fitted to the CPUs granted (26.05),
 #                         --ntasks-per-node=1, tofactl set-outage (not covered
 #                         by the two above, whose nodes have 1 CPU)
+#   shared_cluster.sh     TOFA jobs beside plain ones on 16 nodes of 8 CPUs
+#                         (-N, --ntasks-per-node, -c, arrays, direct sruns)
 # Every test's output is printed; the last line sums them: "N passed, N failed".
 #
 #   bash tests/integration/releases.sh [RELEASE...]     (default: 24.11 26.05)
@@ -67,7 +69,7 @@ for rel in "${releases[@]}"; do
         failed=$((failed + 1)); summary+=("$rel: no plugin build"); continue
     fi
     echo "Slurm $rel: $prefix, plugins $plugins ($(( $(date +%s) - t0 )) s to check both builds)"
-    for test in tofa_cluster tofa_distribution release_cluster; do
+    for test in tofa_cluster tofa_distribution release_cluster shared_cluster; do
         log=$LOGS/$test-$rel.log
         echo "== Slurm $rel: tests/integration/$test.sh"
         t0=$(date +%s)
