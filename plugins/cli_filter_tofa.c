@@ -435,6 +435,7 @@ static int _srun_layout(slurm_opt_t *opt, const char *graph_id)
 	char *placement = NULL, *candidates = NULL, *all_nodes = NULL;
 	char *per_cpu = NULL;
 	bool rerecord = false;
+	long room;
 	unsigned job_id = job_text ? (unsigned) strtoul(job_text, NULL, 10) : 0;
 	resource_allocation_response_msg_t *allocation = NULL;
 	tofa_place_request_t request = {
@@ -483,19 +484,20 @@ static int _srun_layout(slurm_opt_t *opt, const char *graph_id)
 			rerecord = true;
 		}
 		candidates = _job_limits(opt, job_id, allocation, false);
+		room = _room(candidates);
 		/* cons_tres may grant fewer CPUs than tasks x -c (22.05); no
 		 * layout runs such a step, and Slurm's says why. */
 		if (candidates && opt->cpus_set && opt->cpus_per_task > 1 &&
-		    _room(candidates) < opt->ntasks) {
+		    room < opt->ntasks) {
 			info("%s: job %u's CPUs hold %ld of the %d tasks of %d CPUs each: srun lays them out as without TOFA",
-			     plugin_type, job_id, _room(candidates),
+			     plugin_type, job_id, room,
 			     opt->ntasks, opt->cpus_per_task);
 			rc = SLURM_SUCCESS;
 			goto out;
 		}
 		/* -N's even spread does not fit the CPUs granted (24.11 and
 		 * 26.05 grant them unevenly): a task per CPU, on -N nodes. */
-		if (candidates && per_cpu && _room(candidates) < opt->ntasks) {
+		if (candidates && per_cpu && room < opt->ntasks) {
 			xfree(candidates);
 			candidates = xstrdup(per_cpu);
 		}
