@@ -188,4 +188,18 @@ void write_dense_matrix(std::ostream& out, const CommGraph& graph) {
   }
 }
 
+void write_matrix_market(std::ostream& out, const CommGraph& graph) {
+  const int n = graph.task_count();
+  out << "%%MatrixMarket matrix coordinate real general\n"
+      << n << ' ' << n << ' ' << graph.edge_count() << '\n';
+  for (int u = 0; u < n; ++u)
+    for (std::int64_t k = graph.offsets()[u]; k < graph.offsets()[u + 1]; ++k) {
+      const int v = graph.adjacency()[k];
+      if (v < u) continue;
+      out << u + 1 << ' ' << v + 1 << ' ';
+      write_number(out, graph.bytes()[k]);
+      out << '\n';
+    }
+}
+
 }  // namespace tofa

@@ -88,4 +88,8 @@ std::string message_matrix_path(const std::string& byte_matrix_path);
 /// Writes the dense matrix format (bytes); used by tools and tests.
 void write_dense_matrix(std::ostream& out, const CommGraph& graph);
 
+/// Writes MatrixMarket coordinate (general, real; bytes), each edge once
+/// with from < to: the sparse form for graphs too large for a dense matrix.
+void write_matrix_market(std::ostream& out, const CommGraph& graph);
+
 }  // namespace tofa

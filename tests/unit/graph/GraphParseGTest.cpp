@@ -161,6 +161,20 @@ TEST(CommGraph, WriteDenseMatrixRoundTripsExactly) {
   EXPECT_EQ(copy.bytes(), original.bytes());
 }
 
+TEST(CommGraph, WriteMatrixMarketRoundTripsExactly) {
+  // Task 3 has no edge: the size line, not the largest id, keeps it.
+  const CommGraph original = parse("4\n0 0.1 0 0\n0.2 0 3e9 0\n0 0 0 0\n0 0 0 0\n");
+  std::ostringstream out;
+  tofa::write_matrix_market(out, original);
+  EXPECT_EQ(out.str(),
+            "%%MatrixMarket matrix coordinate real general\n4 4 2\n1 2 0.30000000000000004\n2 3 3e+09\n");
+  const CommGraph copy = parse(out.str());
+  EXPECT_EQ(copy.task_count(), 4);
+  EXPECT_EQ(copy.offsets(), original.offsets());
+  EXPECT_EQ(copy.adjacency(), original.adjacency());
+  EXPECT_EQ(copy.bytes(), original.bytes());
+}
+
 TEST(CommGraph, LargerDenseMatrixMatchesRingFixture) {
   const CommGraph ring = tofa_test::ring_graph(200, 3);
   std::ostringstream out;
