@@ -183,6 +183,10 @@ void Topology::route_nodes(int from, int to, std::vector<int>& nodes) const {
   walk_route(from, to, hops, [&](const Link& link) { nodes.push_back(link.to); });
 }
 
+int Topology::hop_direction(int dimension, int from, int to) const {
+  return step_direction(from, to, dims_[dimension], wrap_[dimension]);
+}
+
 int Topology::hop_distance(int from, int to) const {
   if (from < 0 || from >= node_count_ || to < 0 || to >= node_count_)
     throw Error("route " + std::to_string(from) + " -> " + std::to_string(to) +

@@ -65,6 +65,9 @@ class Topology {
   /// `nodes` (reused: no allocation once it has grown).
   void route_nodes(int from, int to, std::vector<int>& nodes) const;
   int hop_distance(int from, int to) const;
+  /// +1 or -1: the direction of a route's next hop along `dimension` from
+  /// coordinate `from` to coordinate `to` (they differ), the rule above.
+  int hop_direction(int dimension, int from, int to) const;
   /// Neighbours in order (dimension 0 +, dimension 0 -, dimension 1 +, ...),
   /// without duplicates (a ring of 2 has one neighbour per dimension).
   std::vector<int> neighbours(int node) const;

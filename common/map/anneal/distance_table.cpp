@@ -1,5 +1,6 @@
 #include "distance_table.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -43,62 +44,131 @@ DistanceTable::DistanceTable(const Topology& topology, const std::vector<int>& n
   }
 }
 
+namespace {
+
+/// The sites' coordinates as a trie: level d holds one entry per distinct
+/// prefix (c_0 .. c_d), its children (the prefixes one coordinate longer)
+/// contiguous on level d + 1; on the last level an entry is one site.
+class SitePrefixTrie {
+ public:
+  struct Entry {
+    int coordinate = 0;  ///< c_d of the prefix
+    int first = 0;       ///< first child on level d + 1, or the site on the last level
+    int count = 0;       ///< children
+  };
+
+  SitePrefixTrie(const std::vector<std::int16_t>& coords, int dims, std::size_t sites)
+      : coords_(coords), dims_(dims), levels_(dims), order_(sites) {
+    for (std::size_t i = 0; i < sites; ++i) order_[i] = static_cast<int>(i);
+    std::sort(order_.begin(), order_.end(), [&](int a, int b) {
+      return std::lexicographical_compare(&coords[a * dims], &coords[a * dims] + dims,
+                                          &coords[b * dims], &coords[b * dims] + dims);
+    });
+    if (sites > 0) build(0, 0, sites);
+  }
+
+  const std::vector<Entry>& level(int d) const { return levels_[d]; }
+
+ private:
+  int coordinate(std::size_t at, int d) const { return coords_[order_[at] * dims_ + d]; }
+
+  /// Entries of level d for order_[lo, hi), which share their prefix below d.
+  void build(int d, std::size_t lo, std::size_t hi) {
+    std::vector<std::pair<std::size_t, std::size_t>> groups;
+    for (std::size_t at = lo; at < hi;) {
+      std::size_t end = at + 1;
+      while (end < hi && coordinate(end, d) == coordinate(at, d)) ++end;
+      groups.emplace_back(at, end);
+      at = end;
+    }
+    const std::size_t first = levels_[d].size();
+    for (const auto& [begin, end] : groups)
+      levels_[d].push_back({coordinate(begin, d), d + 1 == dims_ ? order_[begin] : 0, 0});
+    if (d + 1 == dims_) return;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      Entry& entry = levels_[d][first + g];
+      entry.first = static_cast<int>(levels_[d + 1].size());
+      build(d + 1, groups[g].first, groups[g].second);
+      levels_[d][first + g].count = static_cast<int>(levels_[d + 1].size()) - entry.first;
+    }
+  }
+
+  const std::vector<std::int16_t>& coords_;
+  int dims_;
+  std::vector<std::vector<Entry>> levels_;
+  std::vector<int> order_;
+};
+
+}  // namespace
+
 // Routes are dimension-ordered and the direction along a dimension depends
 // only on the two coordinates: R(a,b) is a segment along dimension 0 to b's
 // coordinate, then one along dimension 1 from there, and so on. The faulty
-// links of every segment come from one table per dimension, so a pair costs
-// O(dimensions) instead of a route walk.
+// links of every segment come from one table per dimension.
 void DistanceTable::add_fault_penalty(const Topology& topology, const std::vector<double>& outage,
                                       double penalty) {
   if (!(penalty > 0)) return;
   const int node_count = topology.node_count();
   const auto faulty = [&](int node) { return outage[node] > 0; };
-  // segment[d][v * L_d + t]: faulty links from node v along dimension d to coordinate t.
+  // segment[d][v * L_d + t]: faulty links from node v along dimension d to
+  // coordinate t, hop by hop as routes go.
   std::vector<std::vector<std::uint16_t>> segment(dims_);
   std::vector<int> stride(dims_, 1);
-  std::vector<int> path;
   for (int d = 0; d < dims_; ++d) {
     if (d > 0) stride[d] = stride[d - 1] * topology.dims()[d - 1];
     const int length = topology.dims()[d];
     segment[d].assign(static_cast<std::size_t>(node_count) * length, 0);
     for (int v = 0; v < node_count; ++v) {
       const int here = (v / stride[d]) % length;
+      const int base = v - here * stride[d];
       for (int t = 0; t < length; ++t) {
-        if (t == here) continue;
-        topology.route_nodes(v, v + (t - here) * stride[d], path);
         int count = 0;
-        for (std::size_t k = 0; k + 1 < path.size(); ++k)
-          count += faulty(path[k]) || faulty(path[k + 1]);
+        for (int c = here; c != t;) {
+          const int next = (c + topology.hop_direction(d, c, t) + length) % length;
+          count += faulty(base + c * stride[d]) || faulty(base + next * stride[d]);
+          c = next;
+        }
         segment[d][static_cast<std::size_t>(v) * length + t] = static_cast<std::uint16_t>(count);
       }
     }
   }
-  // Faulty links of R(a,b) into penalty_[a][b], then both directions halved.
+  // Faulty links of R(a,b) from every site a to every site b. The route's
+  // first segment depends on b's coordinate 0 only, its second on
+  // coordinates 0 and 1, ...: one walk per site a down a trie of the sites'
+  // coordinate prefixes adds each segment once per prefix, not once per pair.
   const std::size_t n = nodes_.size();
-  penalty_.assign(n * n, 0.0f);
-  bool any = false;
+  const SitePrefixTrie trie(coords_, dims_, n);
+  std::vector<std::uint16_t> from_site(n * n);  // [a][b]: faulty links of R(a, b)
   for (std::size_t a = 0; a < n; ++a) {
-    const std::int16_t* ca = &coords_[a * dims_];
-    for (std::size_t b = 0; b < n; ++b) {
-      const std::int16_t* cb = &coords_[b * dims_];
-      int current = nodes_[a];
-      int count = 0;
-      for (int d = 0; d < dims_; ++d) {
-        count += segment[d][static_cast<std::size_t>(current) * topology.dims()[d] + cb[d]];
-        current += (cb[d] - ca[d]) * stride[d];
+    std::uint16_t* row = &from_site[a * n];
+    // (level, first entry, entries, node reached, faulty links so far)
+    const auto walk = [&](const auto& self, int d, int first, int count, int node, int links) -> void {
+      const int length = topology.dims()[d];
+      const int base = node - ((node / stride[d]) % length) * stride[d];
+      const std::uint16_t* along = &segment[d][static_cast<std::size_t>(node) * length];
+      const SitePrefixTrie::Entry* entries = &trie.level(d)[first];
+      if (d + 1 == dims_) {
+        for (int e = 0; e < count; ++e)
+          row[entries[e].first] = static_cast<std::uint16_t>(links + along[entries[e].coordinate]);
+        return;
       }
-      penalty_[a * n + b] = static_cast<float>(count);
-      any = any || count > 0;
-    }
+      for (int e = 0; e < count; ++e)
+        self(self, d + 1, entries[e].first, entries[e].count,
+             base + entries[e].coordinate * stride[d], links + along[entries[e].coordinate]);
+    };
+    walk(walk, 0, 0, static_cast<int>(trie.level(0).size()), nodes_[a], 0);
   }
-  if (!any) {
-    penalty_.clear();
-    return;
-  }
-  for (std::size_t a = 0; a < n; ++a)
-    for (std::size_t b = a + 1; b < n; ++b)
-      penalty_[a * n + b] = penalty_[b * n + a] =
-          static_cast<float>(penalty * (penalty_[a * n + b] + penalty_[b * n + a]) / 2);
+  const bool any = std::any_of(from_site.begin(), from_site.end(), [](std::uint16_t c) { return c > 0; });
+  if (!any) return;
+  // Both directions halved, in tiles: a pair's two counts lie a row apart.
+  constexpr std::size_t kTile = 64;
+  penalty_.assign(n * n, 0.0f);
+  for (std::size_t a0 = 0; a0 < n; a0 += kTile)
+    for (std::size_t b0 = 0; b0 < n; b0 += kTile)
+      for (std::size_t a = a0; a < std::min(n, a0 + kTile); ++a)
+        for (std::size_t b = b0; b < std::min(n, b0 + kTile); ++b)
+          penalty_[a * n + b] =
+              static_cast<float>(penalty * (from_site[a * n + b] + from_site[b * n + a]) / 2);
 }
 
 }  // namespace anneal

@@ -13,25 +13,27 @@ SiteNeighbourhood::SiteNeighbourhood(const Topology& topology, const DistanceTab
   const int dims = topology.dimension_count();
   int offsets = 1;
   for (int d = 0; d < dims; ++d) offsets *= 3;
+  std::vector<int> stride(dims, 1);
+  for (int d = 1; d < dims; ++d) stride[d] = stride[d - 1] * topology.dims()[d - 1];
+  std::vector<int> origin(dims);
   for (int site = 0; site < sites.site_count(); ++site) {
     const int node = sites.node(site);
     for (int neighbour : topology.neighbours(node))
       if (site_at[neighbour] >= 0) adjacent_[site].push_back(site_at[neighbour]);
 
-    const std::vector<int> origin = topology.coords(node);
-    std::vector<int> coords(dims);
+    for (int d = 0; d < dims; ++d) origin[d] = (node / stride[d]) % topology.dims()[d];
+    around_[site].reserve(std::min(offsets, sites.site_count()));
     for (int code = 0; code < offsets; ++code) {
-      bool inside = true;
+      int other = 0;
       int rest = code;
-      for (int d = 0; d < dims; ++d, rest /= 3) {
+      for (int d = 0; d < dims && other >= 0; ++d, rest /= 3) {
         const int length = topology.dims()[d];
         int c = origin[d] + rest % 3 - 1;
         if (topology.wrap()[d]) c = (c + length) % length;
-        if (c < 0 || c >= length) inside = false;
-        coords[d] = c;
+        other = c < 0 || c >= length ? -1 : other + c * stride[d];
       }
-      if (!inside) continue;
-      const int other = site_at[topology.node_at(coords)];
+      if (other < 0) continue;
+      other = site_at[other];
       if (other >= 0 && other != site) around_[site].push_back(other);
     }
     // Rings of length 1 or 2 reach the same node through several offsets.
