@@ -130,22 +130,18 @@ class Grower {
     const DistanceTable& sites = state_.sites();
     double best = std::numeric_limits<double>::infinity();
     // `site` itself only when it keeps room after the task arrives.
-    if (state_.load(site) + 2 <= state_.bounds().highest)
-      best = partner_cost(slot, site) + bytes * sites.distance(site, site);
+    if (state_.load(site) + 2 <= state_.bounds().highest) best = partner_cost(slot, site);
     for (int next : around_.adjacent(site))
       if (state_.can_take(next))
         best = std::min(best, partner_cost(slot, next) + bytes * sites.distance(next, site));
     // Boxed in: the partner will land at least two hops away.
-    return std::isfinite(best) ? best
-                               : partner_cost(slot, site) +
-                                     bytes * sites.distance(site, site) + 2 * bytes;
+    return std::isfinite(best) ? best : partner_cost(slot, site) + 2 * bytes;
   }
 
   double look_ahead(int site) {
     double total = 0;
-    for (std::size_t slot = 0; slot < unplaced_partners_.size(); ++slot) {
+    for (std::size_t slot = 0; slot < unplaced_partners_.size(); ++slot)
       total += best_reachable(static_cast<int>(slot), -unplaced_partners_[slot].first, site);
-    }
     return total;
   }
 
