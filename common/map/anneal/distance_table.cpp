@@ -88,8 +88,8 @@ class SitePrefixTrie {
     for (std::size_t g = 0; g < groups.size(); ++g) {
       Entry& entry = levels_[d][first + g];
       entry.first = static_cast<int>(levels_[d + 1].size());
-      build(d + 1, groups[g].first, groups[g].second);
-      levels_[d][first + g].count = static_cast<int>(levels_[d + 1].size()) - entry.first;
+      build(d + 1, groups[g].first, groups[g].second);  // appends below level d only
+      entry.count = static_cast<int>(levels_[d + 1].size()) - entry.first;
     }
   }
 
