@@ -15,12 +15,15 @@
  *     while the job fits elsewhere) is recorded for the job and Slurm's
  *     generic node choice (common_topo_choose_nodes) then runs on exactly the
  *     placement's nodes; if that fails, or anything before it, the generic
- *     choice runs on all usable nodes (logged). Other jobs: the generic
+ *     choice runs on all usable nodes (logged), and a placement recorded on
+ *     the way goes (24.11; the job's first srun places it on its allocation)
+ *     or is made anew on the allocation (26.05, get_rank). Other jobs: the generic
  *     choice as with topology/flat (26.05) or topology/default (24.11),
  *     on the node table ranked along the torus' snake order.
  *   - 26.05 topology_p_get_rank runs right after cons_tres has built the
  *     allocation (job_test.c, after dist_tasks): there the recorded placement
- *     is fitted to the CPUs actually granted (tofa_service_fit_job), as the
+ *     is fitted to the CPUs actually granted (tofa_service_fit_job), or
+ *     made anew on them when that fails, as the
  *     22.05 select shim does after job_test. 24.11 has no such hook: the
  *     placement recorded at node choice stands.
  *   - init() in slurmctld starts the TOFA service (plugins/common/tofa_ctld.c,
@@ -75,8 +78,12 @@ extern bool tofa_topo_generate_ranking(void);
 /* The job of the last TOFA node choice, for get_rank (26.05): cons_tres
  * calls eval_nodes and then get_rank for the same job under the job write
  * lock; get_rank looks the job up by id (it may be gone if cons_tres failed
- * after eval_nodes) and checks that the bitmap is its allocation. */
+ * after eval_nodes) and checks that the bitmap is its allocation. With
+ * last_place_anew, Slurm's generic choice took other nodes than the
+ * placement recorded at node choice: get_rank places the job anew on its
+ * allocation instead of fitting that placement to it. */
 static uint32_t last_tofa_job_id = 0;
+static bool last_place_anew = false;
 
 extern int init(void)
 {
@@ -211,6 +218,16 @@ static bitstr_t *_place(job_record_t *job_ptr, const char *graph_id,
 	return nodes;
 }
 
+/* Drops the placement this node choice recorded: the job did not get its
+ * nodes (it waits, or Slurm's generic choice failed as well). */
+static void _forget(job_record_t *job_ptr)
+{
+	char err[256];
+
+	if (tofa_service_forget_job(job_ptr->job_id, err, sizeof(err)) != TOFA_OK)
+		error("%s: %s: %pJ: %s", plugin_type, __func__, job_ptr, err);
+}
+
 /* The usable nodes without those above OutageThreshold. */
 static bitstr_t *_without_failing(bitstr_t *map, int *dropped)
 {
@@ -274,8 +291,8 @@ static int _choose_exactly(topology_eval_t *topo_eval, bitstr_t *wanted)
 
 /* TOFA's node choice on the nodes of `map` (a subset of node_map). */
 static int _tofa_choose(topology_eval_t *topo_eval, const char *graph_id,
-			bitstr_t *map, bool *worker_failed, char *err,
-			size_t err_size)
+			bitstr_t *map, bool *worker_failed, bool *recorded,
+			char *err, size_t err_size)
 {
 	job_record_t *job_ptr = topo_eval->job_ptr;
 	job_details_t *details = job_ptr->details;
@@ -308,6 +325,7 @@ static int _tofa_choose(topology_eval_t *topo_eval, const char *graph_id,
 	xfree(candidates);
 	if (!wanted)
 		return SLURM_ERROR;
+	*recorded = true;
 	count = bit_set_count(wanted);
 	if (count < topo_eval->min_nodes ||
 	    (topo_eval->max_nodes && count > topo_eval->max_nodes)) {
@@ -325,6 +343,7 @@ static int _tofa_choose(topology_eval_t *topo_eval, const char *graph_id,
 		return rc;
 	}
 	last_tofa_job_id = job_ptr->job_id;
+	last_place_anew = false;
 	info("%s: %s: %pJ: TOFA chose its %u nodes (%.2f ms)", plugin_type,
 	     __func__, job_ptr, count, _now_ms() - start);
 	return SLURM_SUCCESS;
@@ -343,12 +362,46 @@ static int _tofa_choose(topology_eval_t *topo_eval, const char *graph_id,
  */
 #define TOFA_WAIT ESLURM_LICENSES_UNAVAILABLE
 
+/* TOFA_WAIT, without the placement this node choice recorded, if any. */
+static int _wait(job_record_t *job_ptr, bool recorded)
+{
+	if (recorded)
+		_forget(job_ptr);
+	return TOFA_WAIT;
+}
+
+/* Slurm's generic choice for a job whose TOFA choice failed. A placement
+ * recorded on the way names nodes the job did not get: 26.05's get_rank
+ * places the job anew on its allocation; 24.11 has no later hook, so the
+ * record goes and the job's first srun places it on its allocation. */
+static int _generic_choice(topology_eval_t *topo_eval, bool recorded,
+			   const char *why)
+{
+	job_record_t *job_ptr = topo_eval->job_ptr;
+	int rc = common_topo_choose_nodes(topo_eval);
+
+	if (rc == SLURM_SUCCESS)
+		info("%s: %s: %pJ: %s; Slurm chose its nodes", plugin_type,
+		     __func__, job_ptr, why);
+	if (!recorded)
+		return rc;
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
+	if (rc == SLURM_SUCCESS) {
+		last_tofa_job_id = job_ptr->job_id;
+		last_place_anew = true;
+		return rc;
+	}
+#endif
+	_forget(job_ptr);
+	return rc;
+}
+
 extern int topology_p_eval_nodes(topology_eval_t *topo_eval)
 {
 	job_record_t *job_ptr = topo_eval->job_ptr;
 	const char *graph_id = NULL;
 	char err[1024] = "";
-	bool worker_failed = false;
+	bool worker_failed = false, recorded = false;
 	bitstr_t *healthy;
 	int dropped = 0, rc;
 
@@ -368,33 +421,29 @@ extern int topology_p_eval_nodes(topology_eval_t *topo_eval)
 	}
 
 	healthy = _without_failing(topo_eval->node_map, &dropped);
-	rc = _tofa_choose(topo_eval, graph_id, healthy, &worker_failed, err,
-			  sizeof(err));
+	rc = _tofa_choose(topo_eval, graph_id, healthy, &worker_failed,
+			  &recorded, err, sizeof(err));
 	FREE_NULL_BITMAP(healthy);
 	if (rc == SLURM_SUCCESS)
 		return rc;
 	if (worker_failed && tofa_service_map_failure_waits()) {
 		info("%s: %s: %pJ waits: %s (MapFailure=wait)", plugin_type,
 		     __func__, job_ptr, err);
-		return TOFA_WAIT;
+		return _wait(job_ptr, recorded);
 	}
 	if (dropped && tofa_service_only_failing_fit_waits()) {
 		info("%s: %s: %pJ waits: it does not fit without the %d usable node(s) above OutageThreshold=%g",
 		     plugin_type, __func__, job_ptr, dropped,
 		     tofa_service_outage_threshold());
-		return TOFA_WAIT;
+		return _wait(job_ptr, recorded);
 	}
 	if (dropped) {
 		rc = _tofa_choose(topo_eval, graph_id, topo_eval->node_map,
-				  &worker_failed, err, sizeof(err));
+				  &worker_failed, &recorded, err, sizeof(err));
 		if (rc == SLURM_SUCCESS)
 			return rc;
 	}
-	rc = common_topo_choose_nodes(topo_eval);
-	if (rc == SLURM_SUCCESS)
-		info("%s: %s: %pJ: %s; Slurm chose its nodes", plugin_type,
-		     __func__, job_ptr, err);
-	return rc;
+	return _generic_choice(topo_eval, recorded, err);
 }
 
 /* ---- the rest of the topology API: as topology/flat (default) ------------- */
@@ -424,6 +473,38 @@ static char *_allocation(job_record_t *job_ptr)
 		n++;
 	}
 	return list;
+}
+
+/* The job's placement on what cons_tres granted: the one recorded at node
+ * choice, moved by the fewest tasks to the CPUs granted, unless `anew`;
+ * else (or if that fails) a new placement on the allocation. */
+static void _place_on_allocation(job_record_t *job_ptr, bool anew)
+{
+	char err[1024] = "", *allocation = _allocation(job_ptr);
+	char *placement = NULL;
+	bitstr_t *nodes = NULL;
+
+	if (!allocation) {
+		if (anew)
+			_forget(job_ptr);
+		return;
+	}
+	if (!anew && tofa_service_fit_job(job_ptr->job_id, allocation,
+					  &placement, err,
+					  sizeof(err)) == TOFA_OK) {
+		free(placement);
+		xfree(allocation);
+		return;
+	}
+	nodes = _place(job_ptr, _job_env(job_ptr, TOFA_ENV_GRAPH_ID),
+		       allocation, 0, 0, err, sizeof(err), NULL);
+	if (!nodes) {
+		error("%s: %s: %pJ: no TOFA placement on its allocation %s: %s; srun places its steps",
+		      plugin_type, __func__, job_ptr, allocation, err);
+		_forget(job_ptr);
+	}
+	FREE_NULL_BITMAP(nodes);
+	xfree(allocation);
 }
 
 extern int topology_p_add_rm_node(node_record_t *node_ptr, char *unit,
@@ -481,19 +562,9 @@ extern int topology_p_get_rank(bitstr_t *node_bitmap, uint32_t **node_rank,
 	*size = 0;
 	last_tofa_job_id = 0;
 	if (job_ptr && job_ptr->job_resrcs &&
-	    job_ptr->job_resrcs->node_bitmap == node_bitmap) {
-		char err[1024], *allocation = _allocation(job_ptr);
-		char *placement = NULL;
-
-		if (allocation &&
-		    tofa_service_fit_job(job_ptr->job_id, allocation,
-					 &placement, err,
-					 sizeof(err)) != TOFA_OK)
-			error("%s: %s: %pJ: cannot fit the placement to the allocation %s: %s",
-			      plugin_type, __func__, job_ptr, allocation, err);
-		free(placement);
-		xfree(allocation);
-	}
+	    job_ptr->job_resrcs->node_bitmap == node_bitmap)
+		_place_on_allocation(job_ptr, last_place_anew);
+	last_place_anew = false;
 	return SLURM_SUCCESS;
 }
 

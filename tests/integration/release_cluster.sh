@@ -57,6 +57,11 @@ HeartbeatTimeout=1
 HeartbeatPortOffset=100
 MapWorker=$BUILDDIR/tools/.libs/tofa-map-worker
 CONF
+cat > "$DATA/pairs2.mat" <<'MAT'
+2
+0 100000
+100000 0
+MAT
 cat > "$DATA/pairs4.mat" <<'MAT'
 4
 0 100000 0 0
@@ -180,6 +185,32 @@ if tofactl set-outage t2 0.9 >/dev/null 2>>"$DATA/srun.err"; then
 else
     fail "tofactl set-outage t2 0.9 (see $DATA/srun.err)"
 fi
+# A placement cons_tres cannot allocate: with t2 and t4 failing below
+# OutageThreshold, a two-task job on two nodes goes to t1 and t3 (the one
+# pair whose route meets no failing node), but --contiguous wants adjacent
+# entries of the node table. Slurm's generic choice then takes the nodes,
+# and the job's record must not name others: 26.05 places the job anew on
+# its allocation, 24.11 drops the record (the job's first srun places it).
+if tofactl set-outage t2 0.3 >/dev/null 2>>"$DATA/srun.err" &&
+        tofactl set-outage t4 0.3 >/dev/null 2>>"$DATA/srun.err"; then
+    jid=$(cd "$DATA" && sbatch --parsable --contiguous --tofa-matrix=pairs2.mat -n 2 --ntasks-per-node=1 \
+        -o /dev/null --wrap 'sleep 5' 2>>"$DATA/srun.err") || true
+    for _ in $(seq 1 30); do [ "$(job_state "$jid")" = RUNNING ] && break; sleep 1; done
+    granted=$(scontrol show hostnames "$(squeue -h -j "$jid" -o %N)" 2>/dev/null | sort | tr '\n' ' ') || true
+    recorded=$(tofactl job "$jid" 2>/dev/null | awk '$1 ~ /^[0-9]+$/ && $2 ~ /^t[0-9]+$/ { print $2 }' |
+        sort -u | tr '\n' ' ') || true
+    case "$(slurmctld -V)" in *" 24."*) expected="" ;; *) expected=$granted ;; esac
+    if [ -n "$jid" ] && [ -n "$granted" ] && [ "$recorded" = "$expected" ] &&
+            grep -q "JobId=$jid: cons_tres cannot allocate the placement's nodes now; Slurm chose its nodes" \
+                "$DIR/log/slurmctld.log"; then
+        ok "--contiguous refuses the placement's nodes t1 t3: Slurm chose ${granted}and the record names ${recorded:-no node}"
+    else
+        fail "--contiguous job '$jid': granted '$granted', recorded '$recorded', expected '$expected'"
+    fi
+    scancel "$jid" 2>/dev/null || true
+fi
+tofactl clear-outage t2 >/dev/null 2>&1 || true
+tofactl clear-outage t4 >/dev/null 2>&1 || true
 grep -E "TOFA chose|tofa" "$DIR/log/slurmctld.log" | grep -v "^\s*$" | tail -n 8 || true
 # 24.11 and 26.05 exit without calling plugins' fini (and close their log
 # first): the service stops from an exit handler, saving its state. Its idle

@@ -8,7 +8,8 @@
 #                         --tofa-matrix; the patched-client checks are "skip:"
 #   release_cluster.sh    4 nodes of 2 CPUs: several tasks per node, the
 #                         placement fitted to the CPUs granted (26.05),
-#                         --ntasks-per-node=1, tofactl set-outage (not covered
+#                         --ntasks-per-node=1, tofactl set-outage, a
+#                         placement cons_tres refuses (--contiguous; not covered
 #                         by the two above, whose nodes have 1 CPU)
 #   shared_cluster.sh     TOFA jobs beside plain ones on 16 nodes of 8 CPUs
 #                         (-N, --ntasks-per-node, -c, arrays, direct sruns)
