@@ -12,7 +12,10 @@
 //
 // Growth is tried on all edges and on the heavy edges alone (see
 // growth_thresholds), and again with ties broken at random; the start with
-// the lowest F over all edges is kept.
+// the lowest F over all edges is kept. Past the deadline the attempt under
+// way hurries: each remaining task goes to the site nearest its heaviest
+// placed partners by direct cost alone (one attempt on a dense 1024-task
+// graph took twice auto's budget).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -21,8 +24,6 @@
 #include <tuple>
 
 #include "initial_map.hpp"
-
-#include <chrono>
 
 namespace tofa {
 namespace anneal {
@@ -33,6 +34,11 @@ namespace {
 constexpr int kLookAheadPartners = 8;
 // Up to this many distinct edge weights, each is tried as a growth threshold.
 constexpr std::size_t kDistinctWeightLevels = 4;
+// Past the deadline, the sites at and next to this many of a task's heaviest
+// placed partners are its only candidates.
+constexpr std::size_t kHurriedAnchors = 2;
+// Tasks placed between two looks at the clock.
+constexpr int kTasksPerClockCheck = 8;
 
 class Grower {
  public:
@@ -40,9 +46,9 @@ class Grower {
   /// `min_bytes` guide the growth. With `random`, ties between tasks and
   /// between sites are broken at random instead of by id and candidate order.
   Grower(PlacementState& state, const SiteNeighbourhood& around, const std::vector<int>& stage,
-         double min_bytes, RandomStream* random)
+         double min_bytes, RandomStream* random, Deadline deadline)
       : state_(state), around_(around), graph_(state.graph()), min_bytes_(min_bytes),
-        random_(random), by_volume_(stage), tie_rank_(graph_.task_count()),
+        random_(random), deadline_(deadline), by_volume_(stage), tie_rank_(graph_.task_count()),
         in_stage_(graph_.task_count(), 0), pull_(graph_.task_count(), 0.0),
         placed_partners_(graph_.task_count(), 0),
         partner_mark_(graph_.task_count(), 0), site_mark_(state.site_count(), -1),
@@ -56,8 +62,11 @@ class Grower {
   }
 
   void run() {
+    int placed = 0;
     for (int task = next_task(); task >= 0; task = next_task()) {
-      const int site = choose_site(task);
+      if (!hurry_ && deadline_ != Deadline::max() && ++placed % kTasksPerClockCheck == 0)
+        hurry_ = std::chrono::steady_clock::now() >= deadline_;
+      const int site = hurry_ ? choose_site_hurried(task) : choose_site(task);
       state_.place(task, site);
       previous_site_ = site;
       note_placed(task);
@@ -217,6 +226,37 @@ class Grower {
     return best;
   }
 
+  /// choose_site without look-ahead, among the sites at and next to the
+  /// task's kHurriedAnchors heaviest placed partners.
+  int choose_site_hurried(int task) {
+    anchors_.clear();
+    for (auto k = graph_.offsets()[task]; k < graph_.offsets()[task + 1]; ++k) {
+      const int there = state_.site_of(graph_.adjacency()[k]);
+      if (there >= 0 && !light(k)) anchors_.emplace_back(graph_.bytes()[k], there);
+    }
+    if (anchors_.empty()) return nearest_with_room(state_, around_, previous_site_);
+    const std::size_t kept = std::min(kHurriedAnchors, anchors_.size());
+    std::partial_sort(anchors_.begin(), anchors_.begin() + kept, anchors_.end(),
+                      [](const auto& a, const auto& b) { return a.first > b.first; });
+    int best = -1;
+    double best_cost = std::numeric_limits<double>::infinity();
+    ++mark_;
+    auto consider = [&](int site) {
+      if (site_mark_[site] == mark_ || !state_.can_take(site)) return;
+      site_mark_[site] = mark_;
+      const double cost = cost_at(task, site, -1, 0);
+      if (cost < best_cost) {
+        best_cost = cost;
+        best = site;
+      }
+    };
+    for (std::size_t i = 0; i < kept; ++i) {
+      consider(anchors_[i].second);
+      for (int next : around_.adjacent(anchors_[i].second)) consider(next);
+    }
+    return best >= 0 ? best : nearest_with_room(state_, around_, anchors_.front().second);
+  }
+
   /// Placed tasks on the torus neighbours of `site` that do not talk to the
   /// task being placed (marked in partner_mark_). On a lattice-like graph
   /// such a site belongs to some other task's neighbourhood: where costs tie
@@ -233,6 +273,8 @@ class Grower {
   const CommGraph& graph_;
   double min_bytes_;
   RandomStream* random_;
+  Deadline deadline_;
+  bool hurry_ = false;
   const std::vector<int>& by_volume_;
   std::vector<int> tie_rank_;
   std::vector<char> in_stage_;
@@ -247,6 +289,7 @@ class Grower {
   std::vector<int> site_mark_;
   int mark_ = 0;
   std::vector<int> candidates_;
+  std::vector<std::pair<double, int>> anchors_;  // (bytes, site) of placed partners
   std::vector<std::pair<double, int>> unplaced_partners_;  // (-bytes, partner)
   // partner_cost's memo, per look-ahead partner and site, valid for mark_.
   std::vector<int> reach_stamp_;
@@ -295,7 +338,7 @@ void grow_start(PlacementState& state, const SiteNeighbourhood& around,
   std::vector<int> best_sites;
   auto attempt = [&](double min_bytes, RandomStream* ties) {
     PlacementState trial = state;
-    Grower(trial, around, unplaced, min_bytes, ties).run();
+    Grower(trial, around, unplaced, min_bytes, ties, deadline).run();
     const double energy = trial.energy();
     if (energy < best_energy) {
       best_energy = energy;

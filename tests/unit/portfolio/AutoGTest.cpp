@@ -38,16 +38,29 @@ TEST(FaultWeightedHopBytes, RoutesThroughAFaultyNodeCostWhatEquationOneSays) {
                    10);
 }
 
-TEST(FaultWeightedHopBytes, IsHopBytesWithoutFaults) {
+TEST(FaultWeightedHopBytes, IsCTimesHopBytesWithoutPenalisedLinks) {
   const Topology topology = Topology::from_spec("torus:4x4x4");
   const CommGraph graph = tofa_test::ring_graph(20);
   std::mt19937 engine(5);
   Placement placement(20);
   for (int& node : placement) node = static_cast<int>(engine() % 64);
   const tofa::PlacementMetrics metrics = tofa::evaluate_placement(graph, topology, placement);
+  const double hop_bytes = metrics.hop_bytes;
   EXPECT_NEAR(tofa::fault_weighted_hop_bytes(topology, graph, placement,
                                              std::vector<double>(64, 0.0), FaultCost{}),
-              metrics.hop_bytes, 1e-9 * metrics.hop_bytes);
+              hop_bytes, 1e-9 * hop_bytes);
+  // c = 2.5: every link costs c, with no faulty node or with a zero penalty.
+  FaultCost cost;
+  cost.link_cost = 2.5;
+  std::vector<double> outage(64, 0.0);
+  EXPECT_NEAR(tofa::fault_weighted_hop_bytes(topology, graph, placement, outage, cost),
+              2.5 * hop_bytes, 1e-9 * hop_bytes);
+  for (int task = 0; task < 20; task += 4) outage[placement[task]] = 0.1;
+  EXPECT_GT(tofa::fault_weighted_hop_bytes(topology, graph, placement, outage, cost),
+            2.5 * hop_bytes * 1.5);
+  cost.penalty = 0;
+  EXPECT_NEAR(tofa::fault_weighted_hop_bytes(topology, graph, placement, outage, cost),
+              2.5 * hop_bytes, 1e-9 * hop_bytes);
 }
 
 
