@@ -19,16 +19,14 @@ DistanceTable::DistanceTable(const Topology& topology, const std::vector<int>& n
       throw Error("dimension " + std::to_string(d) + " has " + std::to_string(length) +
                   " nodes, more than annealing supports (32767)");
     const bool ring = wrap_all || topology.wrap()[d];
-    std::vector<int> steps(2 * length - 1);
+    zero_.push_back(static_cast<int>(steps_.size()) + length - 1);
     int longest = 0;
     for (int difference = -(length - 1); difference <= length - 1; ++difference) {
       const int straight = std::abs(difference);
       const int step = ring ? std::min(straight, length - straight) : straight;
-      steps[difference + length - 1] = step;
+      steps_.push_back(step);
       longest = std::max(longest, step);
     }
-    axis_.push_back(std::move(steps));
-    offset_.push_back(length - 1);
     largest_square_sum += longest * longest;
   }
   coords_.reserve(nodes.size() * dims_);
@@ -161,14 +159,16 @@ void DistanceTable::add_fault_penalty(const Topology& topology, const std::vecto
   const bool any = std::any_of(from_site.begin(), from_site.end(), [](std::uint16_t c) { return c > 0; });
   if (!any) return;
   // Both directions halved, in tiles: a pair's two counts lie a row apart.
+  // The metric's distance goes in too: the annealer then reads one float.
   constexpr std::size_t kTile = 64;
-  penalty_.assign(n * n, 0.0f);
+  with_penalty_.assign(n * n, 0.0f);
   for (std::size_t a0 = 0; a0 < n; a0 += kTile)
     for (std::size_t b0 = 0; b0 < n; b0 += kTile)
       for (std::size_t a = a0; a < std::min(n, a0 + kTile); ++a)
         for (std::size_t b = b0; b < std::min(n, b0 + kTile); ++b)
-          penalty_[a * n + b] =
-              static_cast<float>(penalty * (from_site[a * n + b] + from_site[b * n + a]) / 2);
+          with_penalty_[a * n + b] = static_cast<float>(
+              metric_distance(static_cast<int>(a), static_cast<int>(b)) +
+              penalty * (from_site[a * n + b] + from_site[b * n + a]) / 2);
 }
 
 }  // namespace anneal
