@@ -77,11 +77,11 @@ bool is_faulty(int node, const std::vector<double>& outage) {
   return outage[node] > 0;
 }
 
+}  // namespace
+
 bool any_faulty(const std::vector<double>& outage) {
   return std::any_of(outage.begin(), outage.end(), [](double p) { return p > 0; });
 }
-
-}  // namespace
 
 std::vector<double> parse_faults(std::istream& in, const std::string& source_name,
                                  const Topology& topology) {

@@ -66,6 +66,9 @@ struct FaultCost {
 /// Throws Error unless c is finite and > 0 and the penalty finite and >= 0.
 void check_fault_cost(const FaultCost& cost);
 
+/// True when some node has p > 0 (an empty vector: none).
+bool any_faulty(const std::vector<double>& outage);
+
 /// Cost of one link: c, or c + penalty*c when either endpoint has p > 0.
 double link_cost(const Link& link, const std::vector<double>& outage, const FaultCost& cost);
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "../../tofa/faults.hpp"
 #include "bisection.hpp"
 #include "descent.hpp"
 #include "distance_table.hpp"
@@ -26,10 +27,6 @@ constexpr int kFaultPenaltyMaxSites = 1024;
 /// anneal=descent stops earlier when a pass changes nothing; on 4096-task
 /// geometric graphs the gain after 20 passes is below 0.1%.
 constexpr int kDescentOnlyPasses = 20;
-
-bool any_faulty(const std::vector<double>& outage) {
-  return std::any_of(outage.begin(), outage.end(), [](double p) { return p > 0; });
-}
 
 /// The candidates, without those with an outage probability when the
 /// fault-free ones can hold every task.

@@ -113,10 +113,6 @@ bool any_faulty_candidate(const MappingRequest& request) {
                      [&](int node) { return outage_of(request, node) > 0; });
 }
 
-bool any_faulty_node(const MappingRequest& request) {
-  return std::any_of(request.outage.begin(), request.outage.end(), [](double p) { return p > 0; });
-}
-
 bool fault_free_candidates_hold_the_job(const MappingRequest& request) {
   long long room = 0;
   const int slots = effective_slots(request);
@@ -191,7 +187,7 @@ class AutoMapper : public Mapper {
     const double budget = budget_seconds(request);
     const Clock::time_point started = Clock::now();
     const bool route_around =
-        any_faulty_node(request) && fault_free_candidates_hold_the_job(request);
+        any_faulty(request.outage) && fault_free_candidates_hold_the_job(request);
     // Kept for the route-around search, which runs last.
     const double reserve = route_around ? kRouteAroundShare * budget : 0;
     const auto seconds_left = [&] {

@@ -76,8 +76,7 @@ Placement map_fault_free_run_or(const MappingRequest& request, FallbackNodes fal
   // Listing 1.1 maps onto the topology graph weighted by Equation 1 in both
   // branches: a fault-free run's routes may still cross a faulty node.
   const std::vector<double> outage = outage_per_node(request);
-  const bool any_faulty = std::any_of(outage.begin(), outage.end(), [](double p) { return p > 0; });
-  auto target = any_faulty ? scotch::fault_weighted_target(*request.topology, nodes, outage,
+  auto target = any_faulty(outage) ? scotch::fault_weighted_target(*request.topology, nodes, outage,
                                                            request.fault_cost, held)
                            : scotch::topology_target(*request.topology, nodes, held);
   return scotch_map_onto(request, target, slots, held);
