@@ -58,7 +58,7 @@ if configure_in "$asan_dir" "$asan" &&
   if [ -n "$line" ]; then
     passed=$((passed + $(echo "$line" | awk '{print $1}')))
     failed=$((failed + $(echo "$line" | awk '{print $3}' | tr -d ',')))
-    grep -E '^not ok|Sanitizer|runtime error' "$root/asan-cli.log" | head -n 20
+    grep -E '^(FAIL:|not ok)|Sanitizer|runtime error' "$root/asan-cli.log" | head -n 20
   else
     fail "tests/cli/test_tofa_map.sh under ASan ended without a summary"
   fi

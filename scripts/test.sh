@@ -4,16 +4,22 @@
 # real mini-cluster and a bounded run of Slurm's own test suite against it,
 # plain and with tofa, and the integration tests on Slurm 24.11 and 26.05
 # (root only), the sanitizer builds (scripts/sanitizers.sh)
-# and a bounded fuzzing run (scripts/fuzz.sh), and ends with "N passed, N failed".
+# and a bounded fuzzing run (scripts/fuzz.sh). Every stage is counted by
+# scripts/lib/tally.py from what it was seen to do (a stage that crashed, timed
+# out or printed no count is a failure; skips are named), which prints a table
+# of the stages and ends with "N passed, N failed, N skipped".
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 started=$(date +%s)
 bash scripts/install-deps.sh || exit 1
 bash scripts/build.sh || { echo "build failed"; exit 1; }
 
 results=out/test-results
 rm -rf "$results" && mkdir -p "$results"
-status=0
+# One line per stage for scripts/lib/tally.py: NAME, exit status, log[, xml:REPORT | status].
+stages=$results/stages.tsv
+: >"$stages"
+stage() { printf '%s\t%s\t%s%s\n' "$1" "$2" "$3" "${4:+	$4}" >>"$stages"; }
 
 # Slurm 24.11 and 26.05 and tofa's plugins for them (cached in
 # /var/cache/tofa; about 4 minutes each the first time) build in the
@@ -34,9 +40,23 @@ if [ "$(id -u)" -eq 0 ]; then
   releases_job=$!
 fi
 
-make -j"$(nproc)" check GTEST_OUTPUT="xml:$PWD/$results/" >"$results/make-check.log" 2>&1 || status=1
+make -j"$(nproc)" check GTEST_OUTPUT="xml:$PWD/$results/" >"$results/make-check.log" 2>&1
+check_rc=$?
 for log in tests/*.log tests/*/*.log; do [ -f "$log" ] && cat "$log"; done
 grep -E '^(PASS|FAIL|ERROR|XFAIL|XPASS|SKIP):' "$results/make-check.log" || true
+# Every test make check should have run is a stage, whether it ran or not.
+for test in $(make -s list-check-tests); do
+  case $(sed -n 's/^:test-result: //p' "$test.trs" 2>/dev/null) in
+    PASS) rc=0 ;; SKIP) rc=77 ;; FAIL) rc=1 ;; ERROR) rc=99 ;; *) rc=1 ;;  # no result: it never ran
+  esac
+  case $test in
+    *.sh) stage "make check: $test" $rc "$test.log" ;;
+    *) stage "make check: $test" $rc "$test.log" "xml:$results/$(basename "$test").xml" ;;
+  esac
+  [ $rc -eq 0 ] || [ $rc -eq 77 ] || check_rc=0   # counted there
+done
+# make check failed with every test passing: the build of a test program.
+[ "$check_rc" -eq 0 ] || stage "make check (build)" "$check_rc" "$results/make-check.log" status
 
 # Integration tests: real munged, slurmctld and 8 slurmd with the plugins.
 if [ "$(id -u)" -eq 0 ]; then
@@ -44,18 +64,21 @@ if [ "$(id -u)" -eq 0 ]; then
   for test in smoke_cluster tofa_cluster tofa_distribution untrusted_input failing_nodes graph_quota shared_cluster job_stream state_kill9; do
     echo "== tests/integration/$test.sh"
     top_builddir=$PWD top_srcdir=$PWD timeout 1200 bash "tests/integration/$test.sh" \
-      >"$results/$test.log" 2>&1 || status=1
+      >"$results/$test.log" 2>&1
+    stage "tests/integration/$test.sh" $? "$results/$test.log"
     cat "$results/$test.log"
   done
   # Slurm's own test suite, bounded subset, plain cons_tres and with tofa:
   # fails on any test that passes plain and not with tofa (issue 16).
   echo "== tests/slurm_testsuite/run.sh --list bounded.txt"
   timeout 1200 bash tests/slurm_testsuite/run.sh --list bounded.txt --mode both \
-    >"$results/slurm_testsuite.log" 2>&1 || status=1
+    >"$results/slurm_testsuite.log" 2>&1
+  stage "tests/slurm_testsuite/run.sh" $? "$results/slurm_testsuite.log"
   cat "$results/slurm_testsuite.log"
   touch "$results/.clusters-22.05-done"
 else
-  echo "integration tests skipped: they start slurmctld/slurmd and need root"
+  echo "SKIP: the integration tests start slurmctld/slurmd and need root" >"$results/integration.log"
+  stage "tests/integration (not root)" 77 "$results/integration.log"
 fi
 
 # ASan/UBSan and TSan builds of the unit tests, then a bounded fuzzing run
@@ -63,40 +86,19 @@ fi
 echo "== scripts/sanitizers.sh"
 lowest_priority=()
 [ -n "$releases_job" ] && lowest_priority=(nice -n 19)
-"${lowest_priority[@]}" bash scripts/sanitizers.sh >"$results/sanitizers.log" 2>&1 || status=1
+"${lowest_priority[@]}" bash scripts/sanitizers.sh >"$results/sanitizers.log" 2>&1
+stage "scripts/sanitizers.sh" $? "$results/sanitizers.log"
 cat "$results/sanitizers.log"
 echo "== scripts/fuzz.sh --seconds 10"
-"${lowest_priority[@]}" bash scripts/fuzz.sh --seconds 10 >"$results/fuzz.log" 2>&1 || status=1
+"${lowest_priority[@]}" bash scripts/fuzz.sh --seconds 10 >"$results/fuzz.log" 2>&1
+stage "scripts/fuzz.sh --seconds 10" $? "$results/fuzz.log"
 cat "$results/fuzz.log"
 if [ -n "$releases_job" ]; then
   echo "== tests/integration/releases.sh 24.11 26.05"
-  wait "$releases_job" || status=1
+  wait "$releases_job"
+  stage "tests/integration/releases.sh 24.11 26.05" $? "$results/releases.log"
   cat "$results/releases.log"
 fi
 
-passed=0 failed=0 skipped=0
-for xml in "$results"/*.xml; do
-  [ -f "$xml" ] || continue
-  read -r tests failures errors disabled skips < <(python3 - "$xml" <<'PY'
-import sys, xml.etree.ElementTree as ET
-root = ET.parse(sys.argv[1]).getroot()
-get = lambda k: int(root.get(k, 0))
-print(get("tests"), get("failures"), get("errors"), get("disabled"), get("skipped"))
-PY
-)
-  passed=$((passed + tests - failures - errors - disabled - skips))
-  failed=$((failed + failures + errors))
-  skipped=$((skipped + disabled + skips))
-done
-# Shell tests end with their own "N passed, N failed" line.
-for log in tests/*/*.sh.log "$results"/*.log; do
-  [ -f "$log" ] || continue
-  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
-  [ -n "$line" ] || continue
-  passed=$((passed + $(echo "$line" | awk '{print $1}')))
-  failed=$((failed + $(echo "$line" | awk '{print $3}' | tr -d ',')))
-done
-[ "$status" -eq 0 ] || [ "$failed" -gt 0 ] || failed=$((failed + 1))
 echo "test command: $(( $(date +%s) - started )) s"
-echo "$passed passed, $failed failed, $skipped skipped"
-[ "$status" -eq 0 ] && [ "$failed" -eq 0 ]
+python3 scripts/lib/tally.py "$stages"

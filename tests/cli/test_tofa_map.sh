@@ -6,14 +6,9 @@ top_builddir=${top_builddir:-$top_srcdir}
 map="$top_builddir/tools/tofa-map"
 examples="$top_srcdir/examples"
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0 failed=0
-
-check() {  # check NAME COMMAND...: the command must succeed
-  local name=$1; shift
-  if "$@"; then passed=$((passed + 1)); echo "ok - $name"
-  else failed=$((failed + 1)); echo "not ok - $name"; fi
-}
+# shellcheck source=../lib/checks.sh
+. "$top_srcdir/tests/lib/checks.sh"
+at_exit rm -rf "$work"
 
 strategies=$("$map" --list-strategies | awk '{print $1}' | tr '\n' ' ')
 check "lists the four base strategies" \
@@ -122,5 +117,4 @@ same_files() { cmp -s "$1" "$2" && cmp -s "$1" "$3"; }
 check "tofa: the same large request with faults gives the same placement every run" \
   same_files "$work/large1" "$work/large2" "$work/large3"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+checks_done

@@ -5,13 +5,8 @@
 set -u
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 top_builddir=${top_builddir:-$top_srcdir}
-passed=0 failed=0
-
-check() {  # check NAME COMMAND...: the command must succeed
-  local name=$1; shift
-  if "$@"; then passed=$((passed + 1)); echo "ok - $name"
-  else failed=$((failed + 1)); echo "not ok - $name"; fi
-}
+# shellcheck source=../lib/checks.sh
+. "$top_srcdir/tests/lib/checks.sh"
 
 renders_cleanly() {  # no output on stderr, exit 0
   local warnings
@@ -72,5 +67,4 @@ if [ -x "$harness" ]; then
   check_options tofa-harness "$help"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+checks_done

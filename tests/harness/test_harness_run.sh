@@ -12,7 +12,8 @@ top_builddir=${top_builddir:-$top_srcdir}
 HARNESS=$top_builddir/tools/harness/tofa-harness
 HOST=${TOFA_HARNESS_HOST:-$top_builddir/plugins/harness/.libs/tofa_harness_host.so}
 
-skip() { echo "SKIP: $*"; exit 77; }
+# shellcheck source=../lib/checks.sh
+. "$top_srcdir/tests/lib/checks.sh"
 [ "$(id -u)" -eq 0 ] || skip "needs root (private munged, SlurmUser=root)"
 [ -x "$HARNESS" ] || skip "$HARNESS is not built"
 [ -f "$HOST" ] || skip "$HOST is not built (configure --with-slurm-source)"
@@ -20,7 +21,7 @@ skip() { echo "SKIP: $*"; exit 77; }
 
 WORK=$(mktemp -d /tmp/tofa-harness-test.XXXXXX) || exit 1
 chmod 0755 "$WORK"   # munged runs as the munge user below it
-trap 'rm -rf "$WORK"' EXIT
+at_exit rm -rf "$WORK"
 run() {  # NAME: one run into $WORK/NAME
     "$HARNESS" run --topology torus:8x8x8 --rounds 100 --interval 0.02 --timeout 0.1 --seed 7 \
         --swf "$top_srcdir/examples/harness/small.swf" --stream-outage truth \
@@ -28,17 +29,17 @@ run() {  # NAME: one run into $WORK/NAME
         --dir "$WORK/$1" --json "$WORK/$1.json" --charts "$WORK/$1-charts" \
         > "$WORK/$1.out" 2> "$WORK/$1.err" || { cat "$WORK/$1.err"; return 1; }
 }
-run a || { echo "FAIL: tofa-harness run"; exit 1; }
-run b || { echo "FAIL: tofa-harness run (again)"; exit 1; }
+run a || { fail "tofa-harness run"; exit 1; }
+run b || { fail "tofa-harness run (again)"; exit 1; }
 
-python3 - "$WORK/a.json" "$WORK/b.json" "$WORK/a-charts" <<'PY'
+python3 - "$WORK/a.json" "$WORK/b.json" "$WORK/a-charts" >"$WORK/checks.out" 2>&1 <<'PY'
 import json, os, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
 charts = sys.argv[3]
 failures = 0
 def check(ok, what):
     global failures
-    print(("ok   " if ok else "FAIL ") + what)
+    print(("PASS: " if ok else "FAIL: ") + what)
     failures += not ok
 
 jobs = a["stream"]["jobs"]
@@ -97,3 +98,8 @@ for chart in ("harness-accuracy", "harness-strategies", "harness-latency", "harn
     check(os.path.getsize(os.path.join(charts, chart + ".svg")) > 0, f"{chart}.svg written")
 sys.exit(1 if failures else 0)
 PY
+rc=$?
+cat "$WORK/checks.out"
+count_lines "$WORK/checks.out"
+[ "$rc" -eq 0 ] || grep -q '^FAIL: ' "$WORK/checks.out" || fail "the checks of the report exited with status $rc"
+checks_done

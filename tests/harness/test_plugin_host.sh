@@ -20,7 +20,8 @@ HOST=${TOFA_HARNESS_HOST:-$top_builddir/plugins/harness/.libs/tofa_harness_host.
 DRIVER=$top_builddir/tests/harness/plugin_host_driver
 MUNGED_SCRIPT=$top_srcdir/tools/harness/start-munged.sh
 
-skip() { echo "SKIP: $*"; exit 77; }
+# shellcheck source=../lib/checks.sh
+. "$top_srcdir/tests/lib/checks.sh"
 [ "$(id -u)" -eq 0 ] || skip "needs root (private munged, SlurmUser=root)"
 for f in "$PLUGIN_DIR"/slurmctld_tofa.so "$PLUGIN_DIR"/tofa_nodestate.so \
          "$PLUGIN_DIR"/tofa_loadmatrix.so "$HOST"; do
@@ -53,14 +54,16 @@ cleanup() {
         rm -rf "$WORK"
     fi
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+at_exit cleanup
 
 MAP_WORKER=${TOFA_MAP_WORKER:-$top_builddir/tools/tofa-map-worker}
 extra=()
 [ -x "$MAP_WORKER" ] && extra=(--map-worker "$MAP_WORKER")
-"$DRIVER" --host "$HOST" --plugins "$PLUGIN_DIR" --munged "$MUNGED_SCRIPT" --dir "$WORK" "${extra[@]}"
-status=$?
+"$DRIVER" --host "$HOST" --plugins "$PLUGIN_DIR" --munged "$MUNGED_SCRIPT" --dir "$WORK" "${extra[@]}" \
+    | tee "$WORK/driver.out"
+status=${PIPESTATUS[0]}
+count_lines "$WORK/driver.out"
+[ "$status" -eq 0 ] || grep -q '^not ok - ' "$WORK/driver.out" || fail "plugin_host_driver exited with status $status"
 if [ "$status" -ne 0 ]; then
     for f in "$WORK"/log/*.log; do
         [ -f "$f" ] || continue
@@ -68,4 +71,4 @@ if [ "$status" -ne 0 ]; then
         tail -n 20 "$f" | sed 's/^/# /'
     done
 fi
-exit "$status"
+checks_done

@@ -13,23 +13,14 @@ SRCDIR=${top_srcdir:-$HERE/../..}
 CLUSTER=$SRCDIR/docker/cluster.sh
 NODES=${TOFA_CONTAINER_NODES:-4}
 
-passed=0
-failed=0
+# shellcheck source=../lib/checks.sh
+. "$SRCDIR/tests/lib/checks.sh"
 started=no
-pass() { echo "PASS: $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL: $1"; failed=$((failed + 1)); }
-
-finish() {
-    if [ $started = yes ]; then
-        if bash "$CLUSTER" down; then
-            pass "cluster.sh down"
-        else
-            fail "cluster.sh down"
-        fi
-    fi
-    echo "$passed passed, $failed failed"
-    if [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]; then exit 0; else exit 1; fi
+bring_down() {
+    [ $started = yes ] || return 0
+    if bash "$CLUSTER" down; then pass "cluster.sh down"; else fail "cluster.sh down"; fi
 }
+at_exit bring_down
 
 engine_usable() {
     case ${TOFA_ENGINE:-} in
@@ -40,11 +31,7 @@ engine_usable() {
     esac
 }
 
-if ! engine_usable; then
-    echo "SKIP: neither podman nor a running Docker daemon is usable"
-    exit 77
-fi
-trap finish EXIT
+engine_usable || skip "neither podman nor a running Docker daemon is usable"
 
 # up removes what it started when it fails.
 if ! bash "$CLUSTER" up --nodes "$NODES"; then
@@ -107,3 +94,4 @@ elif bash "$CLUSTER" exec sh -c 'ls /usr/local/lib/tofa/slurm/select_tofa*.so' >
 else
     echo "note: no tofa plugins in the image; the cluster runs plain Slurm"
 fi
+checks_done

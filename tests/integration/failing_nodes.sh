@@ -12,8 +12,8 @@ TOFA_LIB_DEFAULT_DIR=/tmp/tofa-failing-cluster
 TOFA_LIB_DEFAULT_PORT_BASE=17900
 . "$HERE/lib_tofa_cluster.sh"
 frozen=
-cleanup() { [ -n "$frozen" ] && kill -CONT "$frozen" 2>/dev/null; finish; }
-trap cleanup EXIT
+thaw() { [ -z "$frozen" ] || kill -CONT "$frozen" 2>/dev/null; }
+at_exit thaw
 tofa_lib_require_root_and_plugins
 tofa_lib_write_config
 matrix 6 "0 1 100000" "2 3 100000" "4 5 100000" "1 2 10" "3 4 10" > "$DATA/pairs6.mat"
@@ -25,7 +25,7 @@ above_half() { local p; p=$(outage "$1"); [ -n "$p" ] && awk -v p="$p" 'BEGIN { 
 tofa_lib_start
 cd "$DATA" || exit 1
 wait_until 30 all_answered && wait_until 30 all_fault_free ||
-    note "warning: not every responder answered yet"
+    fail "precondition: not every responder answered yet"
 
 # t3's slurmd killed, t6's frozen: both stop answering heartbeats; Slurm
 # itself still lists them as usable for a while (SlurmdTimeout).
@@ -63,3 +63,4 @@ else
     fail "8-task TOFA job $jid: state $state"
 fi
 scancel "$jid" 2>/dev/null
+checks_done

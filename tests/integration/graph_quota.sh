@@ -12,7 +12,7 @@ TOFA_LIB_DEFAULT_DIR=/tmp/tofa-quota-cluster
 TOFA_LIB_DEFAULT_PORT_BASE=18000
 TOFA_LIB_EXTRA_CONF="MaxGraphsPerUser=2"
 . "$HERE/lib_tofa_cluster.sh"
-trap finish EXIT
+
 tofa_lib_require_root_and_plugins
 tofa_lib_write_config
 matrix 6 "0 1 100000" "2 3 100000" "4 5 100000" "1 2 10" "3 4 10" > "$DATA/pairs6.mat"
@@ -56,3 +56,4 @@ if [ "$(job_state "$held4")" = COMPLETED ] && [ -n "$recorded" ] && [ "$ran" = "
 else
     fail "released job $held4: $(job_state "$held4"), recorded '$recorded', ran '$ran'"
 fi
+checks_done

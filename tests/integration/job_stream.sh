@@ -26,8 +26,8 @@ SEED=${TOFA_STREAM_SEED:-1}
 PER_PHASE=${TOFA_STREAM_JOBS:-14}
 KILLED=t5 FROZEN=t12
 frozen_pid=
-cleanup() { [ -n "$frozen_pid" ] && kill -CONT "$frozen_pid" 2>/dev/null; finish; }
-trap cleanup EXIT
+thaw() { [ -z "$frozen_pid" ] || kill -CONT "$frozen_pid" 2>/dev/null; }
+at_exit thaw
 tofa_lib_require_root_and_plugins
 tofa_lib_write_config
 
@@ -81,7 +81,7 @@ RANK='echo $SLURMD_NODENAME; [ $SLURM_PROCID = 0 ] && echo "job $SLURM_JOB_ID no
 
 tofa_lib_start
 cd "$DATA" || exit 1
-wait_until 30 all_answered || note "warning: not every responder answered yet"
+wait_until 30 all_answered || fail "precondition: not every responder answered yet"
 note "seed $SEED, $(wc -l < "$DATA/stream") jobs"
 
 declare -A kind_of phase_of
@@ -196,3 +196,4 @@ else
 fi
 [ "$plain_jobs" -gt 0 ] && [ "$plain_ok" -eq "$plain_jobs" ] &&
     pass "all $plain_jobs plain steps ran in Slurm's block layout"
+checks_done

@@ -21,9 +21,11 @@
 #   tofa_lib_write_config               (tofa.conf, conf-extra, plugstack, graphs)
 #   cluster_up                          (returns non-zero on failure), or
 #   tofa_lib_start                      (cluster_up, or FAIL and exit; SLURM_CONF exported)
-# and uses pass/fail/note/skip_check, matrix, hops, layout, check_pairs, wait_until,
-# all_idle, query, outage. finish (the EXIT trap) stops the cluster and prints
-# "N passed, N failed" (", N skipped" when skip_check was called).
+# and uses pass/fail/note/skip_check/at_exit (tests/lib/checks.sh), matrix, hops,
+# layout, check_pairs, wait_until, all_idle, query, outage, and ends with
+# checks_done. The EXIT trap stops the cluster and prints "N passed, N failed"
+# (", N skipped" when skip_check was called); a test that exits before
+# checks_done counts as failed.
 # Environment: TOFA_PLUGIN_DIR, TOFA_LIB_DIR, TOFA_QUERY, TOFA_CLUSTER_DIR,
 # TOFA_CLUSTER_PORT_BASE, TOFA_KEEP_CLUSTER=1 (see tofa_cluster.sh), and
 #   TOFA_SLURM_RELEASE=24.11|26.05
@@ -88,26 +90,17 @@ TOFA_CONF=$CONF_DIR/tofa.conf
 MUNGE_SOCKET=$DIR/munge/munge.socket.2
 DATA=$DIR/data
 
-passed=0
-failed=0
-skipped=0
+# shellcheck source=../lib/checks.sh
+. "$LIB_HERE/../lib/checks.sh"
 started=no
-pass() { echo "PASS: $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL: $1"; failed=$((failed + 1)); }
-# A check that does not apply to this Slurm release (reason given).
-skip_check() { echo "skip: $1"; skipped=$((skipped + 1)); }
 note() { echo "  $*"; }
 
-finish() {
+stop_cluster() {
     if [ $started = yes ] && [ "${TOFA_KEEP_CLUSTER:-0}" != 1 ]; then
         "$MINICLUSTER" down --dir "$DIR" >/dev/null 2>&1 || echo "warning: minicluster down failed" >&2
     fi
-    if [ "$skipped" -gt 0 ]; then echo "$passed passed, $failed failed, $skipped skipped"
-    else echo "$passed passed, $failed failed"; fi
-    if [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]; then exit 0; else exit 1; fi
 }
-
-skip() { echo "SKIP: $*"; trap - EXIT; exit 77; }
+at_exit stop_cluster
 
 # The slurmctld log line of TOFA's node choice for job $1 (a grep pattern):
 # the 22.05 select shim's, or topology/tofa's eval_nodes (24.11, 26.05).

@@ -29,9 +29,9 @@ export PATH=$PREFIX/bin:$PREFIX/sbin:$PATH
 export LD_LIBRARY_PATH=$BUILDDIR/common/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 MINICLUSTER=$SRC_ROOT/scripts/minicluster.sh
 
-passed=0 failed=0
-ok() { echo "ok: $*"; passed=$((passed + 1)); }
-fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+# shellcheck source=../lib/checks.sh
+. "$SRC_ROOT/tests/lib/checks.sh"
+ok() { pass "$@"; }
 
 DATA=$DIR/data
 mkdir -p "$DIR/etc" "$DATA"
@@ -82,8 +82,9 @@ if ! "$MINICLUSTER" up --dir "$DIR" --nodes "$NODES" --cpus "$CPUS" --port-base 
 fi
 export SLURM_CONF=$DIR/etc/slurm.conf
 ok "munged + slurmctld + $NODES slurmd up ($(sinfo -h -o '%D %T' | tr '\n' ' '))"
-cleanup() { [ "$KEEP" = --keep ] || "$MINICLUSTER" down --dir "$DIR" >/dev/null 2>&1 || true; }
-trap cleanup EXIT
+cluster_running=yes
+cleanup() { [ "$KEEP" = --keep ] || [ $cluster_running = no ] || "$MINICLUSTER" down --dir "$DIR" >/dev/null 2>&1 || true; }
+at_exit cleanup
 
 if grep -q "topology/tofa" "$DIR/log/slurmctld.log"; then
     ok "topology/tofa loaded by slurmctld"
@@ -218,7 +219,7 @@ grep -E "TOFA chose|tofa" "$DIR/log/slurmctld.log" | grep -v "^\s*$" | tail -n 8
 if [ "$KEEP" != --keep ]; then
     touch "$DATA/before-shutdown"
     "$MINICLUSTER" down --dir "$DIR" >/dev/null 2>&1 || true
-    trap - EXIT
+    cluster_running=no
     cores=$(find "$DIR/log" -maxdepth 1 -name 'core*' | tr '\n' ' ')
     saved=$(find "$DIR/state" -name placements.state -newer "$DATA/before-shutdown")
     if [ -z "$cores" ] && [ -n "$saved" ]; then
@@ -227,5 +228,4 @@ if [ "$KEEP" != --keep ]; then
         fail "slurmctld shutdown: ${cores:+core dumped ($cores); }${saved:-placements.state not saved at shutdown}"
     fi
 fi
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+checks_done

@@ -94,6 +94,9 @@ for rel in "${releases[@]}"; do
         if [ $rc -eq 77 ] && [ -z "$line" ]; then
             echo "== Slurm $rel: $test.sh skipped: $(grep -m1 '^SKIP' "$log")"
             s=1
+        elif [ -z "$line" ]; then
+            f=1   # no count: whatever it did, no check was seen to pass
+            echo "FAIL: $test.sh on $rel exited $rc without its 'N passed, N failed' line"
         elif [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then
             f=1   # died, timed out (124) or failed without saying so
             echo "FAIL: $test.sh on $rel exited $rc${line:+ after '$line'}"
@@ -108,5 +111,5 @@ done
 echo "==== summary (logs in $LOGS)"
 printf '%s\n' "${summary[@]}"
 echo "$skipped checks skipped (not applicable to the release; see the 'skip:' lines)"
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -17,7 +17,7 @@ TOFA_LIB_NODES=16
 TOFA_LIB_DIMS=4x2x2
 TOFA_LIB_CPUS=8
 . "$HERE/lib_tofa_cluster.sh"
-trap finish EXIT
+
 tofa_lib_require_root_and_plugins
 tofa_lib_write_config
 
@@ -65,7 +65,7 @@ min_per_node() { layout < "$1" | awk '{ print $2 }' | sort | uniq -c | awk 'NR =
 
 tofa_lib_start
 cd "$DATA" || exit 1
-wait_until 30 all_answered || note "warning: not every responder answered yet"
+wait_until 30 all_answered || fail "precondition: not every responder answered yet"
 
 # Plain jobs first: 10 x 5 CPUs spread by cons_tres over the nodes, held for
 # a while, so that TOFA jobs meet partly used nodes.
@@ -74,7 +74,7 @@ for i in $(seq 1 10); do
     plain+=("$(sbatch --parsable -n 5 -o /dev/null --wrap 'sleep 25')")
 done
 running_plain() { [ "$(squeue -h -t R -o %i | wc -l)" -eq 10 ]; }
-wait_until 30 running_plain || note "warning: only $(squeue -h -t R -o %i | wc -l) plain jobs run"
+wait_until 30 running_plain || fail "precondition: only $(squeue -h -t R -o %i | wc -l) plain jobs run"
 
 tofa=()
 tofa+=("$(sbatch --parsable -N 12 -n 48 --tofa-matrix=st48.mat -o "$DATA/out-N12" \
@@ -219,7 +219,7 @@ fi
 # Issue 11 (5): six concurrent direct sruns see the same free CPUs; each
 # must get nodes of its own (they used to all pin the same idle nodes and
 # queue behind each other while 10 nodes sat idle).
-wait_until 60 all_idle || note "warning: not all nodes idle: $(sinfo -h -N -o '%N %T' | tr '\n' ' ')"
+wait_until 60 all_idle || fail "precondition: not all nodes idle: $(sinfo -h -N -o '%N %T' | tr '\n' ' ')"
 for i in 1 2 3 4 5 6; do
     srun -n 16 --tofa-matrix=st16.mat -l bash -c \
         'echo $SLURMD_NODENAME; sleep 3' > "$DATA/out-concurrent-$i" 2>&1 &
@@ -241,7 +241,7 @@ fi
 # plain job free up before the srun may begin. Pinned at submission (up to
 # 7e6de2e) it waited for the long job; now it runs on the freed nodes, is
 # recorded, and its job ends with the srun.
-wait_until 60 all_idle || note "warning: not all nodes idle: $(sinfo -h -N -o '%N %T' | tr '\n' ' ')"
+wait_until 60 all_idle || fail "precondition: not all nodes idle: $(sinfo -h -N -o '%N %T' | tr '\n' ' ')"
 short=$(sbatch --parsable -N 8 --exclusive -o /dev/null --wrap 'sleep 12')
 running() { [ "$(job_state "$1")" = RUNNING ]; }
 wait_until 30 running "$short"
@@ -312,12 +312,12 @@ fi
 # task per CPU there. The placement on that allocation (1 task per node by
 # CPUs / -c) failed and left Slurm's layout unrecorded (job_stream seed 1,
 # an array task of -n 8 -c 2 on 15 CPUs); it now counts CPUs then.
-wait_until 60 all_idle || note "warning: not all nodes idle: $(sinfo -h -N -o '%N %T' | tr '\n' ' ')"
+wait_until 60 all_idle || fail "precondition: not all nodes idle: $(sinfo -h -N -o '%N %T' | tr '\n' ' ')"
 holders=()
 for n in $(seq 4 16); do holders+=("$(sbatch --parsable -o /dev/null -w "t$n" --exclusive --wrap 'sleep 60')"); done
 for n in 1 2 3; do holders+=("$(sbatch --parsable -o /dev/null -w "t$n" -n 5 --wrap 'sleep 60')"); done
 all_holding() { [ "$(squeue -h -t R -o %i | wc -l)" -eq 16 ]; }
-wait_until 30 all_holding || note "warning: $(squeue -h -t R -o %i | wc -l) of 16 holders run"
+wait_until 30 all_holding || fail "precondition: $(squeue -h -t R -o %i | wc -l) of 16 holders run"
 c2=$(sbatch --parsable -n 4 -c 2 --tofa-matrix=st4.mat -o "$DATA/out-c2" --wrap 'srun -l printenv SLURMD_NODENAME')
 # 24.11 and 26.05 grant it no fewer than 8 CPUs: it waits for the holders.
 wait_until $TMO finished "$c2"
@@ -356,7 +356,7 @@ fi
 # earlier scheduling attempt of the job may leave one, or on 24.11/26.05 the
 # placement made when the job was submitted) is not used: the srun inside
 # places its step on the allocation, and records that, instead of failing.
-wait_until 60 all_idle || note "warning: not all nodes idle: $(sinfo -h -N -o '%N %T' | tr '\n' ' ')"
+wait_until 60 all_idle || fail "precondition: not all nodes idle: $(sinfo -h -N -o '%N %T' | tr '\n' ' ')"
 jid=$(sbatch --parsable -N 1 -n 4 --tofa-matrix=st4.mat -o "$DATA/out-stale" \
     --wrap "while [ ! -e '$DATA/go-stale' ]; do sleep 0.2; done; srun -l printenv SLURMD_NODENAME")
 job_running() { [ "$(job_state "$1")" = RUNNING ]; }
@@ -375,3 +375,4 @@ if [ "$(job_state "$jid")" = COMPLETED ] && [ -n "$planted" ] && [ "$ran" = "$ow
 else
     fail "job $jid on '$own', placement planted on $other: '$planted'; $(job_state "$jid"), ranks on '$ran' ${why:-}; $(grep -v '^ *[0-9]*: ' "$DATA/out-stale" | head -n 3)"
 fi
+checks_done

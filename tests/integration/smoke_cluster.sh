@@ -12,26 +12,17 @@ DIR=${TOFA_CLUSTER_DIR:-/tmp/tofa-cluster}
 PORT_BASE=${TOFA_CLUSTER_PORT_BASE:-17000}
 NODES=8
 
-passed=0
-failed=0
+# shellcheck source=../lib/checks.sh
+. "$SRCDIR/tests/lib/checks.sh"
 started=no
-pass() { echo "PASS: $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL: $1"; failed=$((failed + 1)); }
-
-finish() {
+stop_cluster() {
     if [ $started = yes ]; then
         "$MINICLUSTER" down --dir "$DIR" || echo "warning: minicluster down failed" >&2
     fi
-    echo "$passed passed, $failed failed"
-    if [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]; then exit 0; else exit 1; fi
 }
-trap finish EXIT
+at_exit stop_cluster
 
-if [ "$(id -u)" -ne 0 ]; then
-    echo "SKIP: needs root (starts munged, slurmctld, slurmd)"
-    trap - EXIT
-    exit 77
-fi
+[ "$(id -u)" -eq 0 ] || skip "needs root (starts munged, slurmctld, slurmd)"
 
 # up stops what it started when it fails; a cluster that already runs in $DIR
 # (someone else's) makes it fail without touching that cluster.
@@ -98,3 +89,4 @@ if jobid=$(sbatch --parsable -N 2 -o "$batch_out" "$DIR/tmp/smoke-batch.sh" 2>&1
 else
     fail "sbatch failed: $jobid"
 fi
+checks_done

@@ -34,7 +34,7 @@ else
 fi
 export TOFA_LIB_DEFAULT_PORT_BASE=18200
 . "$HERE/lib_tofa_cluster.sh"
-trap finish EXIT
+
 ROUNDS=${TOFA_KILL9_ROUNDS:-50}
 RANDOM=${TOFA_KILL9_SEED:-10}
 tofa_lib_require_root_and_plugins
@@ -261,3 +261,4 @@ if [ $bad -eq 0 ] && [ ${#nodes_of_job[@]} -gt 0 ]; then
 else
     fail "$bad of ${#nodes_of_job[@]} acknowledged placements differ or are missing"
 fi
+checks_done

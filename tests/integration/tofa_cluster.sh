@@ -45,7 +45,7 @@ set -uo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$HERE/lib_tofa_cluster.sh"
-trap finish EXIT
+
 tofa_lib_require_root_and_plugins
 tofa_lib_write_config
 printf '3\n0 1 2\n1 x 0\n2 0 0\n' > "$DATA/bad.mat"            # line 3, column 3
@@ -195,7 +195,7 @@ else
 fi
 slurmd -N $victim 2>/dev/null || true
 node_ok() { [ "$(sinfo -h -n $victim -o %T)" = idle ]; }
-wait_until 40 node_ok || note "warning: $victim is '$(sinfo -h -n $victim -o %T)' after restarting its slurmd"
+wait_until 40 node_ok || fail "precondition: $victim is '$(sinfo -h -n $victim -o %T)' after restarting its slurmd"
 
 # ---- (d) slurmctld restart ---------------------------------------------------------
 placement_b=$recorded
@@ -205,11 +205,11 @@ graphs_before=$(query GRAPHS 2>/dev/null | sed -n 's/^graph id=\([^ ]*\).*/\1/p'
 ctld_pid=$(cat "$DIR/run/slurmctld.pid")
 scontrol shutdown slurmctld >/dev/null 2>&1
 gone() { ! kill -0 "$ctld_pid" 2>/dev/null; }
-wait_until 30 gone || note "warning: slurmctld $ctld_pid still running"
+wait_until 30 gone || fail "precondition: slurmctld $ctld_pid still running"
 slurmctld >/dev/null 2>&1
 ping_ok() { scontrol ping 2>/dev/null | grep -q UP && query PING >/dev/null 2>&1; }
 if wait_until 40 ping_ok; then
-    wait_until 40 all_idle || note "warning: not all nodes idle after the restart: $(sinfo -h -N -o '%N %T' | tr '\n' ' ')"
+    wait_until 40 all_idle || fail "precondition: not all nodes idle after the restart: $(sinfo -h -N -o '%N %T' | tr '\n' ' ')"
     after=$(query "PLACEMENT job=$jid_b" 2>&1 | grep -o 'nodes=[^ ]*' | cut -d= -f2)
     graphs_after=$(query GRAPHS 2>/dev/null | sed -n 's/^graph id=\([^ ]*\).*/\1/p' | sort | tr '\n' ' ')
     missed_after=$(missed $victim)
@@ -358,7 +358,7 @@ else
     # and slurm.conf names topology/tofa again.
     daemons_gone() { local f; for f in "$DIR"/run/*.pid; do [ -f "$f" ] && kill -0 "$(cat "$f" 2>/dev/null)" 2>/dev/null && return 1; done; return 0; }
     scontrol shutdown >/dev/null 2>&1
-    wait_until 30 daemons_gone || note "warning: daemons still running: $(cat "$DIR"/run/*.pid 2>/dev/null | tr '\n' ' ')"
+    wait_until 30 daemons_gone || fail "precondition: daemons still running: $(cat "$DIR"/run/*.pid 2>/dev/null | tr '\n' ' ')"
     tofa_select_conf tofa
     cluster_conf
 fi
@@ -381,3 +381,4 @@ printf 'Dims=2x2x2 Wrap=yes\nNodeName=t[1-8]\nNodeName=t9 Coord=1,0,0\n' > "$TOF
 ctld_refuses "duplicate coordinate" "$TOFA_CONF:3:"
 printf 'Dims=2x2x1 Wrap=yes\nNodeName=t[1-4]\n' > "$TOFA_CONF"
 ctld_refuses "slurm.conf node missing from tofa.conf" "slurm.conf node 't5' has no NodeName/Coord entry"
+checks_done

@@ -41,7 +41,7 @@ export TOFA_LIB_DEFAULT_DIR=/tmp/tofa-distribution-cluster
 export TOFA_LIB_DEFAULT_PORT_BASE=17800
 # shellcheck source=lib_tofa_cluster.sh
 . "$HERE/lib_tofa_cluster.sh"
-trap finish EXIT
+
 
 tofa_lib_require_root_and_plugins
 if [ -z "$TOFA_RELEASE" ]; then
@@ -139,7 +139,7 @@ if ! cluster_up; then
     tail -n 20 "$DIR/log/slurmctld.log" 2>/dev/null
     exit 1
 fi
-started=yes   # read by finish()
+started=yes   # read by stop_cluster
 export SLURM_CONF=$DIR/etc/slurm.conf
 if [ -z "$TOFA_RELEASE" ]; then
     pass "minicluster up: $NODES stock slurmd, stock slurmctld, tofa plugins; clients from $PATCHED"
@@ -148,7 +148,7 @@ else
 fi
 cd "$DATA" || exit 1
 if ! { wait_until 30 all_answered && wait_until 30 all_fault_free; }; then
-    note "warning: responders not all fault-free: $(query NODES 2>&1 | head -n 3)"
+    fail "precondition: responders not all fault-free: $(query NODES 2>&1 | head -n 3)"
 fi
 next_id() { s_srun -n 1 printenv SLURM_JOB_ID 2>/dev/null; }
 order() { awk '{ print $2 }' <<<"$1" | paste -sd, -; }
@@ -346,3 +346,4 @@ if ! grep -q 'Unknown distribution flag' "$DIR"/log/*.log 2>/dev/null; then
 else
     fail "(e) $(grep -h 'Unknown distribution flag' "$DIR"/log/*.log | head -n 3)"
 fi
+checks_done

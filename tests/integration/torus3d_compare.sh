@@ -54,11 +54,12 @@ STREAM=$HELPERS/stream.txt
 TOFA_MAP=${TOFA_MAP:-$SRC_ROOT/tools/tofa-map}
 
 started=$(date +%s)
-passed=0 failed=0
 CHECKS=${TOFA_T3C_DIR:-/tmp/tofa-torus3d-compare}/cluster-checks.txt
 mkdir -p "$(dirname "$CHECKS")" && : > "$CHECKS"
-ok() { echo "ok: $*" | tee -a "$CHECKS"; passed=$((passed + 1)); }
-fail() { echo "FAIL: $*" | tee -a "$CHECKS"; failed=$((failed + 1)); }
+# shellcheck source=../lib/checks.sh
+. "$SRC_ROOT/tests/lib/checks.sh"
+ok() { pass "$*"; echo "ok: $*" >> "$CHECKS"; }
+fail_check() { fail "$*"; echo "FAIL: $*" >> "$CHECKS"; }
 note() { echo "torus3d_compare: $*" >&2; }
 
 [ "$(id -u)" -eq 0 ] || { echo "torus3d_compare.sh: must run as root" >&2; exit 1; }
@@ -94,7 +95,7 @@ cleanup() {
         "$MINICLUSTER" down --dir "$CURRENT_DIR" >/dev/null 2>&1 || true
     fi
 }
-trap cleanup EXIT
+at_exit cleanup
 for c in torus3d tofa; do   # a cluster left by an earlier --keep run
     [ -f "$BASE/$c/run/slurmctld.pid" ] && "$MINICLUSTER" down --dir "$BASE/$c" >/dev/null 2>&1
 done
@@ -297,7 +298,7 @@ if up torus3d; then
         [ "$(grep -c 'PlacementDims=' "$BASE/torus3d/data/topology.txt")" -eq "$(wc -w <<<"$SHAPES")" ]; then
         ok "slurmctld loaded topology/torus3d from topology.yaml: $(grep -o 'PlacementDims=[^ ]* Anchors=[0-9]*' "$BASE/torus3d/data/topology.txt" | tr '\n' ' ')"
     else
-        fail "topology/torus3d not loaded (see $BASE/torus3d/log/slurmctld.log)"
+        fail_check "topology/torus3d not loaded (see $BASE/torus3d/log/slurmctld.log)"
     fi
     t0=$(date +%s)
     run_stream torus3d
@@ -306,7 +307,7 @@ if up torus3d; then
         > "$BASE/torus3d/data/torus3d.log" || true
     down
 else
-    fail "torus3d cluster up (see $BASE/torus3d/data/up.out, $BASE/torus3d/log)"
+    fail_check "torus3d cluster up (see $BASE/torus3d/data/up.out, $BASE/torus3d/log)"
     tail -n 20 "$BASE/torus3d/data/up.out"
     CURRENT_DIR=$BASE/torus3d down
 fi
@@ -319,12 +320,12 @@ if up tofa; then
     if wait_until 20 service_up && wait_until 40 all_answered; then
         ok "topology/tofa started the TOFA service; all $NODES heartbeat responders answered"
     else
-        fail "TOFA service or responders (see $BASE/tofa/log/slurmctld.log)"
+        fail_check "TOFA service or responders (see $BASE/tofa/log/slurmctld.log)"
     fi
     if tofactl set-outage "$FAILING" "$FAILING_P" >/dev/null; then
         ok "tofactl set-outage $FAILING $FAILING_P"
     else
-        fail "tofactl set-outage $FAILING $FAILING_P"
+        fail_check "tofactl set-outage $FAILING $FAILING_P"
     fi
     tofactl nodes > "$BASE/tofa/data/nodes-before.txt" 2>&1
     t0=$(date +%s)
@@ -333,7 +334,7 @@ if up tofa; then
     tofactl nodes > "$BASE/tofa/data/nodes-after.txt" 2>&1
     [ "$KEEP" = yes ] || down
 else
-    fail "tofa cluster up (see $BASE/tofa/data/up.out, $BASE/tofa/log)"
+    fail_check "tofa cluster up (see $BASE/tofa/data/up.out, $BASE/tofa/log)"
     tail -n 20 "$BASE/tofa/data/up.out"
     CURRENT_DIR=$BASE/tofa down
 fi
@@ -354,5 +355,4 @@ passed=$((passed + $(grep -c '^ok:' <<<"$analysis")))
 failed=$((failed + $(grep -c '^FAIL:' <<<"$analysis")))
 [ "$arc" -eq 0 ] || fail "analyze.py exited with status $arc"
 echo "run time: $(( $(date +%s) - started )) s (cached builds checked in $build_seconds s; torus3d stream $(cat "$BASE/torus3d/data/stream-seconds" 2>/dev/null || echo -) s, tofa stream $(cat "$BASE/tofa/data/stream-seconds" 2>/dev/null || echo -) s)"
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+checks_done

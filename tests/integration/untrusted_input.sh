@@ -24,7 +24,7 @@ TOFA_LIB_DEFAULT_PORT_BASE=17800
 # as allocated for a while, and (4) still has room for its 8 tasks.
 TOFA_LIB_CPUS=4
 . "$HERE/lib_tofa_cluster.sh"
-trap 'stop_idle; finish' EXIT
+at_exit stop_idle
 tofa_lib_require_root_and_plugins
 tofa_lib_write_config
 printf '1\n0\n' > "$DATA/one.mat"
@@ -62,7 +62,7 @@ stop_idle() { local pid; for pid in "${idle_pids[@]}"; do kill "$pid" 2>/dev/nul
 tofa_lib_start
 cd "$DATA" || exit 1
 wait_until 30 all_answered && wait_until 30 all_fault_free ||
-    note "warning: not every responder answered yet: $(query NODES 2>&1 | head -n 3)"
+    fail "precondition: not every responder answered yet: $(query NODES 2>&1 | head -n 3)"
 
 # ---- (1) one-node jobs ----------------------------------------------------------
 out=$(as_nobody srun -w t2 --tofa-matrix="$DATA/one.mat" -n 1 printenv SLURMD_NODENAME 2>&1)
@@ -133,7 +133,7 @@ wait_until 10 dead
 slurmctld >/dev/null 2>&1
 up() { ctld_alive && query PING >/dev/null 2>&1; }
 wait_until 40 up
-wait_until 60 all_idle || note "warning: not all nodes idle after the restart: $(sinfo -h -N -o '%N %T' | tr '\n' ' ')"
+wait_until 60 all_idle || fail "precondition: not all nodes idle after the restart: $(sinfo -h -N -o '%N %T' | tr '\n' ' ')"
 again=$(query "PLACEMENT job=$jid" 2>/dev/null | grep -o 'nodes=[^ ]*')
 corrupt=$(ls "$DIR/state/tofa/" 2>/dev/null | grep -c corrupt)
 if [ -n "$recorded" ] && [ "$again" = "$recorded" ] && [ "$corrupt" -eq 0 ]; then
@@ -179,3 +179,4 @@ else
     fail "(6) load: rc $rc, $summary $(grep -A3 '"errors"' <<<"$load" | tr '\n' ' ')"
 fi
 ctld_alive && pass "slurmctld alive at the end" || fail "slurmctld died"
+checks_done

@@ -11,13 +11,14 @@ src=$(cd "${top_srcdir:-$(dirname "$0")/../..}" && pwd)  # absolute: the LAMMPS 
 here=$src/tests/profile
 tools=$src/tools/profile
 work=$(mktemp -d /tmp/tofaprof-tests.XXXXXX)
-trap 'rm -rf "$work"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "PASS: $*"; }
-ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
+# shellcheck source=../lib/checks.sh
+. "$src/tests/lib/checks.sh"
+at_exit rm -rf "$work"
+ok() { pass "$@"; }
+ko() { fail "$@"; }
 check() { local what=$1; shift; if "$@" >"$work/check.log" 2>&1; then ok "$what"; else ko "$what"; cat "$work/check.log"; fi; }
 
-command -v mpirun.openmpi >/dev/null || command -v mpiexec.mpich >/dev/null || { echo "no MPI launcher"; exit 77; }
+command -v mpirun.openmpi >/dev/null || command -v mpiexec.mpich >/dev/null || skip "no MPI launcher (mpirun.openmpi, mpiexec.mpich)"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
 export OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_rmaps_base_oversubscribe=1
 python=$(command -v python3)
@@ -25,6 +26,7 @@ python=$(command -v python3)
 flavours=()
 command -v mpicc.openmpi >/dev/null && flavours+=(openmpi)
 command -v mpicc.mpich >/dev/null && command -v mpiexec.mpich >/dev/null && flavours+=(mpich)
+[ ${#flavours[@]} -gt 0 ] || skip "no MPI compiler (mpicc.openmpi, mpicc.mpich)"
 
 lib_of() { [ "$1" = mpich ] && echo libtofaprof-mpich.so || echo libtofaprof.so; }
 libdir=${TOFAPROF_LIB_DIR:-}
@@ -267,8 +269,7 @@ for r in range(n):
     assert share >= 0.95, (r, share)
 PY
 else
-  echo "SKIP: LAMMPS (lmp with Open MPI not installed)"
+  skip_check "LAMMPS (lmp with Open MPI not installed)"
 fi
 
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+checks_done

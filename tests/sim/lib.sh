@@ -4,16 +4,7 @@ top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 top_builddir=${top_builddir:-$top_srcdir}
 sim="$top_builddir/tools/sim/tofa-sim"
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0 failed=0
-
-check() {  # check NAME COMMAND...: the command must succeed
-  local name=$1; shift
-  if "$@"; then passed=$((passed + 1)); echo "ok - $name"
-  else failed=$((failed + 1)); echo "not ok - $name"; fi
-}
-
-summary() {
-  echo "$passed passed, $failed failed"
-  [ "$failed" -eq 0 ]
-}
+# shellcheck source=../lib/checks.sh
+. "$top_srcdir/tests/lib/checks.sh"
+at_exit rm -rf "$work"
+summary() { checks_done; }   # the last line of every test

@@ -286,6 +286,7 @@ def cmd_compare(a):
         why = ""
         if "missing" in (po, qo):
             verdict = "not-compared"   # run in one mode only (a partial run, or other lists)
+            why = "ran in one mode only: no comparison, counted as failed"
         elif po == "pass" and qo == "pass":
             verdict = "kept"
         elif po == "pass" and qo == "skip" and t in allow:
@@ -322,7 +323,7 @@ def cmd_compare(a):
     for r in rows:
         by.setdefault(r["verdict"], []).append(r)
     passed = sum(len(by.get(v, [])) for v in ("kept", "allowed-skip", "allowed-node-order"))
-    failed = len(by.get("loss", []))
+    failed = len(by.get("loss", [])) + len(by.get("not-compared", []))
     doc = {"plain_list": plain.get("list"), "tofa_list": tofa.get("list"),
            "partial": bool(plain.get("partial") or tofa.get("partial")),
            "plain_duration_s": plain["duration_s"], "tofa_duration_s": tofa["duration_s"],
@@ -343,6 +344,7 @@ def cmd_compare(a):
     print()
     print("verdicts: " + ", ".join(f"{k} {len(v)}" for k, v in sorted(by.items())))
     for verdict, title in (("loss", "LOST (pass plain, not with tofa)"),
+                           ("not-compared", "NOT COMPARED (ran in one mode only; counted as failed)"),
                            ("allowed-skip", "allowed topology skips"),
                            ("allowed-node-order", "allowed fails showing topology/tofa's node order"),
                            ("gain", "gained (pass only with tofa)"),
