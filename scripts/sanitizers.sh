@@ -30,14 +30,17 @@ configure_in() {
     CXXFLAGS="$common_flags $flags" LDFLAGS="$flags") >"$dir/configure.log" 2>&1
 }
 
-# gtest_counts LOG: adds a GoogleTest run's passed and failed tests.
+# gtest_counts LOG STATUS: adds a GoogleTest run's passed and failed tests;
+# a run that exited non-zero with no failed test (a sanitizer's report at
+# exit, a crash after the summary) is one more failure.
 gtest_counts() {
-  local log=$1 ok bad
+  local log=$1 status=$2 ok bad
   ok=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n 1)
   bad=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n 1)
   passed=$((passed + ${ok:-0}))
   failed=$((failed + ${bad:-0}))
-  if [ -z "$ok" ] && [ -z "$bad" ]; then fail "$log: the test binary ended without a summary"; fi
+  if [ -z "$ok" ] && [ -z "$bad" ]; then fail "$log: the test binary ended without a summary"
+  elif [ "$status" -ne 0 ] && [ "${bad:-0}" -eq 0 ]; then fail "$log: exit $status with no failed test"; fi
   grep -E 'ERROR: (Address|Leak|Thread|UndefinedBehavior)Sanitizer|runtime error|WARNING: ThreadSanitizer|^\[  FAILED  \] [A-Za-z]' "$log" |
     head -n 20
 }
@@ -51,14 +54,17 @@ if configure_in "$asan_dir" "$asan" &&
   # the 56 s under ASan); the other anneal tests run the same code.
   (cd "$asan_dir" && top_srcdir=$src top_builddir=$asan_dir ./tests/unit_tests --gtest_filter='-AnnealCubic.*') \
     >"$root/asan-unit.log" 2>&1
-  gtest_counts "$root/asan-unit.log"
+  gtest_counts "$root/asan-unit.log" $?
   top_srcdir=$src top_builddir=$asan_dir bash "$src/tests/cli/test_tofa_map.sh" \
     >"$root/asan-cli.log" 2>&1
+  cli_status=$?
   line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$root/asan-cli.log" | tail -n 1)
   if [ -n "$line" ]; then
     passed=$((passed + $(echo "$line" | awk '{print $1}')))
     failed=$((failed + $(echo "$line" | awk '{print $3}' | tr -d ',')))
     grep -E '^(FAIL:|not ok)|Sanitizer|runtime error' "$root/asan-cli.log" | head -n 20
+    [ "$cli_status" -eq 0 ] || grep -qE '^[0-9]+ passed, [1-9]' <<<"$line" ||
+      fail "tests/cli/test_tofa_map.sh under ASan: exit $cli_status with no failed check"
   else
     fail "tests/cli/test_tofa_map.sh under ASan ended without a summary"
   fi
@@ -76,7 +82,7 @@ if configure_in "$tsan_dir" "$tsan" &&
   # Placements go through the ASan build's mapping worker (a process of its own).
   top_builddir=$asan_dir LD_LIBRARY_PATH=$asan_dir/common/.libs \
     "$tsan_dir/service_net_tests" >"$root/tsan-service.log" 2>&1
-  gtest_counts "$root/tsan-service.log"
+  gtest_counts "$root/tsan-service.log" $?
 else
   tail -n 30 "$tsan_dir/configure.log" "$tsan_dir/build.log" 2>/dev/null
   fail "TSan build failed (logs in $tsan_dir)"
