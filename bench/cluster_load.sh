@@ -13,7 +13,6 @@ export top_srcdir=$top top_builddir=$top
 TOFA_LIB_DEFAULT_DIR=/tmp/tofa-load-cluster
 TOFA_LIB_DEFAULT_PORT_BASE=18300
 . tests/integration/lib_tofa_cluster.sh
-trap finish EXIT
 tofa_lib_require_root_and_plugins
 tofa_lib_write_config
 cluster_up || { fail "minicluster up"; exit 1; }
@@ -65,3 +64,4 @@ alive=$(scontrol ping 2>/dev/null | grep -q UP && echo yes || echo no)
   echo '```'
 } > docs/cluster-load.md
 cat docs/cluster-load.md
+checks_done

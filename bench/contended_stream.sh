@@ -34,7 +34,6 @@ TOFA_LIB_NODES=16
 TOFA_LIB_DIMS=4x2x2
 TOFA_LIB_CPUS=8
 . tests/integration/lib_tofa_cluster.sh
-trap finish EXIT
 tofa_lib_require_root_and_plugins
 tofa_lib_write_config
 python3 - > "$DATA/st16.mat" <<'PY'
@@ -153,3 +152,4 @@ with open("docs/contended-stream.md", "w") as f:
 print(json.dumps(result))
 PY
 [ $? -eq 0 ] && pass "contended stream measured (out/contended-stream.json)" || fail "no result"
+checks_done

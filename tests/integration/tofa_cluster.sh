@@ -354,7 +354,7 @@ if [ -z "$TOFA_RELEASE" ]; then
     started=no
 else
     # 24.11/26.05's slurmctld sets up auth/munge before the topology plugin
-    # ranks the nodes: munged stays up (finish stops it), the others stop,
+    # ranks the nodes: munged stays up (stop_cluster stops it), the others stop,
     # and slurm.conf names topology/tofa again.
     daemons_gone() { local f; for f in "$DIR"/run/*.pid; do [ -f "$f" ] && kill -0 "$(cat "$f" 2>/dev/null)" 2>/dev/null && return 1; done; return 0; }
     scontrol shutdown >/dev/null 2>&1

@@ -247,7 +247,7 @@ cluster_start() {
         top_builddir=$BUILD_SNAPSHOT
         # shellcheck source=../integration/lib_tofa_cluster.sh
         . "$ROOT/tests/integration/lib_tofa_cluster.sh"
-        trap - EXIT   # the lib's finish would stop the cluster and exit
+        trap - EXIT INT TERM   # the lib's exit handler would stop the cluster and count
         tofa_lib_require_root_and_plugins
         tofa_lib_write_config
         add_common_conf "$DATA/conf-extra"
