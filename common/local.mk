@@ -3,6 +3,7 @@ lib_LTLIBRARIES += common/libtofa.la
 include_HEADERS = common/tofa.h common/tofa_service.h
 common_libtofa_la_SOURCES = \
 	common/tofa/error.hpp common/tofa/graph.hpp common/tofa/topology.hpp common/tofa/size_limit.hpp \
+	common/tofa/printable.hpp \
 	common/tofa/faults.hpp common/tofa/metrics.hpp common/tofa/mapper.hpp \
 	common/tofa/tofa.hpp common/tofa/generators.hpp \
 	common/graph.cpp common/graph_parse.cpp common/generators.cpp \
@@ -66,6 +67,7 @@ common_libtofa_la_SOURCES = \
 	common/net/request_reader.hpp common/net/request_reader.cpp \
 	common/net/reply_writer.hpp common/net/reply_writer.cpp \
 	common/net/admission.hpp common/net/admission.cpp \
+	common/net/log_limiter.hpp common/net/log_limiter.cpp \
 	common/net/worker_pool.hpp common/net/worker_pool.cpp \
 	common/net/server.hpp common/net/server.cpp common/net/server_loop.cpp \
 	common/net/server_connection.hpp \
@@ -82,6 +84,7 @@ common_libtofa_la_SOURCES = \
 	common/service/placement.hpp common/service/placement.cpp \
 	common/service/place_request.hpp \
 	common/service/srun_claims.hpp common/service/srun_claims.cpp \
+	common/service/user_slots.hpp common/service/user_slots.cpp \
 	common/service/map_job_codec.hpp common/service/map_job_codec.cpp \
 	common/service/map_worker.hpp common/service/map_worker.cpp \
 	common/service/service_state.hpp common/service/service_state.cpp \

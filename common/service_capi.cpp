@@ -16,6 +16,7 @@
 #include "service/responder.hpp"
 #include "service/service.hpp"
 #include "service/tofa_conf.hpp"
+#include "tofa/printable.hpp"
 
 namespace {
 
@@ -38,7 +39,9 @@ char* malloc_copy(const std::string& text) {
 
 Logger logger_of(tofa_log_fn log) {
   if (log == nullptr) return Logger();
-  return [log](int level, const std::string& message) { log(level, message.c_str()); };
+  return [log](int level, const std::string& message) {
+    log(level, tofa::printable(message).c_str());
+  };
 }
 
 void copy_metrics(const tofa::PlacementMetrics& m, tofa_metrics_t* out) {

@@ -635,6 +635,25 @@ static bool _take_tofa_distribution(slurm_opt_t *opt)
 	return true;
 }
 
+/* A node list Slurm's own hostlist code refuses (t[3-1], more names than a
+ * hostlist holds): said here, before srun's job request dereferences the
+ * hostlist it could not build (22.05 and 24.11 crash in
+ * slurm_opt_create_job_desc). */
+static int _check_node_list(const char *option, const char *list)
+{
+	tofa_hostlist_t hl;
+
+	if (!list)
+		return SLURM_SUCCESS;
+	if (!(hl = hostlist_create(list))) {
+		error("%s: %s '%s' is not a node list Slurm can expand (expected NAME[LO-HI,...] with LO <= HI, at most 65536 names a range)",
+		      plugin_type, option, list);
+		return SLURM_ERROR;
+	}
+	hostlist_destroy(hl);
+	return SLURM_SUCCESS;
+}
+
 extern int cli_filter_p_pre_submit(slurm_opt_t *opt, int offset)
 {
 	const char *graph_id = getenv(TOFA_ENV_GRAPH_ID);
@@ -652,6 +671,9 @@ extern int cli_filter_p_pre_submit(slurm_opt_t *opt, int offset)
 		      plugin_type);
 		return SLURM_ERROR;
 	}
+	if (_check_node_list("--nodelist (-w)", opt->nodelist) != SLURM_SUCCESS ||
+	    _check_node_list("--exclude (-x)", opt->exclude) != SLURM_SUCCESS)
+		return SLURM_ERROR;
 	if (opt->srun_opt) {
 		if (_check_tasks(opt, "srun", &skip) != SLURM_SUCCESS)
 			return SLURM_ERROR;

@@ -12,6 +12,7 @@ tests_unit_tests_SOURCES = \
 	tests/unit/embed/EmbedGTest.cpp \
 	tests/unit/capi/CApiGTest.cpp \
 	tests/unit/net/NetGTest.cpp tests/unit/net/ServerLimitsGTest.cpp tests/unit/net/raw_peers.hpp \
+	tests/unit/net/LogLimiterGTest.cpp \
 	tests/unit/anneal/AnnealGTest.cpp \
 	tests/unit/anneal/AnnealPartsGTest.cpp \
 	tests/unit/anneal/EnergyGTest.cpp \
@@ -33,7 +34,7 @@ tests_unit_tests_SOURCES = \
 	tests/unit/service/ServiceNetworkGTest.cpp tests/unit/service/TofactlGTest.cpp \
 	tests/unit/service/HeartbeatDatagramGTest.cpp \
 	tests/unit/service/DeferredWriterGTest.cpp tests/unit/service/NodeHealthGTest.cpp \
-	tests/unit/service/MapWorkerGTest.cpp \
+	tests/unit/service/MapWorkerGTest.cpp tests/unit/service/UserSlotsGTest.cpp \
 	tests/unit/service/StateFormatGTest.cpp tests/unit/service/StateRecoveryGTest.cpp \
 	tests/unit/sim/FailureDrawGTest.cpp tests/unit/sim/AbortRuleGTest.cpp \
 	tests/unit/sim/BatchModelGTest.cpp tests/unit/sim/MdGridGTest.cpp \

@@ -9,6 +9,7 @@
 #include "service/placement_store.hpp"
 #include "service/protocol.hpp"
 #include "tofa/error.hpp"
+#include "tofa/printable.hpp"
 
 namespace tofactl {
 namespace {
@@ -58,7 +59,14 @@ std::string format_table(const std::vector<std::string>& header,
                          const std::vector<std::vector<std::string>>& rows) {
   std::vector<std::size_t> width(header.size());
   for (std::size_t c = 0; c < header.size(); ++c) width[c] = header[c].size();
-  for (const auto& row : rows)
+  // Every cell may hold text a user chose (a graph's file name): printed
+  // to root's terminal only with its control characters escaped.
+  std::vector<std::vector<std::string>> safe;
+  for (const auto& row : rows) {
+    safe.emplace_back();
+    for (const std::string& cell : row) safe.back().push_back(tofa::printable(cell));
+  }
+  for (const auto& row : safe)
     for (std::size_t c = 0; c < row.size() && c < width.size(); ++c)
       width[c] = std::max(width[c], row[c].size());
   auto line = [&](const std::vector<std::string>& cells) {
@@ -70,7 +78,7 @@ std::string format_table(const std::vector<std::string>& header,
     return text + "\n";
   };
   std::string out = line(header);
-  for (const auto& row : rows) out += line(row);
+  for (const auto& row : safe) out += line(row);
   return out;
 }
 
@@ -107,12 +115,12 @@ std::string format_job(const std::string& reply) {
   const Message m = tofa::service::parse_message(reply);
   std::string out;
   for (const char* key : {"job", "uid", "graph", "strategy"})
-    out += std::string(key) + ": " + m.field(key) + "\n";
+    out += std::string(key) + ": " + tofa::printable(m.field(key)) + "\n";
   out += "time: " + format_time(number(m.field("time"))) + "\n";
   for (const char* key : {"tasks", "nodes_used", "total_bytes", "hop_bytes", "average_hops",
                           "hop_variance", "max_hops", "dilation", "max_link_load", "links_used",
                           "abort_probability"})
-    out += std::string(key) + ": " + m.field(key) + "\n";
+    out += std::string(key) + ": " + tofa::printable(m.field(key)) + "\n";
   const std::vector<std::string> nodes = tofa::service::split_nodes(m.field("nodes"));
   std::vector<std::vector<std::string>> rows;
   for (std::size_t task = 0; task < nodes.size(); ++task)

@@ -15,6 +15,7 @@
 
 #include "net/server_connection.hpp"
 #include "tofa/error.hpp"
+#include "tofa/printable.hpp"
 
 namespace tofa::net {
 namespace {
@@ -97,10 +98,12 @@ void Server::stop() {
 
 void Server::log(const std::string& line) const {
   try {
-    if (options_.log_error)
-      options_.log_error(line);
-    else
-      std::fprintf(stderr, "tofa-net: %s\n", line.c_str());
+    for (const std::string& admitted : log_limiter_.admit(tofa::printable(line))) {
+      if (options_.log_error)
+        options_.log_error(admitted);
+      else
+        std::fprintf(stderr, "tofa-net: %s\n", admitted.c_str());
+    }
   } catch (...) {  // a throwing logger must not take a server thread down
   }
 }

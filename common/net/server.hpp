@@ -20,6 +20,7 @@
 
 #include "net/admission.hpp"
 #include "net/frame.hpp"
+#include "net/log_limiter.hpp"
 #include "net/munge_codec.hpp"
 #include "net/socket_io.hpp"
 #include "net/worker_pool.hpp"
@@ -104,6 +105,8 @@ class Server {
   using Clock = std::chrono::steady_clock;
 
   // server.cpp: setup, logging and the workers' jobs.
+  /// Peers cause most of these lines (before any authentication): a few of
+  /// each kind per interval, control characters escaped.
   void log(const std::string& line) const;
   void verify(std::uint64_t id, const std::string& peer, const std::string& credential);
   void handle(std::uint64_t id, const Request& request, const std::string& credential,
@@ -129,6 +132,7 @@ class Server {
   void close_all();
 
   ServerOptions options_;
+  mutable LogLimiter log_limiter_;
   Handler handler_;
   MungeCodec codec_;
   Fd listener_;

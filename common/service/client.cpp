@@ -3,10 +3,13 @@
 #include <sys/stat.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <thread>
 
 #include "net/client.hpp"
+#include "net/socket_io.hpp"
 #include "service/placement_store.hpp"
 #include "service/state_files.hpp"
 #include "tofa/error.hpp"
@@ -44,7 +47,29 @@ std::string call_raw(const ClientContext& context, const std::string& request) {
   options.timeout = std::chrono::milliseconds(
       static_cast<long long>(context.settings.request_timeout * 1000));
   options.max_body = static_cast<std::size_t>(context.settings.max_graph_bytes) + kMaxHeaderBytes;
-  std::string reply = net::request(context.host, context.port, request, options).body;
+  // While slurmctld restarts, the service refuses connections; while the
+  // same user's previous placement runs, it answers "busy". Both pass: try
+  // again with growing pauses for ServiceWait seconds, as Slurm's own
+  // clients wait for slurmctld.
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point give_up =
+      Clock::now() + std::chrono::milliseconds(
+                         static_cast<long long>(std::min(context.settings.service_wait, 1e6) * 1000));
+  std::chrono::milliseconds pause{100};
+  std::string reply;
+  for (;;) {
+    bool again = false;
+    try {
+      reply = net::request(context.host, context.port, request, options).body;
+      again = reply.compare(0, 11, "ERROR busy:") == 0;
+    } catch (const net::ConnectError&) {
+      if (Clock::now() + pause >= give_up) throw;
+      again = true;
+    }
+    if (!again || Clock::now() + pause >= give_up) break;
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::milliseconds(2000));
+  }
   if (reply.compare(0, 6, "ERROR ") == 0) throw Error(reply.substr(6));
   if (reply != "OK" && reply.compare(0, 3, "OK ") != 0 && reply.compare(0, 3, "OK\n") != 0)
     throw Error("unexpected reply from the service: '" + reply.substr(0, 80) + "'");

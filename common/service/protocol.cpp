@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "tofa/error.hpp"
+#include "tofa/printable.hpp"
 
 namespace tofa::service {
 namespace {
@@ -25,10 +26,8 @@ bool valid_key(const std::string& key) {
   return true;
 }
 
-std::string printable(const std::string& text) {
-  std::string shown = text.substr(0, 40);
-  for (char& c : shown)
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+std::string excerpt(const std::string& text) {
+  const std::string shown = tofa::printable(text.substr(0, 40));
   return text.size() > 40 ? shown + "..." : shown;
 }
 
@@ -74,7 +73,7 @@ std::string decode_value(const std::string& text) {
     const int high = complete ? hex_digit(text[i + 1]) : -1;
     const int low = complete ? hex_digit(text[i + 2]) : -1;
     if (high < 0 || low < 0)
-      throw Error("bad escape in '" + printable(text) + "': expected %XX");
+      throw Error("bad escape in '" + excerpt(text) + "': expected %XX");
     out += static_cast<char>(high * 16 + low);
     i += 2;
   }
@@ -90,7 +89,7 @@ std::map<std::string, std::string> parse_fields(const std::string& line) {
     const std::size_t equals = token.find('=');
     const std::string key = token.substr(0, equals);
     if (equals == std::string::npos || !valid_key(key))
-      throw Error("expected 'key=value', found '" + printable(token) + "'");
+      throw Error("expected 'key=value', found '" + excerpt(token) + "'");
     if (!fields.emplace(key, decode_value(token.substr(equals + 1))).second)
       throw Error("field " + key + " is given twice");
     pos = end;
@@ -112,7 +111,7 @@ Message parse_message(const std::string& text) {
   if (message.verb.empty()) throw Error("empty request: expected a verb such as PING");
   for (char c : message.verb)
     if (!std::isupper(static_cast<unsigned char>(c)) && c != '_')
-      throw Error("bad verb '" + printable(message.verb) + "': expected upper-case letters");
+      throw Error("bad verb '" + excerpt(message.verb) + "': expected upper-case letters");
   message.fields = parse_fields(header.substr(verb_end));
   if (newline != std::string::npos) message.body = text.substr(newline + 1);
   return message;

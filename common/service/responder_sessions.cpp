@@ -40,11 +40,18 @@ std::optional<std::string> ResponderSessions::answer(const std::string& text,
     if (found == keys_.end()) return std::nullopt;
     Session& session = found->second;
     if (session.key.empty()) return make_no_session(datagram->node, datagram->round);
-    if (!authentic(*datagram, session.key) || datagram->round < session.newest) return std::nullopt;
-    session.newest = datagram->round;
-    key = session.key;
+    if (authentic(*datagram, session.key)) {
+      if (datagram->round < session.newest) return std::nullopt;
+      session.newest = datagram->round;
+      key = session.key;
+    }
   }
   if (filter && !filter(datagram->node, datagram->round)) return std::nullopt;
+  // A probe under another key: the service no longer holds ours (an offer it
+  // gave up on reached us late, e.g. queued while this node was frozen).
+  // Saying so gets a new key by TCP this round instead of after the service's
+  // back-off; the reply is unsigned, as when we hold no key.
+  if (key.empty()) return make_no_session(datagram->node, datagram->round);
   return make_alive(datagram->node, datagram->round, key);
 }
 

@@ -323,8 +323,19 @@ PlacementRecord ServiceState::place(const PlaceRequest& request) {
   const std::string strategy =
       request.strategy.empty() ? settings_.default_strategy : request.strategy;
   const bool claims = request.claim && !request.job;
-  std::unique_lock<std::mutex> claiming(claim_mutex_, std::defer_lock);
-  if (claims) claiming.lock();
+  // Users' requests over the network share the request threads: one
+  // placement per user at a time (slurmctld's own and admins' unlimited).
+  std::optional<UserSlots::Slot> slot;
+  if (!request.from_slurmctld && !is_admin(request.uid)) {
+    slot.emplace(user_slots_.take(request.uid));
+    if (!slot->held()) {
+      const std::string who = "uid " + std::to_string(request.uid);
+      for (const std::string& line : refusal_log_.admit_as(
+               who, "busy: " + who + " already has a placement running; refused another"))
+        log(1, line);
+      throw Error("busy: a placement of yours is still running; try again when it is done");
+    }
+  }
   std::shared_ptr<const CommGraph> graph;
   PlacementInput input;
   {
@@ -343,19 +354,18 @@ PlacementRecord ServiceState::place(const PlaceRequest& request) {
     graph = record.graph;
     graphs_.touch(record.id, now_seconds());
     input.outage = health_.outage_vector(topology_, settings_.outage_model);
-    if (claims) {
-      input.promised = claims_.promised(now_seconds());
+    if (claims)
       for (int node = 0; node < topology_.node_count(); ++node)
         if (input.outage[node] > settings_.outage_threshold)
           input.failing.push_back(topology_.node_name(node));
-    }
   }
   input.topology = &topology_;
   input.graph = graph.get();
   input.fault_cost = settings_.fault_cost;
   input.strategy = strategy;
   input.candidates = request.candidates;
-  input.slots_per_node = request.slots_per_node;
+  // More slots than tasks change nothing but the work of some strategies.
+  input.slots_per_node = std::min(request.slots_per_node, graph->task_count());
   input.min_nodes = request.min_nodes;
   input.max_nodes = request.max_nodes;
   input.parameters = parse_parameters(request.parameters);
@@ -363,7 +373,32 @@ PlacementRecord ServiceState::place(const PlaceRequest& request) {
     input.parameters["budget"] =
         std::to_string(scaled_placement_budget(settings_.placement_budget_ms, graph->task_count()));
   if (!settings_.map_worker.program.empty()) input.worker = &settings_.map_worker;
-  ComputedPlacement computed = compute_placement(input);
+  // A direct srun avoids the tasks promised to other direct sruns. The
+  // placement is computed without a lock (a long one would make every other
+  // direct srun wait for it); if claims made meanwhile took room on the nodes
+  // it chose, it is computed again with them, a bounded number of times.
+  ComputedPlacement computed;
+  for (int attempt = 0;; ++attempt) {
+    if (claims) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      input.promised = claims_.promised(now_seconds());
+    }
+    computed = compute_placement(input);
+    if (!claims) break;
+    std::lock_guard<std::mutex> lock(mutex_);
+    const std::map<std::string, int> now_promised = claims_.promised(now_seconds());
+    const bool overtaken = std::any_of(computed.nodes.begin(), computed.nodes.end(),
+                                       [&](const std::string& node) {
+                                         const auto was = input.promised.find(node);
+                                         const auto is = now_promised.find(node);
+                                         return is != now_promised.end() &&
+                                                (was == input.promised.end() ||
+                                                 is->second > was->second);
+                                       });
+    if (overtaken && attempt < kClaimAttempts - 1) continue;
+    claims_.add(request.uid, computed.nodes, now_seconds());
+    break;
+  }
 
   PlacementRecord record;
   record.job = request.job.value_or(0);
@@ -374,11 +409,6 @@ PlacementRecord ServiceState::place(const PlaceRequest& request) {
   record.metrics = computed.metrics;
   record.time = now_seconds();
   const std::string job = request.job ? "job " + std::to_string(*request.job) : "placement";
-  if (claims) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    claims_.add(request.uid, record.nodes, now_seconds());
-    claiming.unlock();
-  }
   for (const std::string& metric : clamp_metrics(record.metrics))
     log(0, job + ": metric " + metric);
   if (request.job) {

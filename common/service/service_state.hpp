@@ -21,6 +21,8 @@
 #include "service/place_request.hpp"
 #include "service/placement_store.hpp"
 #include "service/srun_claims.hpp"
+#include "service/user_slots.hpp"
+#include "net/log_limiter.hpp"
 #include "service/tofa_conf.hpp"
 
 namespace tofa::service {
@@ -198,9 +200,12 @@ class ServiceState {
   std::uint64_t graph_changes_saved_ = 0;
 
   std::mutex save_mutex_;  // orders writes of state files
-  /// Held by a direct srun's placement from reading the promises to adding
-  /// its own, so that concurrent direct sruns see each other's claims.
-  std::mutex claim_mutex_;
+  /// A direct srun's placement is computed again when claims made while it
+  /// was computed took room on its nodes, at most this many times in all
+  /// (each other user's srun placed meanwhile costs at most one).
+  static constexpr int kClaimAttempts = 8;
+  UserSlots user_slots_{1};
+  net::LogLimiter refusal_log_{1, std::chrono::seconds(60)};
 
   // Last member: destroyed (and so flushed and joined) before the others.
   DeferredWriter placements_writer_{[this] {

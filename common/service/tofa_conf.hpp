@@ -24,6 +24,9 @@ struct ServiceSettings {
   int service_port = 6830;                   ///< 0 = ephemeral (tests)
   std::string bind_address = "0.0.0.0";
   double request_timeout = 30;               ///< seconds, one client exchange
+  /// Seconds a client keeps trying while the service cannot be reached (it
+  /// restarts with slurmctld) or is busy with the same user's placement.
+  double service_wait = 120;
   double heartbeat_interval = 10;            ///< seconds between rounds
   double heartbeat_timeout = 2;              ///< seconds per heartbeat
   int heartbeat_port_offset = 1000;          ///< responder port = slurmd port + offset

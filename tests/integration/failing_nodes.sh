@@ -3,7 +3,8 @@
 # above OutageThreshold (0.5) are never used by a TOFA job while it fits
 # elsewhere, whatever the strategy; a job that fits only with them waits
 # (OnlyFailingNodesFit=wait). At 5516619 the default strategy placed ranks on
-# a killed and a frozen node and the job failed.
+# a killed and a frozen node and the job failed. Then (issue 39) the frozen
+# node, after 50 s, recovers within heartbeat rounds of thawing.
 # Needs root. Environment as lib_tofa_cluster.sh.
 set -uo pipefail
 
@@ -32,6 +33,7 @@ wait_until 30 all_answered && wait_until 30 all_fault_free ||
 kill -9 "$(cat "$DIR/run/slurmd-t3.pid")"
 frozen=$(cat "$DIR/run/slurmd-t6.pid")
 kill -STOP "$frozen"
+frozen_since=$(date +%s)
 if wait_until 30 above_half t3 && wait_until 30 above_half t6; then
     pass "t3 killed and t6 frozen: outage probabilities $(outage t3) and $(outage t6)"
 else
@@ -63,4 +65,30 @@ else
     fail "8-task TOFA job $jid: state $state"
 fi
 scancel "$jid" 2>/dev/null
+
+# Issue 39 (3): a node that answers again after a long freeze responds within
+# a couple of heartbeat rounds (HeartbeatInterval=1 here), whatever its
+# silence; its estimate then recovers at the model's pace (window:5). The
+# TCP heartbeats sent to it while frozen wait in its socket and re-key it
+# when it thaws: it used to stay failing about as long as it was frozen.
+answers() { query NODES 2>/dev/null | awk -v n="name=$1" '$2 == n { for (i = 3; i <= NF; i++) if ($i ~ /^answered=/) { sub(/^answered=/, "", $i); print $i } }'; }
+silence=$(( $(date +%s) - frozen_since ))
+[ "$silence" -ge 50 ] || sleep $(( 50 - silence ))
+silence=$(( $(date +%s) - frozen_since ))
+answered_before=$(answers t6)
+kill -CONT "$frozen"
+frozen=
+thawed=$(date +%s)
+answers_again() { [ "$(answers t6)" -gt "${answered_before:-0}" ]; }
+fault_free_again() { [ "$(outage t6)" = 0 ]; }
+if wait_until 10 answers_again; then
+    answered_after=$(( $(date +%s) - thawed ))
+    if wait_until 20 fault_free_again; then
+        pass "t6 frozen $silence s: answers again $answered_after s after it thawed, p = 0 after $(( $(date +%s) - thawed )) s (window:5)"
+    else
+        fail "t6 frozen $silence s answers again but p = $(outage t6) $(( $(date +%s) - thawed )) s after it thawed"
+    fi
+else
+    fail "t6 frozen $silence s: no answer 10 s after it thawed ($(query NODES 2>&1 | grep 'name=t6 '))"
+fi
 checks_done

@@ -13,7 +13,11 @@
 #   (5) 20 idle connections to a node's heartbeat responder made the node
 #       look failed (p = 1.0 within 5 s);
 #   (6) under 300 simultaneous uploads and placements plus 100 idle and 10
-#       slow connections (bench/service_load), no request fails.
+#       slow connections (bench/service_load), no request fails;
+#   (7) (issue 39) srun --tofa-matrix -w 't[3-1]' (or more names than a
+#       hostlist holds) exited 139 in srun's job request;
+#   (8) (issue 39) 16 loops of one user's worst requests held the service's
+#       request threads: another user's srun failed after 30 s.
 # Needs root. Environment as lib_tofa_cluster.sh.
 set -uo pipefail
 
@@ -177,6 +181,69 @@ if [ $rc -eq 0 ] && grep -q '"unexpected_errors": 0' <<<"$load"; then
     pass "(6) 300 simultaneous requests with 100 idle and 10 slow connections: $summary"
 else
     fail "(6) load: rc $rc, $summary $(grep -A3 '"errors"' <<<"$load" | tr '\n' ' ')"
+fi
+# ---- (7) node lists Slurm cannot expand (issue 39: srun exited 139) ----------------------------
+for list in 't[3-1]' 't[1-999999999]' 't[1-70000]'; do
+    out=$(timeout $TMO srun --tofa-matrix=pairs4.mat -n 4 -w "$list" true 2>&1); rc=$?
+    if [ $rc -ne 0 ] && [ $rc -lt 128 ] && grep -qF "'$list' is not a node list Slurm can expand" <<<"$out"; then
+        pass "(7) srun --tofa-matrix -w '$list': exit $rc, the node list named"
+    else
+        fail "(7) srun --tofa-matrix -w '$list': exit $rc: $(head -c 300 <<<"$out")"
+    fi
+done
+# ---- (8) one user's worst requests against another user's sruns (issue 39) -------------------
+# 16 loops of user nobody's most expensive requests, each as much work as the
+# mapping worker's limit allows; meanwhile user daemon's sruns are placed.
+hostile_graph=$(as_nobody "$QUERY" "$TOFA_CONF" 127.0.0.1 "$MUNGE_SOCKET" \
+    "UPLOAD_GRAPH name=hostile.mat
+$(cat "$DATA/pairs8.mat")" | sed -n 's/.*id=\([^ ]*\).*/\1/p')
+hostile() {   # loops until $DATA/stop-hostile exists
+    local request=$1
+    until [ -e "$DATA/stop-hostile" ]; do
+        as_nobody "$QUERY" "$TOFA_CONF" 127.0.0.1 "$MUNGE_SOCKET" "$request" >/dev/null 2>&1
+    done
+}
+# What one of each costs when nobody else runs (reported, not judged).
+costs=()
+for request in "PLACE graph=$hostile_graph slots=1048576" \
+               "PLACE graph=$hostile_graph strategy=anneal params=sweeps%3D999999999999"; do
+    t0=$(date +%s%N)
+    reply=$(as_nobody "$QUERY" "$TOFA_CONF" 127.0.0.1 "$MUNGE_SOCKET" "$request" 2>&1 | head -c 60)
+    costs+=("$(( ($(date +%s%N) - t0) / 1000000 )) ms (${reply%% *})")
+done
+rm -f "$DATA/stop-hostile"
+hostile_pids=()
+if [ -n "$hostile_graph" ]; then
+    for i in $(seq 1 8); do
+        hostile "PLACE graph=$hostile_graph slots=1048576" & hostile_pids+=($!)
+        hostile "PLACE graph=$hostile_graph strategy=anneal params=sweeps%3D999999999999" & hostile_pids+=($!)
+    done
+else
+    fail "(8) user nobody could not upload a graph"
+fi
+at_exit touch "$DATA/stop-hostile"
+sleep 3
+latencies=() placed=0
+for i in 1 2 3 4 5; do
+    t0=$(date +%s%N)
+    out=$(cd /tmp && timeout 120 runuser -u daemon -- env SLURM_CONF="$SLURM_CONF" \
+        LD_LIBRARY_PATH="${LD_LIBRARY_PATH:-}" srun --tofa-matrix="$DATA/pairs8.mat" -n 8 -l \
+        sh -c 'echo "$SLURMD_NODENAME $SLURM_JOB_ID"' 2>&1)
+    latencies+=("$(( ($(date +%s%N) - t0) / 1000000 )) ms")
+    # Placed by TOFA: the tasks ran where the service recorded the job's placement.
+    jid=$(sed -n 's/^ *0: t[0-9]* \([0-9]*\)$/\1/p' <<<"$out")
+    ran=$(sed -n 's/^ *\([0-9]*\): \(t[0-9]*\) [0-9]*$/\1 \2/p' <<<"$out" | sort -n | awk '{ print $2 }' | paste -sd, -)
+    recorded=$([ -n "$jid" ] && query "PLACEMENT job=$jid" 2>/dev/null | grep -o 'nodes=[^ ]*' | cut -d= -f2)
+    [ -n "$ran" ] && [ "$(tr ',' '\n' <<<"$ran" | wc -l)" -eq 8 ] && [ "$ran" = "$recorded" ] &&
+        placed=$((placed + 1))
+done
+touch "$DATA/stop-hostile"
+wait "${hostile_pids[@]}" 2>/dev/null
+busy_lines=$(grep -c "busy: uid $(id -u nobody) already has a placement running" "$DIR/log/slurmctld.log")
+if [ "$placed" -eq 5 ]; then
+    pass "(8) beside 16 loops of nobody's worst requests (alone: ${costs[*]}), user daemon's 5 sruns were placed by TOFA: ${latencies[*]}; nobody's refusals logged $busy_lines time(s)"
+else
+    fail "(8) $placed of 5 sruns of user daemon placed by TOFA beside nobody's 16 loops (${latencies[*]}): $(head -c 300 <<<"$out")"
 fi
 ctld_alive && pass "slurmctld alive at the end" || fail "slurmctld died"
 checks_done

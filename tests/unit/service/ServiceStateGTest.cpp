@@ -472,18 +472,24 @@ TEST_F(ServiceStateTest, DirectSrunsAvoidEachOthersPromisedTasks) {
                          "PLACE graph=g1 job=none tasks=4 strategy=greedy candidates=n0:2,n1:2,n2:2,n3:2")));
 }
 
-// The promises are read and added as one step: sruns placed at the same
-// moment (the service answers on several threads) still get disjoint nodes.
+// Direct sruns of several users placed at the same moment (the service
+// answers on several threads) still get disjoint nodes: a placement computed
+// while others added their claims is computed again. One user's second
+// concurrent placement is refused as busy (its client tries again).
 TEST_F(ServiceStateTest, ConcurrentDirectSrunsGetDisjointNodes) {
   auto state = open_state();
-  ASSERT_EQ(upload(*state, kAlice, "ring.mat", kRing), "OK id=g1 tasks=4 existing=0");
-  const std::string place =
-      "PLACE graph=g1 job=none tasks=4 strategy=greedy "
-      "candidates=n0:2,n1:2,n2:2,n3:2,n4:2,n5:2,n6:2,n7:2 claim=yes";
-  std::vector<std::string> answers(4);
+  const std::vector<uid_t> users = {1000, 1001, 1002, 1003};
+  for (std::size_t u = 0; u < users.size(); ++u)
+    ASSERT_EQ(upload(*state, users[u], "ring.mat", kRing),
+              "OK id=g" + std::to_string(u + 1) + " tasks=4 existing=0");
+  const std::string candidates = " tasks=4 strategy=greedy "
+                                 "candidates=n0:2,n1:2,n2:2,n3:2,n4:2,n5:2,n6:2,n7:2 claim=yes";
+  std::vector<std::string> answers(users.size());
   std::vector<std::thread> sruns;
-  for (std::string& answer : answers)
-    sruns.emplace_back([&] { answer = ask(*state, kAlice, place); });
+  for (std::size_t u = 0; u < users.size(); ++u)
+    sruns.emplace_back([&, u] {
+      answers[u] = ask(*state, users[u], "PLACE graph=g" + std::to_string(u + 1) + " job=none" + candidates);
+    });
   for (std::thread& srun : sruns) srun.join();
   std::set<std::string> used;
   for (const std::string& answer : answers) {
@@ -492,6 +498,22 @@ TEST_F(ServiceStateTest, ConcurrentDirectSrunsGetDisjointNodes) {
     EXPECT_TRUE(disjoint(used, nodes)) << answer;
     used.insert(nodes.begin(), nodes.end());
   }
+  // One user, four at once: each is placed or refused as busy, never both
+  // running; the admitted ones are disjoint from each other too.
+  std::vector<std::string> mine(4);
+  sruns.clear();
+  for (std::string& answer : mine)
+    sruns.emplace_back([&] { answer = ask(*state, users[0], "PLACE graph=g1 job=none" + candidates); });
+  for (std::thread& srun : sruns) srun.join();
+  int placed = 0;
+  for (const std::string& answer : mine) {
+    if (answer.rfind("OK ", 0) == 0) {
+      ++placed;
+    } else {
+      EXPECT_EQ(answer.rfind("ERROR busy: ", 0), 0u) << answer;
+    }
+  }
+  EXPECT_GE(placed, 1);
 }
 
 TEST(SrunClaims, PromisesLapseAndAreReleasedByTheirRecord) {

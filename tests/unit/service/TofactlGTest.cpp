@@ -29,6 +29,12 @@ TEST(TofactlFormatTest, GraphsAndJob) {
                                    "bytes=32 uploaded=0 used=0\n"),
             "ID  UID   NAME         TASKS  BYTES  UPLOADED  LAST_USED\n"
             "g1  1000  my comm.mat  4      32     never     never\n");
+  // A file name with a terminal escape (percent-encoded on the wire, as
+  // every field) reaches root's terminal escaped.
+  EXPECT_EQ(tofactl::format_graphs("OK count=1\ngraph id=g2 uid=1000 name=%1B]0;x%07%1B[2J.mat tasks=4 "
+                                   "bytes=32 uploaded=0 used=0\n"),
+            "ID  UID   NAME                     TASKS  BYTES  UPLOADED  LAST_USED\n"
+            "g2  1000  \\x1B]0;x\\x07\\x1B[2J.mat  4      32     never     never\n");
   const std::string job = tofactl::format_job(
       "OK job=7 uid=1000 graph=g1 time=0 strategy=tofa nodes=n5,n6 tasks=2 nodes_used=2 "
       "total_bytes=100 hop_bytes=100 average_hops=1 hop_variance=0 max_hops=1 dilation=1 "
