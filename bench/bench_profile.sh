@@ -68,8 +68,9 @@ if write:
     sys.path.insert(0, os.path.join(src, "scripts", "lib"))
     from readme_block import replace_readme_block
     overhead = (b / a - 1) * 100
+    runs = f"{len(prof)} run{'' if len(prof) == 1 else 's'}"
     text = (f"Overhead on LAMMPS (`tests/profile/in.lj`, {ranks} ranks, {steps} steps; median wall time "
-            f"of {len(prof)} runs with and {len(plain)} without the library, alternating): {overhead:.1f}% "
+            f"of {runs} with and as many without the library, alternating): {overhead:.1f}% "
             f"({b:.2f} s against {a:.2f} s; target at most {(report['target_ratio'] - 1) * 100:.0f}%: "
             f"{'met' if b / a <= report['target_ratio'] else 'missed'}).")
     if not replace_readme_block(os.path.join(src, "README.md"), "profile", text):

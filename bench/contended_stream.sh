@@ -157,7 +157,7 @@ from readme_block import replace_readme_block
 def spread(r):
     return f"{min(r['round_mean_cycle_us']) / 1000:.1f} to {max(r['round_mean_cycle_us']) / 1000:.1f} ms"
 conf = os.environ.get("TOFA_LIB_EXTRA_CONF", "").strip()
-summary = (f"{jobs} TOFA beside {jobs} plain jobs, {rounds} rounds"
+summary = (f"{jobs} TOFA beside {jobs} plain jobs, {rounds} round{'' if rounds == '1' else 's'}"
            + (f" (tofa.conf + `{conf}`)" if conf else "") + ": "
            f"{tofa['placement_recorded']} of {tofa['tofa_jobs']} TOFA jobs placed by TOFA (target >= 95%: "
            f"{'met' if share >= 0.95 else 'missed'}); slurmctld's mean scheduler cycle {ratio:.2f}x plain "
