@@ -29,6 +29,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from readme_block import replace_readme_block  # noqa: E402
 from svg_bars import grouped_bars  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -465,15 +466,9 @@ Where the goal is missed, why:
         f.write(md)
     if not readme_path:
         return
-    readme = open(readme_path).read()
-    section = (f"<!-- sim:begin -->\n{head}\n\n{goal}\n\n{tb}\n\nFault-free figures (DT, md at 32-256 "
-               f"ranks, torus arrangements): docs/sim-results.md.\n<!-- sim:end -->")
-    if "<!-- sim:begin -->" in readme:
-        readme = re.sub(r"<!-- sim:begin -->.*?<!-- sim:end -->", lambda _: section, readme,
-                        flags=re.S)
-        with open(readme_path, "w") as f:
-            f.write(readme)
-    else:
+    section = (f"{head}\n\n{goal}\n\n{tb}\n\nFault-free figures (DT, md at 32-256 "
+               f"ranks, torus arrangements): docs/sim-results.md.")
+    if not replace_readme_block(readme_path, "sim", section):
         print(f"{readme_path} has no <!-- sim:begin --> marker: section not written",
               file=sys.stderr)
 

@@ -106,6 +106,11 @@ check "a clean run at HEAD" results --only demo
 commit "results regenerated again"
 check "... passes again" passes
 
+(cd "$repo" && python3 gen.py)
+check "a generator run by hand rewrites a stamped block" grep -qx "value 43" "$repo/README.md"
+check "... and leaves it unstamped" fails_with "README.md: unstamped"
+g checkout -q -- README.md docs
+
 cp "$repo/README.md" "$work/readme.before"; cp "$repo/docs/demo.md" "$work/doc.before"
 check "a failing generator fails results.sh" bash -c "! (cd '$repo' && FAIL_GEN=1 bash scripts/results.sh >'$out' 2>&1)"
 check "... and leaves README.md and the doc as they were" \
