@@ -12,7 +12,8 @@
 # 2x). munged and slurmctld run on CPU 0, the slurmd, job steps and clients
 # on the other CPUs, as on a cluster whose controller has a host of its own
 # (on one CPU host everything shares it).
-# Writes out/contended-stream.json and docs/contended-stream.md.
+# Writes out/contended-stream.json, docs/contended-stream.md and the README's
+# summary between its contended markers.
 # Usage: bench/contended_stream.sh [JOBS_EACH (20)] [HOLD_SECONDS (5)] [ROUNDS (3)]
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -150,6 +151,21 @@ with open("docs/contended-stream.md", "w") as f:
     f.write(f"\nTOFA jobs placed by TOFA: {share:.0%} (target >= 95%); mean scheduler cycle "
             f"{ratio:.2f}x plain cons_tres (target <= 2x).\n")
 print(json.dumps(result))
+sys.path.insert(0, "scripts/lib")
+from readme_block import replace_readme_block
+def spread(r):
+    return f"{min(r['round_mean_cycle_us']) / 1000:.1f} to {max(r['round_mean_cycle_us']) / 1000:.1f} ms"
+conf = os.environ.get("TOFA_LIB_EXTRA_CONF", "").strip()
+summary = (f"{jobs} TOFA beside {jobs} plain jobs, {rounds} round{'' if rounds == '1' else 's'}"
+           + (f" (tofa.conf + `{conf}`)" if conf else "") + ": "
+           f"{tofa['placement_recorded']} of {tofa['tofa_jobs']} TOFA jobs placed by TOFA (target >= 95%: "
+           f"{'met' if share >= 0.95 else 'missed'}); slurmctld's mean scheduler cycle {ratio:.2f}x plain "
+           f"cons_tres's ({tofa['mean_cycle_us'] / 1000:.1f} vs {plain['mean_cycle_us'] / 1000:.1f} ms; "
+           f"TOFA's placement {tofa['mean_placement_us'] / 1000:.1f} ms a job; target <= 2x: "
+           f"{'met' if ratio <= 2 else 'missed'}); per-round means: plain cons_tres {spread(plain)}, "
+           f"TOFA {spread(tofa)}.")
+if not replace_readme_block("README.md", "contended", summary):
+    sys.exit("contended_stream.sh: README.md has no contended markers")
 PY
 [ $? -eq 0 ] && pass "contended stream measured (out/contended-stream.json)" || fail "no result"
 checks_done

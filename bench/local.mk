@@ -11,7 +11,7 @@ bench_bench_anneal_LDADD = common/libtofa.la
 bench_bench_service_SOURCES = bench/bench_service.cpp
 bench_bench_service_LDADD = common/libtofa.la
 # The quality targets of issue 12 against Scotch's gmap, Slurm's layout and
-# F_min (bench/quality.sh, ~10 minutes; not part of make bench).
+# F_min (bench/quality.sh, about a minute on 2 cores; not part of make bench).
 noinst_PROGRAMS += bench/bench_quality
 bench_bench_quality_SOURCES = bench/bench_quality.cpp
 bench_bench_quality_LDADD = common/libtofa.la

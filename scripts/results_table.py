@@ -5,7 +5,11 @@ tables, the full table docs/bench-results.md and an SVG bar chart.
 usage: results_table.py BENCH.json README.md CHART.svg [SERVICE.json]
 """
 import json
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from readme_block import replace_readme_block  # noqa: E402
 
 BEGIN, END = "<!-- results:begin -->", "<!-- results:end -->"
 
@@ -95,8 +99,6 @@ def chart(doc):
 def main():
     bench_json, readme, svg = sys.argv[1:4]
     doc = json.load(open(bench_json))
-    text = open(readme).read()
-    start, end = text.index(BEGIN) + len(BEGIN), text.index(END)
     body = summary_table(doc)
     body += ("\n\nEvery strategy, with times, F/F_min, link load and MIMS: "
              "[docs/bench-results.md](docs/bench-results.md); chart: "
@@ -106,8 +108,8 @@ def main():
                    "scripts/update-results.sh)\n\n" + table(doc) + "\n")
     if len(sys.argv) > 4:
         body += "\n\n" + service_table(json.load(open(sys.argv[4])))
-    text = text[:start] + "\n" + body + "\n" + text[end:]
-    open(readme, "w").write(text)
+    if not replace_readme_block(readme, "results", body):
+        sys.exit(f"results_table.py: {readme} has no {BEGIN} ... {END} block")
     open(svg, "w").write(chart(doc))
 
 

@@ -1,6 +1,10 @@
 # Unit tests: one GoogleTest binary; tests/unit/<module>/<Name>GTest.cpp.
 check_PROGRAMS += tests/unit_tests
 TESTS += tests/unit_tests tests/cli/test_tofa_map.sh tests/docs/test_man_pages.sh tests/meta/test_counting.sh
+# Every figure of README.md and docs/ stamped and no older than its sources
+# (scripts/results-manifest.json), and the check itself on a throwaway repository.
+TESTS += tests/docs/test_results_fresh.sh tests/docs/test_results_check.sh
+EXTRA_DIST += tests/docs/test_results_fresh.sh tests/docs/test_results_check.sh scripts/lib/readme_block.py
 tests_unit_tests_SOURCES = \
 	tests/unit/fixtures.hpp \
 	tests/unit/graph/GraphParseGTest.cpp tests/unit/graph/GeneratorsGTest.cpp \

@@ -43,12 +43,7 @@ tools/sim/apps/tofa-sim-md: $(srcdir)/tools/sim/apps/md.c $(srcdir)/tools/sim/ap
 	@$(MKDIR_P) tools/sim/apps
 	$(AM_V_CC)$(TOFA_SMPICC) -o $@ $(srcdir)/tools/sim/apps/md.c -lm
 CLEANFILES += $(TOFA_SIM_APPS)
-
-# The seed's section 5 (docs/sim-results.md, README): make results [FULL=1]
-results: all
-	python3 $(srcdir)/scripts/sim-results.py $(if $(FULL),--full)
 endif
-.PHONY: results
 EXTRA_DIST += tools/sim/apps/replay.c tools/sim/apps/dt.c tools/sim/apps/md.c \
 	tools/sim/apps/md_grid.h tools/sim/apps/sent_matrix.h tools/sim/README.md man/tofa-sim.1 \
 	scripts/sim-results.py scripts/lib/svg_bars.py

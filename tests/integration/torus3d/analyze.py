@@ -478,7 +478,23 @@ def write_readme_table(readme, report):
             return side["status"]
         m = side["metrics"]
         return f"{fmt_hb(m['hop_bytes'])} ({m['abort_probability']:.2f})"
-    L = ["| job | -N / -n | graph | torus3d: hop-bytes, MiB x hops (P(abort)) | tofa | tofa / torus3d |",
+    summary, jobs = report["summary"], report["jobs"]
+    not_placed = {}
+    for job in jobs:
+        if job["torus3d"]["status"] != "placed":
+            not_placed[job["torus3d"]["status"]] = not_placed.get(job["torus3d"]["status"], 0) + 1
+    both = summary["abort_exposure_jobs_both_placed"]
+    line = (f"torus3d placed {summary['placed']['torus3d']} of {len(jobs)} jobs"
+            + (" (" + ", ".join(f"{n} {status}" for status, n in sorted(not_placed.items())) + ")"
+               if not_placed else "")
+            + f", tofa {summary['placed']['tofa']} of {len(jobs)}")
+    if summary["geomean_hop_bytes_tofa_over_torus3d"] is not None:
+        line += (f"; over the {summary['jobs_compared']} jobs both placed, tofa's hop-bytes were "
+                 f"{summary['geomean_hop_bytes_tofa_over_torus3d']:.3f} of torus3d's (geometric mean), "
+                 f"{both['tofa']['jobs_on_failing_node']} of them on the failing node {report['failing']} "
+                 f"against torus3d's {both['torus3d']['jobs_on_failing_node']}")
+    L = [line + ".", "",
+         "| job | -N / -n | graph | torus3d: hop-bytes, MiB x hops (P(abort)) | tofa | tofa / torus3d |",
          "|---|---|---|---:|---:|---:|"]
     for job in report["jobs"]:
         t3, tofa = job["torus3d"], job["tofa"]
