@@ -75,6 +75,14 @@ ClientContext context_of(const char* conf_path, const char* host, const char* mu
   return client_context(text_or_empty(conf_path), text_or_empty(host), text_or_empty(munge_socket));
 }
 
+/// The context of srun's, sbatch's and salloc's calls: they wait for a
+/// restarting or busy service (ServiceWait), as for slurmctld.
+ClientContext waiting_context_of(const char* conf_path, const char* host, const char* munge_socket) {
+  ClientContext context = context_of(conf_path, host, munge_socket);
+  context.wait_for_service = true;
+  return context;
+}
+
 }  // namespace
 
 extern "C" {
@@ -337,7 +345,7 @@ int tofa_client_upload_graph(const char* conf_path, const char* host, const char
             "tofa_client_upload_graph: NULL argument");
     *graph_id = nullptr;
     const UploadedGraph graph =
-        upload_graph_file(context_of(conf_path, host, munge_socket), graph_path);
+        upload_graph_file(waiting_context_of(conf_path, host, munge_socket), graph_path);
     *graph_id = malloc_copy(graph.id);
     if (task_count) *task_count = graph.task_count;
   });
@@ -349,7 +357,7 @@ int tofa_client_job_placement(const char* conf_path, const char* host, const cha
     require(placement != nullptr, "tofa_client_job_placement: NULL placement");
     *placement = nullptr;
     *placement = malloc_copy(
-        join_nodes(fetch_job_placement(context_of(conf_path, host, munge_socket), job_id)));
+        join_nodes(fetch_job_placement(waiting_context_of(conf_path, host, munge_socket), job_id)));
   });
 }
 
@@ -372,7 +380,7 @@ int tofa_client_place(const char* conf_path, const char* host, const char* munge
     place.max_nodes = request->max_nodes;
     place.claim = request->direct_srun != 0;
     *placement = malloc_copy(
-        join_nodes(request_placement(context_of(conf_path, host, munge_socket), place)));
+        join_nodes(request_placement(waiting_context_of(conf_path, host, munge_socket), place)));
   });
 }
 
@@ -383,7 +391,7 @@ int tofa_client_record_placement(const char* conf_path, const char* host,
   return guarded(err, err_size, [&] {
     require(graph_id != nullptr && placement != nullptr && job_id != 0,
             "tofa_client_record_placement: NULL argument or job 0");
-    record_placement(context_of(conf_path, host, munge_socket), graph_id, job_id,
+    record_placement(waiting_context_of(conf_path, host, munge_socket), graph_id, job_id,
                      text_or_empty(strategy), placement);
   });
 }

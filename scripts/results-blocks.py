@@ -140,16 +140,22 @@ def cmd_list(m, _):
             print(f"{'':<13} --quick: {b['quick']}")
         for _, what in b.get("requires", []):
             print(f"{'':<13} needs {what}")
+        if b.get("written_by"):
+            print(f"{'':<13} not run by scripts/results.sh: written by {b['written_by']}")
 
 
 def cmd_names(m, args):
+    """The blocks scripts/results.sh runs: not those another command writes
+    ("written_by": the test-times block, from a run of the test command)."""
+    runnable = [b for b in m.blocks if not b.get("written_by")]
     if not args.only:
-        print(" ".join(b["name"] for b in m.blocks))
+        print(" ".join(b["name"] for b in runnable))
         return
     wanted = [n for n in args.only.replace(",", " ").split() if n]
     for n in wanted:
-        m.block(n)
-    print(" ".join(b["name"] for b in m.blocks if b["name"] in wanted))
+        if m.block(n).get("written_by"):
+            raise SystemExit(f"block {n} is written by {m.block(n)['written_by']}, not by scripts/results.sh")
+    print(" ".join(b["name"] for b in runnable if b["name"] in wanted))
 
 
 def cmd_field(m, args):

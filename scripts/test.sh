@@ -11,6 +11,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 started=$(date +%s)
+# For the README's test-times block (scripts/test-times.py reads this log).
+caches=warm
+[ -d /var/cache/tofa ] || caches=fresh
 bash scripts/install-deps.sh || exit 1
 bash scripts/build.sh || { echo "build failed"; exit 1; }
 
@@ -101,4 +104,5 @@ if [ -n "$releases_job" ]; then
 fi
 
 echo "test command: $(( $(date +%s) - started )) s"
+echo "test command run: commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown) caches=$caches date=$(date +%F)"
 python3 scripts/lib/tally.py "$stages"

@@ -52,9 +52,9 @@ std::string call_raw(const ClientContext& context, const std::string& request) {
   // again with growing pauses for ServiceWait seconds, as Slurm's own
   // clients wait for slurmctld.
   using Clock = std::chrono::steady_clock;
+  const double wait = context.wait_for_service ? std::min(context.settings.service_wait, 1e6) : 0;
   const Clock::time_point give_up =
-      Clock::now() + std::chrono::milliseconds(
-                         static_cast<long long>(std::min(context.settings.service_wait, 1e6) * 1000));
+      Clock::now() + std::chrono::milliseconds(static_cast<long long>(wait * 1000));
   std::chrono::milliseconds pause{100};
   std::string reply;
   for (;;) {

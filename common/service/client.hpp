@@ -16,6 +16,10 @@ struct ClientContext {
   int port = 0;
   std::string munge_socket;  ///< "" = default
   ServiceSettings settings;  ///< the conf's (defaults without a conf)
+  /// Try again for settings.service_wait seconds while the service refuses
+  /// connections (restarting) or answers "busy" (srun, sbatch and salloc do;
+  /// raw requests and tofactl get the answer at once).
+  bool wait_for_service = false;
 };
 
 /// host "" = ServiceHost of the conf; "HOST:PORT" overrides the port.

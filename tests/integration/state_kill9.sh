@@ -15,7 +15,8 @@
 #     *.tmp left, every file starts with its "# tofa-state" version line.
 # The request that a kill interrupted is sent again after the restart (an
 # upload must then find its graph if it was stored: "existing=1").
-# At the end every acknowledged placement is checked.
+# At the end every acknowledged placement is checked, and (issue 39) an srun
+# --tofa-matrix that starts while slurmctld is down waits for it and runs.
 # Environment (besides those of lib_tofa_cluster.sh):
 #   TOFA_CLUSTER_DIR        default /tmp/tofa-state-kill9-cluster
 #   TOFA_CLUSTER_PORT_BASE  default 18200 (service 18250, responders 18301..)
@@ -260,5 +261,36 @@ if [ $bad -eq 0 ] && [ ${#nodes_of_job[@]} -gt 0 ]; then
     pass "all ${#nodes_of_job[@]} acknowledged placements are recorded with their nodes"
 else
     fail "$bad of ${#nodes_of_job[@]} acknowledged placements differ or are missing"
+fi
+# ---- issue 39 (2): a TOFA srun issued while slurmctld restarts waits and runs -----------------
+# Inside a batch job, srun --tofa-matrix starts while slurmctld (and the
+# service inside it) is down after a kill -9, and comes back 8 s later: the
+# srun waits for the service as it waits for slurmctld, then runs placed.
+job_state() { scontrol show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p'; }
+wait_until 30 all_idle || fail "precondition: not all nodes idle: $(sinfo -h -N -o '%N %T' | tr '\n' ' ')"
+jid=$(sbatch --parsable -n 8 -o "$DATA/out-restart" --wrap \
+    "sleep 6; srun --tofa-matrix=$DATA/pairs8.mat -n 8 -l printenv SLURMD_NODENAME; echo srun exit \$?" 2>&1)
+running() { [ "$(job_state "$jid")" = RUNNING ]; }
+if wait_until 30 running; then
+    # slurmctld saves the job as running first (a kill -9 right after the
+    # start would bring it back pending, with or without TOFA); the srun
+    # then starts 3 s into the 8 s that slurmctld is down.
+    sleep 3
+    pid=$(ctld_pid)
+    kill -9 "$pid"
+    wait_until 10 dead "$pid"
+    sleep 8
+    slurmctld >/dev/null 2>&1
+    ended() { case "$(job_state "$jid")" in COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL) return 0 ;; esac; return 1; }
+    wait_until 120 ended
+    ran=$(layout < "$DATA/out-restart" 2>/dev/null | awk '{ print $2 }' | paste -sd, -)
+    recorded=$(query "PLACEMENT job=$jid" 2>/dev/null | grep -o 'nodes=[^ ]*' | cut -d= -f2)
+    if grep -qx 'srun exit 0' "$DATA/out-restart" 2>/dev/null && [ -n "$ran" ] && [ "$ran" = "$recorded" ]; then
+        pass "srun --tofa-matrix in job $jid, started while slurmctld was down for 8 s: waited, ran placed on $ran"
+    else
+        fail "srun --tofa-matrix across a slurmctld restart (job $jid, $(job_state "$jid")): ran '$ran', recorded '$recorded'; $(grep -v '^ *[0-9]*: ' "$DATA/out-restart" 2>/dev/null | head -n 3 | tr '\n' ' ')"
+    fi
+else
+    fail "job $jid did not start: $(job_state "$jid")"
 fi
 checks_done

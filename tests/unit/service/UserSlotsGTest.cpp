@@ -62,6 +62,7 @@ tofa::service::ClientContext context_for(int port, double service_wait) {
   context.munge_socket = tofa_test::cluster_munged().socket();
   context.settings.request_timeout = 5;
   context.settings.service_wait = service_wait;
+  context.wait_for_service = true;
   return context;
 }
 
