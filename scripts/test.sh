@@ -48,7 +48,7 @@ check_rc=$?
 for log in tests/*.log tests/*/*.log; do [ -f "$log" ] && cat "$log"; done
 grep -E '^(PASS|FAIL|ERROR|XFAIL|XPASS|SKIP):' "$results/make-check.log" || true
 # Every test make check should have run is a stage, whether it ran or not.
-for test in $(make -s list-check-tests); do
+for test in $(make -s list-check-tests 2>/dev/null | tail -n 1); do
   case $(sed -n 's/^:test-result: //p' "$test.trs" 2>/dev/null) in
     PASS) rc=0 ;; SKIP) rc=77 ;; FAIL) rc=1 ;; ERROR) rc=99 ;; *) rc=1 ;;  # no result: it never ran
   esac
