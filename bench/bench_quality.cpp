@@ -870,14 +870,16 @@ void write_budget_sentences(std::ostream& out, const std::vector<BudgetSummary>&
       << " (it spends its budget and returns after it).";
   for (const BudgetSummary& b : summaries) {
     out << " (" << b.scenario << "): " << b.within << " of " << b.cases << " within, "
-        << b.within_tenth << " within 1.1";
+        << b.within_tenth << " within 1.1 budgets";
     if (b.within < b.cases)
       out << ", over it " << times_text(b.lowest_over) << " to " << times_text(b.highest);
     if (b.abort_overrun_cases > 0)
-      out << " (failing candidates while the fault-free ones hold the job: auto may take up to "
+      out << " (some candidates fail while the fault-free ones hold the job: while every "
+             "placement found crosses a failing node, the route-around search gets "
+          << format("%.0f", tofa::auto_abort_overrun_budgets())
+          << " budgets more, so auto takes up to "
           << format("%.0f", 1 + tofa::auto_abort_overrun_budgets())
-          << " budgets, the route-around search running on while every placement found crosses "
-             "a failing node)";
+          << " budgets and the end of the step under way)";
     out << ";";
   }
   out << " every case in \"auto's time against its budget\" below";
@@ -950,8 +952,10 @@ void write_budget_table(std::ostream& out, const std::vector<CaseResult>& result
          "hold the job (all of (a)), its route-around search may run "
       << format("%.0f", tofa::auto_abort_overrun_budgets())
       << " budgets beyond the job's while every placement it found crosses a failing node "
-         "(an abort costs the whole job): there `auto` does not run within its budget. Time: "
-         "the median of up to 3 placements on a 2-core machine shared with other work.\n\n"
+         "(an abort costs the whole job; `kAbortOverrun`): there `auto` does not run within its "
+         "budget, but takes up to " << format("%.0f", 1 + tofa::auto_abort_overrun_budgets())
+      << " budgets and the end of the step under way. Time: the median of up to 3 placements "
+         "on a 2-core machine shared with other work (load average at the top).\n\n"
       << "| scenario | machine | graph | set | tasks | budget ms | `auto` ms | time / budget | "
          "may take 1 + " << format("%.0f", tofa::auto_abort_overrun_budgets()) << " budgets |\n"
       << "|---|---|---|---|---:|---:|---:|---:|---|\n";
