@@ -5,7 +5,8 @@
 # out/quality.json and the report to docs/placement-quality.md, and copies the
 # report's targets (between <!-- readme:begin/end --> there) into the README.
 # Usage: bench/quality.sh [--quick]   (--quick leaves out the two 32x32x32 cases)
-# About 3 minutes on 2 cores in full (measured: see docs/placement-quality.md); progress goes to the terminal.
+# About 2 minutes on 2 cores in full (1 min 44 s wall, 65 s of CPU, at load
+# average 7); progress goes to the terminal.
 # To look at a few cases without touching the report, run the binary itself:
 #   bench/bench_quality --scenarios a --graphs dt-sh-B --strategies auto,anneal
 set -euo pipefail
