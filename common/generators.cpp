@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <random>
+#include <set>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -368,6 +369,182 @@ CommGraph geometric_graph(int tasks, int k, double bytes, unsigned seed) {
   std::sort(points.begin(), points.end(),
             [&](const Point3& a, const Point3& b) { return slab_key(a) < slab_key(b); });
   return nearest_neighbour_graph(points, k, bytes, std::pow(tasks, -1.0 / 3));
+}
+
+namespace {
+
+std::pair<int, int> ordered(int a, int b) { return {std::min(a, b), std::max(a, b)}; }
+
+/// Both directions of {a, b}, `bytes` each way.
+void add_both_ways(std::vector<CommEdge>& edges, int a, int b, double bytes) {
+  edges.push_back({a, b, bytes, 1});
+  edges.push_back({b, a, bytes, 1});
+}
+
+/// One pairing attempt of random_regular_graph: false at a dead end (the
+/// free half-edges left belong to one task, or to tasks already joined).
+bool pair_half_edges(int tasks, int degree, std::mt19937& engine,
+                     std::set<std::pair<int, int>>& joined) {
+  std::vector<int> free_ends;
+  for (int task = 0; task < tasks; ++task) free_ends.insert(free_ends.end(), degree, task);
+  joined.clear();
+  auto take = [&](std::size_t i, std::size_t j) {
+    joined.insert(ordered(free_ends[i], free_ends[j]));
+    for (std::size_t k : {std::max(i, j), std::min(i, j)}) {
+      free_ends[k] = free_ends.back();
+      free_ends.pop_back();
+    }
+  };
+  auto suitable = [&](std::size_t i, std::size_t j) {
+    return free_ends[i] != free_ends[j] && !joined.count(ordered(free_ends[i], free_ends[j]));
+  };
+  constexpr int kRandomTries = 64;  // then every pair is looked at
+  while (!free_ends.empty()) {
+    std::uniform_int_distribution<std::size_t> pick(0, free_ends.size() - 1);
+    bool paired = false;
+    for (int attempt = 0; attempt < kRandomTries && !paired; ++attempt) {
+      const std::size_t i = pick(engine), j = pick(engine);
+      if (suitable(i, j)) {
+        take(i, j);
+        paired = true;
+      }
+    }
+    for (std::size_t i = 0; i < free_ends.size() && !paired; ++i)
+      for (std::size_t j = i + 1; j < free_ends.size() && !paired; ++j)
+        if (suitable(i, j)) {
+          take(i, j);
+          paired = true;
+        }
+    if (!paired) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+CommGraph random_regular_graph(int tasks, int degree, double bytes, unsigned seed) {
+  if (degree < 1 || degree >= tasks || (static_cast<long long>(tasks) * degree) % 2 != 0 ||
+      !(bytes > 0))
+    throw Error("a random regular graph needs 1 <= degree < tasks, tasks * degree even and "
+                "positive bytes");
+  std::mt19937 engine(seed);
+  std::set<std::pair<int, int>> joined;
+  while (!pair_half_edges(tasks, degree, engine, joined)) {
+  }
+  std::vector<CommEdge> edges;
+  for (const auto& [a, b] : joined) add_both_ways(edges, a, b, bytes);
+  return CommGraph::from_directed_edges(tasks, edges);
+}
+
+CommGraph small_world_graph(int tasks, int reach, double rewire, double bytes, unsigned seed) {
+  if (reach < 1 || 2LL * reach >= tasks || !(rewire >= 0 && rewire <= 1) || !(bytes > 0))
+    throw Error("a small-world graph needs 1 <= reach, 2 * reach < tasks, rewire in [0, 1] and "
+                "positive bytes");
+  struct Link {
+    int from, to;
+    double bytes;
+  };
+  std::vector<Link> links;
+  std::set<std::pair<int, int>> joined;
+  for (int offset = 1; offset <= reach; ++offset)  // lap by lap, as Watts and Strogatz
+    for (int task = 0; task < tasks; ++task) {
+      links.push_back({task, (task + offset) % tasks, bytes / offset});
+      joined.insert(ordered(task, (task + offset) % tasks));
+    }
+  std::mt19937 engine(seed);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  std::uniform_int_distribution<int> pick(0, tasks - 1);
+  for (Link& link : links) {
+    if (!(unit(engine) < rewire)) continue;
+    // A task joined to every other keeps its link.
+    for (int attempt = 0; attempt < 4 * tasks; ++attempt) {
+      const int to = pick(engine);
+      if (to == link.from || joined.count(ordered(link.from, to))) continue;
+      joined.erase(ordered(link.from, link.to));
+      joined.insert(ordered(link.from, to));
+      link.to = to;
+      break;
+    }
+  }
+  std::vector<CommEdge> edges;
+  for (const Link& link : links) add_both_ways(edges, link.from, link.to, link.bytes);
+  return CommGraph::from_directed_edges(tasks, edges);
+}
+
+CommGraph collectives_graph(int tasks, double tree_bytes, double ring_bytes) {
+  if (tasks < 2 || !(tree_bytes >= 0) || !(ring_bytes >= 0) || !(tree_bytes + ring_bytes > 0))
+    throw Error("a collectives graph needs 2 or more tasks and bytes >= 0, not both 0");
+  std::vector<CommEdge> edges;
+  for (int rank = 1; rank < tasks && tree_bytes > 0; ++rank) {
+    int highest = 1;
+    while (highest * 2 <= rank) highest *= 2;
+    add_both_ways(edges, rank - highest, rank, tree_bytes);
+  }
+  for (int rank = 0; rank < tasks && ring_bytes > 0; ++rank)
+    edges.push_back({rank, (rank + 1) % tasks, ring_bytes, 1});
+  return CommGraph::from_directed_edges(tasks, edges);
+}
+
+CommGraph rmat_graph(int scale, int edge_factor, double a, double b, double c, double bytes,
+                     unsigned seed) {
+  if (scale < 1 || scale > 20 || edge_factor < 1 || !(a >= 0 && b >= 0 && c >= 0) ||
+      !(a + b + c < 1) || !(bytes > 0))
+    throw Error("an R-MAT graph needs 1 <= scale <= 20, edge_factor >= 1, a, b, c >= 0 with "
+                "a + b + c < 1 and positive bytes");
+  const int tasks = 1 << scale;
+  std::mt19937 engine(seed);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  std::vector<CommEdge> edges;
+  for (long long drawn = 0; drawn < static_cast<long long>(edge_factor) * tasks; ++drawn) {
+    int row = 0, column = 0;
+    for (int bit = tasks >> 1; bit > 0; bit >>= 1) {
+      const double r = unit(engine);
+      if (r >= a + b + c) {
+        row |= bit;
+        column |= bit;
+      } else if (r >= a + b) {
+        row |= bit;
+      } else if (r >= a) {
+        column |= bit;
+      }
+    }
+    if (row != column) add_both_ways(edges, row, column, bytes);
+  }
+  return CommGraph::from_directed_edges(tasks, edges);
+}
+
+CommGraph box_stencil_graph(const std::vector<int>& dims, double bytes, double diagonal,
+                            bool periodic) {
+  long long tasks = 1;
+  for (int size : dims) tasks *= size > 0 ? size : 0;
+  if (dims.empty() || dims.size() > 3 || tasks < 1 || tasks > (1 << 24) || !(bytes > 0) ||
+      !(diagonal >= 0 && diagonal <= 1))
+    throw Error("a box stencil needs 1 to 3 positive dimensions of at most 2^24 tasks, positive "
+                "bytes and a diagonal share in [0, 1]");
+  std::array<int, 3> n{1, 1, 1};
+  std::copy(dims.begin(), dims.end(), n.begin());
+  std::vector<CommEdge> edges;
+  for (int task = 0; task < tasks; ++task) {
+    const std::array<int, 3> at{task % n[0], task / n[0] % n[1], task / (n[0] * n[1])};
+    for (int offset = 0; offset < 27; ++offset) {
+      const std::array<int, 3> step{offset % 3 - 1, offset / 3 % 3 - 1, offset / 9 - 1};
+      int moved = 0, neighbour = 0;
+      bool exists = true;
+      for (int d = 2; d >= 0; --d) {
+        int c = at[d] + step[d];
+        if (step[d] != 0) {
+          ++moved;
+          if (n[d] == 1) exists = false;
+          if (periodic) c = (c + n[d]) % n[d];
+          else if (c < 0 || c >= n[d]) exists = false;
+        }
+        neighbour = neighbour * n[d] + c;
+      }
+      if (moved == 0 || !exists || (moved > 1 && diagonal == 0)) continue;
+      edges.push_back({task, neighbour, bytes * std::pow(diagonal, moved - 1), 1});
+    }
+  }
+  return CommGraph::from_directed_edges(static_cast<int>(tasks), edges);
 }
 
 namespace {

@@ -109,6 +109,54 @@ CommGraph nearest_neighbour_graph(const std::vector<Point3>& points, int k, doub
 /// ranks do not follow the geometry.
 CommGraph geometric_graph(int tasks, int k, double bytes, unsigned seed);
 
+// Held-out generators: bench/quality.sh's held-out family is built from
+// these (and their seeds) alone; no strategy's constant was tuned on them.
+
+/// A uniformly random `degree`-regular simple graph (Steger and Wormald's
+/// pairing: free half-edges of two different tasks not yet joined are
+/// paired at random; a dead end restarts), std::mt19937(seed); every edge
+/// weighs `bytes` each way. No locality at all: an unstructured mesh's
+/// partners without its geometry. Throws Error unless tasks * degree is
+/// even and 1 <= degree < tasks.
+CommGraph random_regular_graph(int tasks, int degree, double bytes, unsigned seed);
+
+/// Watts and Strogatz's small world: a ring whose task i talks to i +- 1 ..
+/// i +- `reach`, offset j weighing bytes / j each way; each of those edges
+/// has its far end moved, with probability `rewire`, to a uniform task it
+/// is not yet joined to (std::mt19937(seed)), keeping its weight. Ids in
+/// ring order. Throws Error unless 1 <= reach, 2 * reach < tasks, 0 <=
+/// rewire <= 1 and bytes > 0.
+CommGraph small_world_graph(int tasks, int reach, double rewire, double bytes, unsigned seed);
+
+/// The point-to-point pattern of MPI collectives over `tasks` ranks: a
+/// binomial-tree broadcast (and reduce) from rank 0 (rank r's parent is r
+/// with its highest set bit cleared) with `tree_bytes` per edge each way,
+/// plus a ring allgather (r with r + 1 mod tasks) with `ring_bytes`; an
+/// edge in both adds up. Throws Error unless tasks >= 2 and both bytes
+/// >= 0 with one positive.
+CommGraph collectives_graph(int tasks, double tree_bytes, double ring_bytes);
+
+/// R-MAT (Chakrabarti et al., Graph500's Kronecker generator): 2^scale
+/// tasks, edge_factor * 2^scale edges, each drawn by descending the
+/// adjacency matrix's quadrants with probabilities a, b, c and 1 - a - b - c
+/// (std::mt19937(seed)); self loops dropped, repeated edges add up, so
+/// weights (multiples of `bytes` each way) and degrees are skewed. Some
+/// tasks may have no partner. Throws Error unless 1 <= scale <= 20,
+/// edge_factor >= 1, a, b, c >= 0 with a + b + c < 1 and bytes > 0.
+CommGraph rmat_graph(int scale, int edge_factor, double a, double b, double c, double bytes,
+                     unsigned seed);
+
+/// A stencil on a grid of 1 to 3 dimensions (first dimension fastest, as
+/// stencil_graph) where every task exchanges with every neighbour within
+/// one step in each coordinate (9 points in 2D, 27 in 3D): `bytes` each way
+/// with a face neighbour, bytes * diagonal^(d-1) with one that differs in
+/// d coordinates (diagonal = 0: the 5- or 7-point stencil). Periodic: every
+/// dimension wraps (a dimension of 2 reaches one neighbour both ways, and
+/// the bytes add up; one of 1 has no neighbour). Throws Error unless 1 to 3
+/// positive dimensions of at most 2^24 tasks, bytes > 0 and 0 <= diagonal <= 1.
+CommGraph box_stencil_graph(const std::vector<int>& dims, double bytes, double diagonal,
+                            bool periodic);
+
 /// The same graph with task i renamed to a std::mt19937(seed) shuffle of
 /// the ids: what a mapper sees when MPI ranks do not follow the geometry.
 CommGraph with_shuffled_ids(const CommGraph& graph, unsigned seed);

@@ -16,6 +16,7 @@ namespace {
 constexpr int kMinimumSweep = 64;        // proposals per sweep for tiny stages
 // Proposals sampled to calibrate the first beta: per movable task, within
 // bounds (a few tasks have few distinct moves; 4096 cost small jobs ~1 ms).
+// Tuned on: bench/quality.sh's md-pppm-16 (tuning set), timed (da1f9a8).
 constexpr int kCalibrationSamplesPerTask = 64;
 constexpr int kMinCalibrationSamples = 512;
 constexpr int kMaxCalibrationSamples = 4096;

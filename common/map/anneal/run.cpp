@@ -26,6 +26,7 @@ constexpr int kFaultPenaltyMaxSites = 1024;
 
 /// anneal=descent stops earlier when a pass changes nothing; on 4096-task
 /// geometric graphs the gain after 20 passes is below 0.1%.
+/// Tuned on: geometric_graph(4096, 6, ...), as bench/quality.sh (d) geometric-4096 (449bded).
 constexpr int kDescentOnlyPasses = 20;
 
 /// The candidates, without those with an outage probability when the

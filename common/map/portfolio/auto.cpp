@@ -52,10 +52,12 @@ using Clock = std::chrono::steady_clock;
 /// beat descent from the best heuristic at 192 tasks (bench/quality.sh:
 /// dt-sh-B 1.79 against 1.89 F/F_min) and at 1024 (bench/scaling.py:
 /// 4474 against 4839 hop-bytes); without a budget it takes ~1 s at 1024.
+/// Tuned on: bench/quality.sh (b) dt-sh-B and bench/scaling.py geometric-1024 (59205a5).
 constexpr int kAnnealMaxTasks = 1024;
 /// Below this much budget left, annealing's calibration alone would
 /// overrun it: auto then takes the annealer's grow start only (an
 /// annealing run of up to 128 tasks costs 0.3-1.1 ms before its first sweep).
+/// Tuned on: bench/quality.sh's tuning graphs, md-pppm-16 timed (da1f9a8).
 constexpr double kAnnealChainSeconds = 0.001;
 /// Scotch's time on this 2-core machine as tasks^1.73 (bench/quality.sh,
 /// geometric graphs, one task per node: 0.10 s at 4096 tasks, 3.8 s at
@@ -63,23 +65,30 @@ constexpr double kAnnealChainSeconds = 0.001;
 /// (on trees and power-law graphs it may still beat embed + descent); its
 /// n^1.73 outgrows the budget's n^0.8, and from about 10,000 tasks auto
 /// keeps to embed and descent, which beat it on geometric graphs anyway.
+/// Fitted on: geometric graphs of 4096 and 32,768 tasks, bench/quality.sh (d) (bb99d82).
 double predicted_scotch_seconds(int tasks) { return 3.8 * std::pow(tasks / 32768.0, 1.73); }
+/// Tuned on: bench/quality.sh (d) geometric-4096 and geometric-32768 (b67e3d9; 6 before).
 constexpr double kScotchOverrun = 2;
 /// Share of the budget (after the heuristics) for a first local descent
 /// from the heuristics' best, when Scotch would take more than that share:
 /// at 4096 tasks Scotch alone would take all of it.
+/// Tuned on: bench/quality.sh (d) geometric-4096 (b67e3d9).
 constexpr double kFirstDescentShare = 0.5;
 /// Share of the budget kept for the route-around search when failing nodes
 /// may be avoided.
+/// Not tuned: set without a recorded measurement (fdfe3c3).
 constexpr double kRouteAroundShare = 0.15;
 /// Budgets the route-around search may take beyond the job's when the fault-free
 /// candidates hold the job but every placement found so far may abort
 /// (bench/quality.sh (a): at 1x, 4 of 8 jobs kept a route through a failing node).
+/// It lets auto take several budgets in (a) (docs/placement-quality.md: time against budget).
+/// Tuned on: bench/quality.sh (a), its 8 tuning graphs dt-bh-C to geometric-192 (14c99eb).
 constexpr double kAbortOverrun = 10;
 /// Share of PlacementBudget a job of a few tasks still gets: with less, auto
 /// kept its first heuristic for a 2x2x2 stencil on 4 two-CPU nodes
 /// (torus3d_compare j10: 24 MiB x hops where a 2x2 box gave 16), and its
 /// annealing ends early anyway once the map freezes.
+/// Tuned on: tests/integration/torus3d_compare.sh job j10 (da1f9a8).
 constexpr double kSmallJobBudgetShare = 0.5;
 /// Share of the route-around search's time for the local descent that
 /// starts it (below kAnnealMaxTasks tasks; above, descent is all of it).
@@ -87,6 +96,7 @@ constexpr double kSmallJobBudgetShare = 0.5;
 /// changes set the temperatures, still crossed a failing node in 2 of 3 runs
 /// of powerlaw-128 in bench/quality.sh (a); from a descent's result, in none
 /// of 12.
+/// Tuned on: bench/quality.sh (a) powerlaw-128, 12 runs (8c35890).
 constexpr double kRouteAroundDescentShare = 0.25;
 
 /// The budget of --param budget=SECONDS, 0 for none. Throws Error on a
@@ -134,10 +144,12 @@ double route_around_penalty(const CommGraph& graph, double whole_cost, double pe
 
 /// Up to this many tasks greedy is part of stage 1 (about a millisecond);
 /// at 32,768 tasks it took 0.25 s for 6 times Scotch's hop-bytes.
+/// Tuned on: bench/quality.sh (d) geometric-32768 (b67e3d9).
 constexpr int kGreedyMaxTasks = 1024;
 
 /// Up to this many tasks greedy-routes (O(tasks x candidates)) runs when
 /// routes may be kept clear of failing nodes.
+/// Not tuned: a bound on its O(tasks x candidates) time (14c99eb).
 constexpr int kGreedyRoutesMaxTasks = 4096;
 
 /// Stage 1, always run: fast, and Slurm's layout among them.
@@ -247,6 +259,7 @@ class AutoMapper : public Mapper {
     // bench/quality.sh (a) for a placement crossing failing nodes (6 of 8
     // jobs), and annealing on the fault-free candidates with that time
     // lowered (a) from 0.610 to 0.572.
+    // Tuned on: bench/quality.sh (a), its 8 tuning graphs (5dad45d).
     const bool scotch_in_budget = !(route_around && !large);
     double scotch_seconds = 0;
     if (budget == 0 || (scotch_in_budget && time_left() &&
@@ -301,6 +314,8 @@ class AutoMapper : public Mapper {
 }  // namespace
 
 std::unique_ptr<Mapper> make_auto_mapper() { return std::make_unique<AutoMapper>(); }
+
+double auto_abort_overrun_budgets() { return kAbortOverrun; }
 
 double scaled_placement_budget(double budget_ms, int tasks) {
   return budget_ms / 1000 * std::max(kSmallJobBudgetShare, std::pow(std::max(tasks, 1) / 128.0, 0.8));

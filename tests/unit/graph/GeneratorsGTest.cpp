@@ -1,5 +1,6 @@
 // Synthetic graphs of tofa/generators.hpp (stencil, Chung's benchmarks, NPB DT,
-// halo exchange, pencil FFT, nearest neighbours, specs).
+// halo exchange, pencil FFT, nearest neighbours, specs; the held-out family:
+// random regular, small world, collectives, R-MAT, box stencils).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -241,6 +242,120 @@ TEST(Generators, GeometricGraphIdsFollowTheGeometry) {
   EXPECT_LT(mean_id_gap(graph), 100.0);
   EXPECT_GT(mean_id_gap(tofa::with_shuffled_ids(graph, 1)), 250.0);
   EXPECT_EQ(tofa::geometric_graph(1000, 6, 1.0, 3).adjacency(), graph.adjacency());
+}
+
+// Every task has exactly `degree` distinct partners other than itself, and
+// the seed decides the graph.
+TEST(Generators, RandomRegularGraphIsSimpleAndRegular) {
+  for (const auto& [tasks, k] : {std::pair{96, 4}, std::pair{15, 6}, std::pair{10, 9}}) {
+    const tofa::CommGraph graph = tofa::random_regular_graph(tasks, k, 3.0, 101);
+    ASSERT_EQ(graph.task_count(), tasks);
+    EXPECT_EQ(graph.edge_count(), static_cast<std::size_t>(tasks) * k / 2) << tasks;
+    for (int task = 0; task < tasks; ++task) {
+      EXPECT_EQ(degree(graph, task), k) << "tasks = " << tasks << ", task = " << task;
+      EXPECT_EQ(bytes_between(graph, task, task), 0.0) << task;
+    }
+    for (const tofa::CommEdge& edge : graph.undirected_edges()) EXPECT_EQ(edge.bytes, 6.0);
+  }
+  const tofa::CommGraph graph = tofa::random_regular_graph(96, 4, 1.0, 101);
+  EXPECT_EQ(tofa::random_regular_graph(96, 4, 1.0, 101).adjacency(), graph.adjacency());
+  EXPECT_NE(tofa::random_regular_graph(96, 4, 1.0, 102).adjacency(), graph.adjacency());
+  EXPECT_EQ(tofa_test::error_text([] { tofa::random_regular_graph(9, 3, 1.0, 1); }),
+            "a random regular graph needs 1 <= degree < tasks, tasks * degree even and positive "
+            "bytes");
+}
+
+// Without rewiring a ring whose offset j weighs bytes / j each way; with it,
+// the same number of edges and the same total bytes, some of them moved.
+TEST(Generators, SmallWorldIsARingWithShortcuts) {
+  const tofa::CommGraph ring = tofa::small_world_graph(20, 3, 0.0, 6.0, 5);
+  EXPECT_EQ(ring.edge_count(), 60u);
+  for (int task = 0; task < 20; ++task) EXPECT_EQ(degree(ring, task), 6) << task;
+  EXPECT_EQ(bytes_between(ring, 0, 1), 12.0);
+  EXPECT_EQ(bytes_between(ring, 0, 18), 6.0);  // offset 2 across the wrap
+  EXPECT_EQ(bytes_between(ring, 5, 8), 4.0);
+  EXPECT_EQ(bytes_between(ring, 0, 4), 0.0);
+  const tofa::CommGraph world = tofa::small_world_graph(200, 3, 0.2, 6.0, 5);
+  EXPECT_EQ(world.edge_count(), 600u);
+  EXPECT_DOUBLE_EQ(world.total_bytes(), tofa::small_world_graph(200, 3, 0.0, 6.0, 5).total_bytes());
+  int shortcuts = 0;
+  for (const tofa::CommEdge& edge : world.undirected_edges()) {
+    const int gap = std::abs(edge.to - edge.from);
+    shortcuts += std::min(gap, 200 - gap) > 3;
+  }
+  EXPECT_GT(shortcuts, 60);  // ~20% of 600, each moved to a random task
+  EXPECT_LT(shortcuts, 180);
+  EXPECT_EQ(tofa_test::error_text([] { tofa::small_world_graph(6, 3, 0.1, 1.0, 1); }),
+            "a small-world graph needs 1 <= reach, 2 * reach < tasks, rewire in [0, 1] and "
+            "positive bytes");
+}
+
+// 6 ranks: the binomial tree 0-1, 0-2, 1-3, 0-4, 1-5 (each rank's parent is
+// itself without its highest bit), both ways; the ring 0-1-2-3-4-5-0, one way.
+TEST(Generators, CollectivesAreABinomialTreeAndARing) {
+  const tofa::CommGraph graph = tofa::collectives_graph(6, 10.0, 1.0);
+  EXPECT_EQ(bytes_between(graph, 0, 1), 21.0);  // tree both ways, ring one way
+  EXPECT_EQ(bytes_between(graph, 0, 2), 20.0);
+  EXPECT_EQ(bytes_between(graph, 1, 3), 20.0);
+  EXPECT_EQ(bytes_between(graph, 0, 4), 20.0);
+  EXPECT_EQ(bytes_between(graph, 1, 5), 20.0);
+  EXPECT_EQ(bytes_between(graph, 2, 3), 1.0);
+  EXPECT_EQ(bytes_between(graph, 5, 0), 1.0);
+  EXPECT_EQ(bytes_between(graph, 2, 4), 0.0);
+  EXPECT_EQ(graph.edge_count(), 5u + 6 - 1);  // 0-1 in both
+  EXPECT_EQ(degree(tofa::collectives_graph(100, 1.0, 0.0), 0), 7);  // 1, 2, 4, ..., 64
+  EXPECT_EQ(tofa_test::error_text([] { tofa::collectives_graph(4, 0.0, 0.0); }),
+            "a collectives graph needs 2 or more tasks and bytes >= 0, not both 0");
+}
+
+// R-MAT with Graph500's a = 0.57: ids with few set bits are hubs; repeated
+// edges add up.
+TEST(Generators, RmatDegreesAndWeightsAreSkewed) {
+  const tofa::CommGraph graph = tofa::rmat_graph(8, 8, 0.57, 0.19, 0.19, 1.0, 7);
+  ASSERT_EQ(graph.task_count(), 256);
+  EXPECT_LE(graph.total_bytes(), 2.0 * 8 * 256);  // self loops dropped
+  EXPECT_GT(graph.total_bytes(), 2.0 * 7 * 256);
+  int tail = 0;  // tasks of 6 or more set bits: each a 0.24 chance per level
+  for (int task = 0; task < 256; ++task)
+    if (__builtin_popcount(task) >= 6) tail = std::max(tail, degree(graph, task));
+  EXPECT_GT(degree(graph, 0), 10 * tail);
+  double heaviest = 0;
+  for (const tofa::CommEdge& edge : graph.undirected_edges()) {
+    EXPECT_NE(edge.from, edge.to);
+    heaviest = std::max(heaviest, edge.bytes);
+  }
+  EXPECT_GE(heaviest, 4.0);  // some pair drawn at least twice
+  EXPECT_EQ(tofa::rmat_graph(8, 8, 0.57, 0.19, 0.19, 1.0, 7).adjacency(), graph.adjacency());
+  EXPECT_EQ(tofa_test::error_text([] { tofa::rmat_graph(4, 2, 0.5, 0.3, 0.2, 1.0, 1); }),
+            "an R-MAT graph needs 1 <= scale <= 20, edge_factor >= 1, a, b, c >= 0 with "
+            "a + b + c < 1 and positive bytes");
+}
+
+// Without diagonals and wrap it is stencil_graph; in 2D with diagonals a
+// 9-point stencil; periodic 8x8x8 is the 8x8x8 torus's own graph.
+TEST(Generators, BoxStencilsWithDiagonalsAndWrap) {
+  EXPECT_EQ(tofa::box_stencil_graph({5, 3, 2}, 2.0, 0.0, false).adjacency(),
+            tofa::stencil_graph({5, 3, 2}, 2.0).adjacency());
+  const tofa::CommGraph nine = tofa::box_stencil_graph({6, 4}, 8.0, 0.25, false);
+  EXPECT_EQ(degree(nine, 7), 8);  // (1, 1): inside
+  EXPECT_EQ(degree(nine, 0), 3);  // a corner
+  EXPECT_EQ(bytes_between(nine, 7, 8), 16.0);
+  EXPECT_EQ(bytes_between(nine, 7, 14), 4.0);  // (2, 2): a diagonal
+  EXPECT_EQ(bytes_between(nine, 0, 5), 0.0);   // no wrap
+  const tofa::CommGraph torus = tofa::box_stencil_graph({8, 8, 8}, 1.0, 0.0, true);
+  EXPECT_EQ(torus.edge_count(), 3u * 512);
+  for (int task = 0; task < 512; ++task) EXPECT_EQ(degree(torus, task), 6) << task;
+  EXPECT_EQ(bytes_between(torus, 0, 7), 2.0);    // x wraps
+  EXPECT_EQ(bytes_between(torus, 0, 448), 2.0);  // z wraps
+  const tofa::CommGraph cube = tofa::box_stencil_graph({3, 3, 3}, 4.0, 0.5, true);
+  for (int task = 0; task < 27; ++task) EXPECT_EQ(degree(cube, task), 26) << task;
+  EXPECT_EQ(bytes_between(cube, 0, 26), 2 * 4.0 * 0.25);  // (2, 2, 2): a corner across the wrap
+  const tofa::CommGraph two = tofa::box_stencil_graph({2, 5}, 1.0, 0.0, true);
+  EXPECT_EQ(bytes_between(two, 0, 1), 4.0);  // +1 and -1 reach the same task
+  EXPECT_EQ(degree(tofa::box_stencil_graph({1, 5}, 1.0, 1.0, true), 0), 2);
+  EXPECT_EQ(tofa_test::error_text([] { tofa::box_stencil_graph({4, 0}, 1.0, 0.0, false); }),
+            "a box stencil needs 1 to 3 positive dimensions of at most 2^24 tasks, positive bytes "
+            "and a diagonal share in [0, 1]");
 }
 
 TEST(Generators, SpecsAndTheirErrors) {

@@ -18,6 +18,7 @@
 #include "map/capacity_repair.hpp"
 #include "map/slot_pool.hpp"
 #include "map/scotch/deco_arch.hpp"
+#include "map/scotch/gmap_anchor.hpp"
 #include "map/scotch/scotch_target.hpp"
 #include "tofa/error.hpp"
 #include "tofa/faults.hpp"
@@ -762,6 +763,40 @@ TEST(ScotchStrategies, ScotchTargetOfOneNodeIsRefused) {
   const Topology torus = Topology::from_spec("torus:4x4");
   auto held = tofa::scotch::lock();
   EXPECT_THROW(tofa::scotch::topology_target(torus, {3}, held), tofa::Error);
+}
+
+// On a 4x4x4 torus the 7 nodes with the fewest hops between them (36) are
+// a node and its 6 neighbours (or a 2x2x2 cube less a corner, also 36):
+// node 0's set comes first.
+TEST(ScotchAnchors, PackedNodesAreTheMostCompactSet) {
+  const Topology torus = Topology::from_spec("torus:4x4x4");
+  std::vector<int> all(64);
+  std::iota(all.begin(), all.end(), 0);
+  EXPECT_EQ(tofa::packed_anchor_nodes(torus, all, 7), (std::vector<int>{0, 1, 3, 4, 12, 16, 48}));
+  // Candidates 20 to 63: every node below 36 = (0, 1, 2) lacks a neighbour
+  // (in z = 0, or 16 to 19); 36 has its 6.
+  const std::vector<int> upper(all.begin() + 20, all.end());
+  EXPECT_EQ(tofa::packed_anchor_nodes(torus, upper, 7),
+            (std::vector<int>{20, 32, 36, 37, 39, 40, 52}));
+  EXPECT_EQ(error_text([&] { tofa::packed_anchor_nodes(torus, upper, 45); }),
+            "packed anchor: 45 nodes wanted of 44 candidates");
+}
+
+// 85 DT tasks on 8-core nodes: the packed anchor takes ceil(85/8) = 11
+// nodes, full but one; the gmap anchor spreads the job over the candidates.
+TEST(ScotchAnchors, PackedAnchorKeepsToTheSlots) {
+  const Topology torus = Topology::from_spec("torus:4x4x4:cores=8");
+  const CommGraph graph = random_sparse_graph(85, 3);
+  MappingRequest request;
+  request.graph = &graph;
+  request.topology = &torus;
+  const Placement packed = tofa::scotch_packed_anchor(request);
+  expect_valid(request, packed);
+  EXPECT_EQ(std::set<int>(packed.begin(), packed.end()).size(), 11u);
+  const Placement spread = tofa::scotch_gmap_anchor(request);
+  expect_valid(request, spread);
+  EXPECT_GT(std::set<int>(spread.begin(), spread.end()).size(), 11u);
+  EXPECT_EQ(tofa::scotch_packed_anchor(request), packed);
 }
 
 TEST(MappingRequestChecks, FaultCostAndOutageAreValidated) {
