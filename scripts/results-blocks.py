@@ -297,7 +297,9 @@ def check_block(m, b, report):
             problems.append(f"generated at {stamped[:7]}, not in this branch's history, whose sources differ")
         date = stamps[0][2]
         fresh_note = f" (generated at {stamped[:7]} on {date})"
-    if problems:
+    if problems and b.get("written_by"):
+        problems.append(f"regenerate: {b['written_by']}")
+    elif problems:
         problems.append(f"regenerate: scripts/results.sh --only {b['name']}   ({b['command']}, "
                         f"{b.get('takes', '?')})")
     report.result(not problems, f"{b['name']}: stamped and no older than its sources{fresh_note}", problems)
