@@ -268,17 +268,21 @@ fi
 # srun waits for the service as it waits for slurmctld, then runs placed.
 job_state() { scontrol show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p'; }
 wait_until 30 all_idle || fail "precondition: not all nodes idle: $(sinfo -h -N -o '%N %T' | tr '\n' ' ')"
+rm -f "$DATA/go"
 jid=$(sbatch --parsable -n 8 -o "$DATA/out-restart" --wrap \
-    "sleep 6; srun --tofa-matrix=$DATA/pairs8.mat -n 8 -l printenv SLURMD_NODENAME; echo srun exit \$?" 2>&1)
+    "while [ ! -e $DATA/go ]; do sleep 0.2; done; srun --tofa-matrix=$DATA/pairs8.mat -n 8 -l printenv SLURMD_NODENAME; echo srun exit \$?" 2>&1)
 running() { [ "$(job_state "$jid")" = RUNNING ]; }
 if wait_until 30 running; then
-    # slurmctld saves the job as running first (a kill -9 right after the
-    # start would bring it back pending, with or without TOFA); the srun
-    # then starts 3 s into the 8 s that slurmctld is down.
-    sleep 3
+    # slurmctld has saved the job as running (a kill -9 before that brings it
+    # back pending, with or without TOFA); then, with slurmctld down, the
+    # job's srun starts.
+    touch "$DATA/running-seen"
+    saved() { [ "$DIR/state/job_state" -nt "$DATA/running-seen" ]; }
+    wait_until 60 saved || fail "precondition: slurmctld did not save job $jid's state within 60 s"
     pid=$(ctld_pid)
     kill -9 "$pid"
     wait_until 10 dead "$pid"
+    touch "$DATA/go"
     sleep 8
     slurmctld >/dev/null 2>&1
     ended() { case "$(job_state "$jid")" in COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL) return 0 ;; esac; return 1; }
