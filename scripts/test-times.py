@@ -6,7 +6,8 @@ machine and with warm caches, each row from one run's own log.
 
 LOG is the output of `bash scripts/test.sh` (or `.ci/run`): its lines
 "test command: N s" and "test command run: commit=C caches=fresh|warm
-date=D" (scripts/test.sh prints both) and its closing count. The row of that
+date=D load=A-B" (scripts/test.sh prints both; the load averages at its start
+and end say whether other work shared the machine) and its closing count. The row of that
 run's kind of caches is replaced, the other kept; the begin marker is stamped
 with the newest row's commit and date. A row older than the test command's
 last change (scripts/test.sh) says so.
@@ -33,16 +34,17 @@ def git(root, *args):
 def run_of(log_path):
     text = open(log_path, errors="replace").read()
     seconds = re.findall(r"^test command: (\d+) s$", text, re.M)
-    context = re.findall(r"^test command run: commit=([0-9a-f]+) caches=(fresh|warm) date=(\S+)$", text, re.M)
+    context = re.findall(r"^test command run: commit=([0-9a-f]+) caches=(fresh|warm) date=(\S+)(?: load=(\S+))?$",
+                         text, re.M)
     count = re.findall(r"^(\d+) passed, (\d+) failed(?:, (\d+) skipped)?$", text, re.M)
     if not seconds or not context or not count:
         raise SystemExit(f"{log_path}: expected the lines 'test command: N s', 'test command run: "
                          "commit=C caches=fresh|warm date=D' and 'N passed, N failed[, N skipped]' "
                          "(scripts/test.sh prints them)")
-    commit, caches, date = context[-1]
+    commit, caches, date, load = context[-1]
     passed, failed, skipped = count[-1]
     return {"seconds": int(seconds[-1]), "commit": commit[:7], "caches": caches, "date": date,
-            "count": f"{passed} passed, {failed} failed, {skipped or 0} skipped"}
+            "load": load or "?", "count": f"{passed} passed, {failed} failed, {skipped or 0} skipped"}
 
 
 def main():
@@ -67,9 +69,10 @@ def main():
                                       capture_output=True).returncode != 0:
         older = f" (before the test command's change at {last_change})"
     line = (f"| {run['caches']} | {KINDS[run['caches']]} | {run['seconds']} s ({minutes:.0f} min){older} | "
-            f"{run['count']} | {run['commit']} | {run['date']} |")
+            f"{run['load']} | {run['count']} | {run['commit']} | {run['date']} |")
     rows[run["caches"]] = (line, run["commit"], run["date"])
-    table = ["| run | caches | test command | count | commit | date |", "|---|---|---:|---|---|---|"]
+    table = ["| run | caches | test command | load average (start-end; 2 cores) | count | commit | date |",
+             "|---|---|---:|---|---|---|---|"]
     table += [rows[k][0] for k in ("fresh", "warm") if k in rows]
     newest = max(rows.values(), key=lambda r: r[2])
     if not replace_readme_block(a.readme, "test-times", "\n".join(table)):

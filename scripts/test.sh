@@ -14,6 +14,7 @@ started=$(date +%s)
 # For the README's test-times block (scripts/test-times.py reads this log).
 caches=warm
 [ -d /var/cache/tofa ] || caches=fresh
+load_at_start=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo ?)
 bash scripts/install-deps.sh || exit 1
 bash scripts/build.sh || { echo "build failed"; exit 1; }
 
@@ -104,5 +105,5 @@ if [ -n "$releases_job" ]; then
 fi
 
 echo "test command: $(( $(date +%s) - started )) s"
-echo "test command run: commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown) caches=$caches date=$(date +%F)"
+echo "test command run: commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown) caches=$caches date=$(date +%F) load=$load_at_start-$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo ?)"
 python3 scripts/lib/tally.py "$stages"
