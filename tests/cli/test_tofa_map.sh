@@ -39,7 +39,43 @@ tofa = doc["results"][3]
 assert tofa["metrics"]["abort_probability"] == 0.0, tofa["metrics"]
 assert len(tofa["placement"]) == 85
 PY
-check "svg is written" grep -q '<svg' "$work/out.svg"
+# tools/placement_svg.cpp: a panel of 8x8 cells per plane z, 6 panels a line
+# (1200 px / (8 * 22 + 18)), so 1182 x 478 px; one <rect> with a <title>
+# "NAME: N task(s)" per node, a number drawn on each used cell, a red border
+# on each faulty node.
+check "svg draws the 512 nodes, the 85 tasks of the hostfile and the 16 faulty nodes" \
+  python3 - "$work/out.svg" "$work/hosts" "$examples/faults16.txt" <<'PY'
+import re, sys
+import xml.etree.ElementTree as ET
+ns = "{http://www.w3.org/2000/svg}"
+root = ET.parse(sys.argv[1]).getroot()
+assert root.tag == ns + "svg", root.tag
+assert (root.get("width"), root.get("height")) == ("1182", "478"), root.attrib
+cells = {}
+red = set()
+for rect in root.iter(ns + "rect"):
+    title = rect.find(ns + "title")
+    if title is None:
+        continue
+    m = re.fullmatch(r"(n\d{3}): (\d+) task\(s\)(, outage > 0)?", title.text)
+    assert m, title.text
+    assert m.group(1) not in cells, m.group(1)
+    cells[m.group(1)] = int(m.group(2))
+    assert (rect.get("stroke") == "red") == bool(m.group(3)), (title.text, rect.attrib)
+    if m.group(3):
+        red.add(m.group(1))
+assert sorted(cells) == ["n%03d" % i for i in range(512)], len(cells)
+hosts = open(sys.argv[2]).read().split()
+used = {name: hosts.count(name) for name in set(hosts)}
+assert {n: c for n, c in cells.items() if c} == used, "cells' task counts differ from the hostfile"
+assert sum(cells.values()) == 85
+faulty = {line.split()[0] for line in open(sys.argv[3]) if line.startswith("n")}
+assert red == faulty, sorted(red ^ faulty)
+numbers = [int(t.text) for t in root.iter(ns + "text") if t.text.isdigit()]
+assert len(numbers) == 85 and sum(numbers) == 85, numbers
+planes = [t.text for t in root.iter(ns + "text") if t.text.startswith("plane ")]
+assert planes == ["plane %d" % z for z in range(8)], planes
+PY
 
 "$map" --topology "$examples/torus8x8x8.conf" --graph "$examples/dt85.mat" \
   --evaluate "$work/hosts" >"$work/given" 2>&1

@@ -94,8 +94,106 @@ for s in a["strategies"]:
               f"{s['strategy']}: the seed's 9 mappers and its baseline scored on {composed['jobs']} allocations "
               f"(rcb {hops['stencil-rcb']:.2f}, incimprove {hops['stencil-incimprove']:.2f}, "
               f"baseline {hops['stencil-baseline']:.2f})")
-for chart in ("harness-accuracy", "harness-strategies", "harness-latency", "harness-bunde"):
-    check(os.path.getsize(os.path.join(charts, chart + ".svg")) > 0, f"{chart}.svg written")
+# The charts (scripts/harness-charts.py): each SVG parsed, its bars' values
+# (or the accuracy curves' points) those of the report, and its PNG decoded
+# here: signature, chunk CRCs, IHDR size = the SVG's, IDAT inflating to
+# height x (1 + width x bytes per pixel), every bar or point drawn in its colour.
+import math, struct, zlib
+import xml.etree.ElementTree as ET
+SVG = "{http://www.w3.org/2000/svg}"
+def read_png(path):
+    data = open(path, "rb").read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "no PNG signature"
+    pos, chunks = 8, []
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        assert zlib.crc32(kind + body) == struct.unpack(">I", data[pos + 8 + length:pos + 12 + length])[0], kind
+        chunks.append((kind, body))
+        pos += 12 + length
+    assert chunks[0][0] == b"IHDR" and chunks[-1][0] == b"IEND", [k for k, _ in chunks]
+    w, h, depth, color, _, _, interlace = struct.unpack(">IIBBBBB", chunks[0][1])
+    assert depth == 8 and color in (2, 6) and interlace == 0, (depth, color, interlace)
+    bpp = 4 if color == 6 else 3
+    raw = zlib.decompress(b"".join(body for kind, body in chunks if kind == b"IDAT"))
+    stride = w * bpp
+    assert len(raw) == h * (1 + stride), (len(raw), h * (1 + stride))
+    pixels, prev = [], bytearray(stride)
+    for y in range(h):
+        f, line = raw[y * (1 + stride)], bytearray(raw[y * (1 + stride) + 1:(y + 1) * (1 + stride)])
+        assert f <= 4, f
+        for i in range(stride):
+            l, u, ul = (line[i - bpp] if i >= bpp else 0), prev[i], (prev[i - bpp] if i >= bpp else 0)
+            if f == 4:
+                p = l + u - ul
+                l = l if abs(p - l) <= abs(p - u) and abs(p - l) <= abs(p - ul) else u if abs(p - u) <= abs(p - ul) else ul
+            line[i] = (line[i] + (0, l, u, (l + u) // 2, l)[f]) & 255
+        pixels.append([tuple(line[x:x + 3]) + ((255,) if bpp == 3 else (line[x + 3],))
+                       for x in range(0, stride, bpp)])
+        prev = line
+    return w, h, pixels
+rgb = lambda hex_color: tuple(bytes.fromhex(hex_color[1:])) + (255,)
+def chart_problem(name, expected=None, groups=0, series=0):
+    """None if NAME.svg draws `expected` ("series, group" -> value) as bars
+    (or the accuracy samples as two curves) and NAME.png shows them, else why not."""
+    try:
+        root = ET.parse(os.path.join(charts, name + ".svg")).getroot()
+        w, h, pixels = read_png(os.path.join(charts, name + ".png"))
+        assert (str(w), str(h)) == (root.get("width"), root.get("height")), (w, h, root.attrib)
+        assert pixels[0][0] == pixels[h - 1][w - 1] == (255, 255, 255, 255), "background not white"
+        if expected is None:  # scripts/lib/svg_lines.py: 680 x 440, a polyline and a dot per sample
+            assert (w, h) == (680, 440), (w, h)
+            samples = [s for s in a["heartbeat"]["accuracy"] if s["round"] > 0]
+            lines = list(root.iter(SVG + "polyline"))
+            assert [len(l.get("points").split()) for l in lines] == [len(samples)] * 2 and samples, len(samples)
+            dots = list(root.iter(SVG + "circle"))
+            assert len(dots) == 2 * len(samples), len(dots)
+            last = [d for d in dots if d.get("fill") == lines[-1].get("stroke")]
+            at = lambda d: pixels[int(float(d.get("cy")))][int(float(d.get("cx")))]
+            assert all(at(d) == rgb(d.get("fill")) for d in last), "the last curve's dots not drawn"
+            assert sum(at(d) == rgb(d.get("fill")) for d in dots) >= 0.9 * len(dots), "dots not drawn"
+            return None
+        # scripts/lib/svg_bars.py's size for these groups and series.
+        assert (w, h) == (max(640, 90 + groups * (24 + 14 * series)), 420), (w, h)
+        bars = {}
+        for rect in root.iter(SVG + "rect"):
+            title = rect.find(SVG + "title")
+            if title is not None:
+                label, shown = title.text.rsplit(": ", 1)
+                bars[label] = (float(shown), rect)
+        assert sorted(bars) == sorted(expected), sorted(set(bars) ^ set(expected))
+        for label, (shown, rect) in bars.items():
+            assert math.isclose(shown, expected[label], rel_tol=5e-4), (label, shown, expected[label])
+            x, y, bw, bh = (float(rect.get(k)) for k in ("x", "y", "width", "height"))
+            if bh >= 4:
+                assert pixels[int(y + bh / 2)][int(x + bw / 2)] == rgb(rect.get("fill")), (label, "not drawn")
+            assert pixels[int(y) - 3][int(x + bw / 2)] != rgb(rect.get("fill")), (label, "drawn taller")
+        return None
+    except (AssertionError, OSError, ET.ParseError, KeyError, ValueError) as e:
+        return f"{type(e).__name__}: {e}"
+def named(expected, what):
+    problem = chart_problem(*expected)
+    check(problem is None, what + (f" ({problem})" if problem else ""))
+names = [s["strategy"] for s in a["strategies"]]
+named(("harness-accuracy",), "harness-accuracy.svg/.png: both error curves, a dot per sample")
+served = [s for s in a["strategies"] if s["placement_latency_ms"]["calls"] > 0]
+named(("harness-latency", {f"{k}, {s['strategy']}": s["placement_latency_ms"][k]
+                           for s in served for k in ("p50", "p95", "p99")}, len(served), 3),
+      f"harness-latency.svg/.png: p50, p95, p99 of the {len(served)} served strategies")
+metrics = {"hop-bytes": "mean_hop_bytes", "P(abort)": "mean_abort_probability",
+           "completion proxy": "completion_proxy_ratio", "mean wait": "mean_wait"}
+base = a["strategies"][0]
+named(("harness-strategies", {f"{m}, {s['strategy']}": s[k] / base[k] for s in a["strategies"]
+                              for m, k in metrics.items() if base[k]}, len(names), 4),
+      f"harness-strategies.svg/.png: 4 metrics of {len(names)} strategies relative to {base['strategy']}")
+composed = [s for s in a["strategies"] if "mappers" in s.get("bunde", {})]
+short = {"stencil-colmajor": "colmaj.", "stencil-rowmajor": "rowmaj.", "stencil-allcorners": "allcorn.",
+         "stencil-twowayoverlay": "2-way ov.", "stencil-incimprove": "incimpr."}
+named(("harness-bunde", {f"{s['strategy']} ({s['bunde']['mappers']['jobs']} jobs), "
+                         f"{short.get(m, m.replace('stencil-', ''))}": v
+                         for s in composed for m, v in s["bunde"]["mappers"]["average_hops"].items()},
+       10, len(composed)),
+      f"harness-bunde.svg/.png: 10 mappers' average hops for {len(composed)} allocators")
 sys.exit(1 if failures else 0)
 PY
 rc=$?

@@ -10,12 +10,181 @@ set -u
 
 python3 "$top_srcdir/scripts/sim-results.py" --quick --jobs 2 --json "$work/r.json" \
   --docs "$work/docs" --readme "" >"$work/log" 2>&1 || cat "$work/log"
-check "the quick run writes its JSON" test -s "$work/r.json"
-for f in sim-results.md sim-fig3a.png sim-fig3b.png sim-table1.png sim-dt-16.png sim-md-8.png \
-  sim-md-16.png; do
-  check "it writes docs/$f" test -s "$work/docs/$f"
+check "the JSON holds one run per planned case (22 singles, 12 batches), none empty" \
+  python3 - "$work/r.json" <<'PY'
+import json, math, sys
+doc = json.load(open(sys.argv[1]))
+assert doc["size_name"] == "quick", doc["size_name"]
+S = ["default-slurm", "random", "greedy", "torus3d", "tofa", "auto"]
+T = ["default-slurm", "torus3d", "tofa", "auto"]
+size = doc["size"]
+dt = [{"app": "dt", "kind": k, "class": c} for k, c in size["dt"]]
+md = [{"app": "md", "ranks": r, "steps": size["steps"]} for r in size["md"]]
+key = lambda arr, app, s: (arr, json.dumps(app, sort_keys=True), s)
+want = [key("8x8x8", a, s) for a in dt + md for s in S]
+want += [key(arr, md[-1], s) for arr in size["arrangements"][1:] for s in T]
+got = [key(r["arrangement"], r["app"], r["strategy"]) for r in doc["singles"]]
+assert len(want) == 22 and sorted(got) == sorted(want), set(got) ^ set(want)
+for r in doc["singles"]:
+    assert r["nodes_used"] == r["tasks"] > 0 and r["hop_bytes"] > 0 and 0 < r["time"] < 1, r
+    assert (r["app"]["app"] == "md") == (r["steps_per_second"] > 0), r
+    if r["app"]["app"] == "md":
+        assert r["tasks"] == r["app"]["ranks"], r
+got = sorted((r["app"]["app"], r["failing_nodes"], r["strategy"]) for r in doc["batches"])
+assert got == sorted((a, f, s) for a, f in (("dt", 16), ("md", 8), ("md", 16)) for s in T), got
+for b in doc["batches"]:
+    assert b["instances"] > 0 and len(b["batches"]) > 1 and b["instances"] % len(b["batches"]) == 0, b
+    assert b["aborted_instances"] == round(b["abort_ratio"] * b["instances"]), b
+    mean = sum(x["completion_time"] for x in b["batches"]) / len(b["batches"])
+    assert math.isclose(b["mean_completion_time"], mean, rel_tol=1e-9), (b["mean_completion_time"], mean)
+PY
+check "docs/sim-results.md: each table row gives the JSON's numbers, every chart is shown" \
+  python3 - "$work/r.json" "$work/docs/sim-results.md" <<'PY'
+import json, math, re, sys
+doc = json.load(open(sys.argv[1]))
+md = open(sys.argv[2]).read()
+S = ["default-slurm", "random", "greedy", "torus3d", "tofa", "auto"]
+T = ["default-slurm", "torus3d", "tofa", "auto"]
+def rows(prefix):  # the cells of the table rows whose first cell starts with prefix
+    return [[c.strip() for c in line.strip("|").split("|")] for line in md.splitlines()
+            if line.startswith("| " + prefix)]
+def number(cell):
+    return float(re.match(r"[-+\d.e]+", cell).group(0))
+def same(cell, value, digits):  # the cell shows value to `digits` significant digits
+    return math.isclose(number(cell), value, rel_tol=0.6 * 10 ** (1 - digits), abs_tol=0.5 if digits == 0 else 0)
+single = {(r["arrangement"], json.dumps(r["app"], sort_keys=True), r["strategy"]): r for r in doc["singles"]}
+get = lambda arr, app, s: single[(arr, json.dumps(app, sort_keys=True), s)]
+size = doc["size"]
+for kind, cls in size["dt"]:
+    app = {"app": "dt", "kind": kind, "class": cls}
+    base = get("8x8x8", app, "default-slurm")
+    found = rows(f"DT {kind.upper()} class {cls}, {base['tasks']} ranks |")
+    assert len(found) == 1, (kind, found)
+    for s, cell in zip(S, found[0][1:], strict=True):
+        r = get("8x8x8", app, s)
+        assert same(cell, r["time"], 4), (s, cell, r["time"])
+        if s != "default-slurm":
+            change = 100 * (r["time"] / base["time"] - 1)
+            assert f"({change:+.1f}%)" in cell, (s, cell, change)
+for ranks in size["md"]:
+    app = {"app": "md", "ranks": ranks, "steps": size["steps"]}
+    found = rows(f"{ranks} |")
+    assert len(found) == 1, found
+    for s, cell in zip(S, found[0][1:], strict=True):
+        assert same(cell, get("8x8x8", app, s)["steps_per_second"], 0), (s, cell)
+largest = {"app": "md", "ranks": size["md"][-1], "steps": size["steps"]}
+for arr in size["arrangements"]:
+    found = rows(f"{arr} |")
+    assert len(found) == 1, found
+    for s, cell in zip(T, found[0][1:5], strict=True):
+        assert same(cell, get(arr, largest, s)["steps_per_second"], 0), (arr, s, cell)
+batch_rows = [r for r in rows("DT ") + rows("md ") if len(r) == 7 and "failing nodes" in r[0]]
+assert len(batch_rows) == 12, len(batch_rows)
+for b in doc["batches"]:
+    label = b["strategy"] + (" (default)" if b["strategy"] == doc["default"] else "")
+    found = [r for r in batch_rows if r[1] == label and f", {b['failing_nodes']} failing nodes" in r[0]
+             and r[0].startswith(b["app"]["app"].upper() if b["app"]["app"] == "dt" else "md")]
+    assert len(found) == 1, (b["strategy"], b["failing_nodes"], found)
+    assert same(found[0][2], b["mean_completion_time"], 4), (found[0], b["mean_completion_time"])
+    assert found[0][4] == f"{100 * b['abort_ratio']:.1f}% ({b['aborted_instances']} of {b['instances']})", found[0]
+shown = re.findall(r"!\[\]\((sim-[\w-]+\.png)\)", md)
+assert sorted(shown) == sorted(f"sim-{c}.png" for c in ("fig3a", "fig3b", "table1", "dt-16", "md-8", "md-16")), shown
+PY
+for f in sim-fig3a sim-fig3b sim-table1 sim-dt-16 sim-md-8 sim-md-16; do
+  check "docs/$f.svg has a bar per strategy and case with the JSON's value; $f.png decodes to it" \
+    python3 - "$work/r.json" "$work/docs" "$f" <<'PY'
+import json, math, os, struct, sys, zlib
+import xml.etree.ElementTree as ET
+doc = json.load(open(sys.argv[1]))
+directory, chart = sys.argv[2], sys.argv[3]
+S = ["default-slurm", "random", "greedy", "torus3d", "tofa", "auto"]
+T = ["default-slurm", "torus3d", "tofa", "auto"]
+size = doc["size"]
+single = {(r["arrangement"], json.dumps(r["app"], sort_keys=True), r["strategy"]): r for r in doc["singles"]}
+get = lambda arr, app, s: single[(arr, json.dumps(app, sort_keys=True), s)]
+expected = {}  # "series, group" -> the bar's value, as scripts/sim-results.py draws it
+if chart in ("sim-fig3a", "sim-fig3b"):
+    if chart == "sim-fig3a":
+        apps = [({"app": "dt", "kind": k, "class": c}, f"DT {k.upper()} class {c}") for k, c in size["dt"]]
+        value = lambda r: r["time"]
+    else:
+        apps = [({"app": "md", "ranks": n, "steps": size["steps"]}, f"{n} ranks") for n in size["md"]]
+        value = lambda r: r["steps_per_second"]
+    for app, group in apps:
+        for s in S:
+            expected[f"{s}, {group}"] = value(get("8x8x8", app, s)) / value(get("8x8x8", app, "default-slurm"))
+    series, groups = S, [g for _, g in apps]
+elif chart == "sim-table1":
+    largest = {"app": "md", "ranks": size["md"][-1], "steps": size["steps"]}
+    for arr in size["arrangements"]:
+        for s in T:
+            expected[f"{s}, {arr}"] = get(arr, largest, s)["steps_per_second"]
+    series, groups = T, size["arrangements"]
+else:
+    kind, failing = chart.split("-")[1], int(chart.split("-")[2])
+    for b in doc["batches"]:
+        if b["app"]["app"] == kind and b["failing_nodes"] == failing:
+            for i, x in enumerate(b["batches"]):
+                expected[f"{b['strategy']}, {i + 1}"] = x["completion_time"]
+            groups = [str(i + 1) for i in range(len(b["batches"]))]
+    series = T
+assert len(expected) == len(series) * len(groups) > 0, expected
+ns = "{http://www.w3.org/2000/svg}"
+root = ET.parse(os.path.join(directory, chart + ".svg")).getroot()
+# scripts/lib/svg_bars.py's size for these groups and series.
+width, height = max(640, 90 + len(groups) * (24 + 14 * len(series))), 420
+assert (root.get("width"), root.get("height")) == (str(width), str(height)), root.attrib
+bars = {}
+for rect in root.iter(ns + "rect"):
+    title = rect.find(ns + "title")
+    if title is not None:
+        label, shown = title.text.rsplit(": ", 1)
+        bars[label] = (float(shown), rect)
+assert sorted(bars) == sorted(expected), sorted(set(bars) ^ set(expected))
+for label, (shown, _) in bars.items():
+    assert math.isclose(shown, expected[label], rel_tol=5e-4), (label, shown, expected[label])
+# The PNG, decoded here: signature, chunks' CRCs, IHDR, IDAT inflating to
+# height rows of (filter byte + width pixels), unfiltered.
+data = open(os.path.join(directory, chart + ".png"), "rb").read()
+assert data[:8] == b"\x89PNG\r\n\x1a\n"
+pos, chunks = 8, []
+while pos < len(data):
+    length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + length]
+    assert zlib.crc32(kind + body) == struct.unpack(">I", data[pos + 8 + length:pos + 12 + length])[0]
+    chunks.append((kind, body))
+    pos += 12 + length
+assert chunks[0][0] == b"IHDR" and chunks[-1][0] == b"IEND"
+w, h, depth, color, _, _, interlace = struct.unpack(">IIBBBBB", chunks[0][1])
+assert (w, h) == (width, height), (w, h, width, height)
+assert depth == 8 and color in (2, 6) and interlace == 0, (depth, color, interlace)
+bpp = 4 if color == 6 else 3
+raw = zlib.decompress(b"".join(body for kind, body in chunks if kind == b"IDAT"))
+stride = w * bpp
+assert len(raw) == h * (1 + stride), (len(raw), h * (1 + stride))
+pixels, prev = [], bytearray(stride)
+for y in range(h):
+    f, line = raw[y * (1 + stride)], bytearray(raw[y * (1 + stride) + 1:(y + 1) * (1 + stride)])
+    assert f <= 4, f
+    for i in range(stride):
+        a, b, c = (line[i - bpp] if i >= bpp else 0), prev[i], (prev[i - bpp] if i >= bpp else 0)
+        if f == 4:
+            p = a + b - c
+            a = a if abs(p - a) <= abs(p - b) and abs(p - a) <= abs(p - c) else b if abs(p - b) <= abs(p - c) else c
+        line[i] = (line[i] + (0, a, b, (a + b) // 2, a)[f]) & 255
+    pixels.append([tuple(line[x:x + bpp]) for x in range(0, stride, bpp)])
+    prev = line
+opaque = lambda rgb: rgb + ((255,) if bpp == 4 else ())
+assert pixels[0][0] == pixels[h - 1][w - 1] == opaque((255, 255, 255)), "background not white"
+# Each bar as drawn: its fill at its middle, not its fill 3 px above its top.
+for label, (_, rect) in bars.items():
+    x, y, bw, bh = (float(rect.get(k)) for k in ("x", "y", "width", "height"))
+    fill = opaque(tuple(bytes.fromhex(rect.get("fill")[1:])))
+    if bh >= 4:
+        assert pixels[int(y + bh / 2)][int(x + bw / 2)] == fill, (label, "not drawn")
+    assert pixels[int(y) - 3][int(x + bw / 2)] != fill, (label, "drawn taller")
+PY
 done
-check "the report has every figure" grep -q "Figures 4 and 5" "$work/docs/sim-results.md"
 
 python3 - "$work/r.json" >"$work/checks" 2>&1 <<'PY'
 import json, sys

@@ -515,7 +515,12 @@ TEST(GraphLimits, TotalOfFiniteWeightsMustStayFinite) {
   EXPECT_EQ(parse_failure("2\n0 1e150\n1e150 0\n"),
             "src:3:1: the numbers of this file add up to more than 1e+150 here, expected a "
             "smaller total");
-  EXPECT_NO_THROW(parse("0 1 1e140\n1 2 1e140\n"));
+  const CommGraph large = parse("0 1 1e140\n1 2 1e140\n");  // 2e140: below the limit
+  ASSERT_EQ(large.task_count(), 3);
+  EXPECT_EQ(large.offsets(), (std::vector<std::int64_t>{0, 1, 3, 4}));
+  EXPECT_EQ(large.adjacency(), (std::vector<int>{1, 0, 2, 1}));
+  EXPECT_EQ(large.bytes(), (std::vector<double>{1e140, 1e140, 1e140, 1e140}));
+  EXPECT_DOUBLE_EQ(large.total_bytes(), 2e140);
   EXPECT_THROW(CommGraph::from_directed_edges(2, {{0, 1, 1e308, 1}, {1, 0, 1e308, 1}}),
                tofa::Error);
 }

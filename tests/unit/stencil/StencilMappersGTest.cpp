@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -318,13 +319,29 @@ TEST(StencilMappers, ErrorTexts) {
             "stencil-rcb: the communication graph is not a recognizable XxYxZ stencil; give the "
             "job shape with the parameter stencil=XxYxZ");
   request.parameters["stencil"] = "2x4";  // any graph can be mapped as a given shape
-  EXPECT_NO_THROW(tofa::make_stencil_rcb_mapper()->map(request));
+  // ... onto the first 8 candidates, n0..n7: a 4x2 block, which holds the
+  // 2x4 shape turned so that every edge of the stencil is one hop.
+  const std::set<int> first_eight = {0, 1, 2, 3, 4, 5, 6, 7};
+  const Placement as_2x4 = tofa::make_stencil_rcb_mapper()->map(request);
+  EXPECT_EQ(std::set<int>(as_2x4.begin(), as_2x4.end()), first_eight);
+  ASSERT_EQ(as_2x4.size(), 8u);
+  for (int y = 0; y < 4; ++y)
+    for (int x = 0; x < 2; ++x) {
+      if (x + 1 < 2) {
+        EXPECT_EQ(torus.hop_distance(as_2x4[x + 2 * y], as_2x4[x + 1 + 2 * y]), 1);
+      }
+      if (y + 1 < 4) {
+        EXPECT_EQ(torus.hop_distance(as_2x4[x + 2 * y], as_2x4[x + 2 * (y + 1)]), 1);
+      }
+    }
   request.parameters["rotate"] = "maybe";
   EXPECT_EQ(error_text([&] { tofa::make_stencil_rowmajor_mapper()->map(request); }),
             "stencil-rowmajor: parameter rotate: expected yes or no, found 'maybe'");
   // BASELINE and GROUPING never rotate, so they never read it.
-  EXPECT_NO_THROW(tofa::make_stencil_baseline_mapper()->map(request));
+  const Placement baseline = tofa::make_stencil_baseline_mapper()->map(request);
+  EXPECT_EQ(std::set<int>(baseline.begin(), baseline.end()), first_eight);
   request.parameters.erase("rotate");
+  EXPECT_EQ(tofa::make_stencil_baseline_mapper()->map(request), baseline);
   request.parameters["max-swaps"] = "-3";
   EXPECT_EQ(error_text([&] { tofa::make_stencil_incimprove_mapper()->map(request); }),
             "stencil-incimprove: parameter max-swaps: expected a non-negative integer, found '-3'");
@@ -341,7 +358,8 @@ TEST(StencilMappers, ErrorTexts) {
   EXPECT_EQ(error_text([&] { tofa::make_stencil_grouping_mapper()->map(request); }),
             "stencil-grouping: group 3 does not divide the job's shape 2x4x1");
   request.parameters["group"] = "2x2";
-  EXPECT_NO_THROW(tofa::make_stencil_grouping_mapper()->map(request));
+  const Placement grouped = tofa::make_stencil_grouping_mapper()->map(request);
+  EXPECT_EQ(std::set<int>(grouped.begin(), grouped.end()), first_eight);
 
   const CommGraph big = tofa_test::stencil_graph(4, 4, 5);
   MappingRequest full = request_for(big, torus, 1, {});
