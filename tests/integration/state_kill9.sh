@@ -263,38 +263,25 @@ else
     fail "$bad of ${#nodes_of_job[@]} acknowledged placements differ or are missing"
 fi
 # ---- issue 39 (2): a TOFA srun issued while slurmctld restarts waits and runs -----------------
-# Inside a batch job, srun --tofa-matrix starts while slurmctld (and the
-# service inside it) is down after a kill -9, and comes back 8 s later: the
-# srun waits for the service as it waits for slurmctld, then runs placed.
-job_state() { scontrol show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p'; }
+# srun --tofa-matrix starts while slurmctld (and the service inside it) is
+# down after a kill -9, and slurmctld comes back 8 s later: the srun waits
+# for the service as it waits for slurmctld, then runs placed as recorded.
 wait_until 30 all_idle || fail "precondition: not all nodes idle: $(sinfo -h -N -o '%N %T' | tr '\n' ' ')"
-rm -f "$DATA/go"
-jid=$(sbatch --parsable -n 8 -o "$DATA/out-restart" --wrap \
-    "while [ ! -e $DATA/go ]; do sleep 0.2; done; srun --tofa-matrix=$DATA/pairs8.mat -n 8 -l printenv SLURMD_NODENAME; echo srun exit \$?" 2>&1)
-running() { [ "$(job_state "$jid")" = RUNNING ]; }
-if wait_until 30 running; then
-    # slurmctld has saved the job as running (a kill -9 before that brings it
-    # back pending, with or without TOFA); then, with slurmctld down, the
-    # job's srun starts.
-    touch "$DATA/running-seen"
-    saved() { [ "$DIR/state/job_state" -nt "$DATA/running-seen" ]; }
-    wait_until 60 saved || fail "precondition: slurmctld did not save job $jid's state within 60 s"
-    pid=$(ctld_pid)
-    kill -9 "$pid"
-    wait_until 10 dead "$pid"
-    touch "$DATA/go"
-    sleep 8
-    slurmctld >/dev/null 2>&1
-    ended() { case "$(job_state "$jid")" in COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL) return 0 ;; esac; return 1; }
-    wait_until 120 ended
-    ran=$(layout < "$DATA/out-restart" 2>/dev/null | awk '{ print $2 }' | paste -sd, -)
-    recorded=$(query "PLACEMENT job=$jid" 2>/dev/null | grep -o 'nodes=[^ ]*' | cut -d= -f2)
-    if grep -qx 'srun exit 0' "$DATA/out-restart" 2>/dev/null && [ -n "$ran" ] && [ "$ran" = "$recorded" ]; then
-        pass "srun --tofa-matrix in job $jid, started while slurmctld was down for 8 s: waited, ran placed on $ran"
-    else
-        fail "srun --tofa-matrix across a slurmctld restart (job $jid, $(job_state "$jid")): ran '$ran', recorded '$recorded'; $(grep -v '^ *[0-9]*: ' "$DATA/out-restart" 2>/dev/null | head -n 3 | tr '\n' ' ')"
-    fi
+pid=$(ctld_pid)
+kill -9 "$pid"
+wait_until 10 dead "$pid"
+(cd "$DATA" && timeout 120 srun --tofa-matrix=pairs8.mat -n 8 -l \
+    sh -c 'echo "$SLURMD_NODENAME $SLURM_JOB_ID"' >"$DATA/out-restart" 2>&1; echo "srun exit $?" >>"$DATA/out-restart") &
+srun_pid=$!
+sleep 8
+slurmctld >/dev/null 2>&1
+wait "$srun_pid"
+jid=$(sed -n 's/^ *0: t[0-9]* \([0-9]*\)$/\1/p' "$DATA/out-restart")
+ran=$(sed -n 's/^ *\([0-9]*\): \(t[0-9]*\) [0-9]*$/\1 \2/p' "$DATA/out-restart" | sort -n | awk '{ print $2 }' | paste -sd, -)
+recorded=$([ -n "$jid" ] && query "PLACEMENT job=$jid" 2>/dev/null | grep -o 'nodes=[^ ]*' | cut -d= -f2)
+if grep -qx 'srun exit 0' "$DATA/out-restart" && [ -n "$ran" ] && [ "$ran" = "$recorded" ]; then
+    pass "srun --tofa-matrix started while slurmctld was down for 8 s: waited, job $jid ran placed on $ran"
 else
-    fail "job $jid did not start: $(job_state "$jid")"
+    fail "srun --tofa-matrix across a slurmctld restart: job '$jid' ran '$ran', recorded '$recorded'; $(grep -v '^ *[0-9]*: ' "$DATA/out-restart" | head -n 3 | tr '\n' ' ')"
 fi
 checks_done
