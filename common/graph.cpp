@@ -41,6 +41,12 @@ void write_number(std::ostream& out, double value) {
 
 }  // namespace
 
+long long CommGraph::memory_bytes() const {
+  return static_cast<long long>(offsets_.capacity() * sizeof(std::int64_t) +
+                                adjacency_.capacity() * sizeof(int) +
+                                (bytes_.capacity() + messages_.capacity()) * sizeof(double));
+}
+
 CommGraph CommGraph::from_directed_edges(int task_count, const std::vector<CommEdge>& edges) {
   if (task_count < 0) {
     throw Error("task count must not be negative, got " + std::to_string(task_count));

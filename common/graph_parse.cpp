@@ -62,22 +62,34 @@ bool equals_ignoring_case(const Token& token, const char* word) {
 /// hand the current line out once more (used after format detection).
 class LineReader {
  public:
-  /// `max_tasks`: the largest task count the caller accepts (at most
-  /// kMaxTasks), set where `limit_source` says.
-  LineReader(std::istream& in, const std::string& source, long long max_tasks = kMaxTasks,
-             const std::string& limit_source = "")
-      : in_(in), source_(source), max_tasks_(std::min(max_tasks, kMaxTasks)),
-        limit_source_(limit_source) {}
-
-  long long max_tasks() const { return max_tasks_; }
+  /// The task count is at most kMaxTasks whatever `limits` say.
+  LineReader(std::istream& in, const std::string& source, const GraphLimits& limits = {})
+      : in_(in), source_(source), limits_(limits) {
+    limits_.max_tasks = std::min(limits_.max_tasks, kMaxTasks);
+  }
 
   /// Fails at `token` when a graph of `tasks` tasks is more than the caller
   /// accepts; `what` says where the count comes from.
   void check_task_count(const Token& token, long long tasks, const std::string& what) const {
-    if (tasks > max_tasks_)
+    if (tasks > limits_.max_tasks)
       fail(token.column, what + " means " + std::to_string(tasks) + " tasks, expected at most " +
-                             std::to_string(max_tasks_) +
-                             (limit_source_.empty() ? "" : " (" + limit_source_ + ")"));
+                             std::to_string(limits_.max_tasks) + named(limits_.tasks_source));
+  }
+
+  /// The most records the memory limit allows (kMaxTasks squared without one).
+  long long max_records() const {
+    return limits_.max_memory > 0 ? limits_.max_memory / kBytesPerRecord : kMaxTasks * kMaxTasks;
+  }
+
+  /// Counts `count` more communication records; fails at `token` once the
+  /// graph built from them would pass the memory limit.
+  void add_records(const Token& token, long long count) {
+    records_ += count;
+    if (limits_.max_memory > 0 && records_ * kBytesPerRecord > limits_.max_memory)
+      fail(token.column, std::to_string(records_) + " communicating pairs so far would take " +
+                             std::to_string(records_ * kBytesPerRecord) +
+                             " bytes in memory, expected at most " +
+                             std::to_string(limits_.max_memory) + named(limits_.memory_source));
   }
 
   /// Reads the next raw line; false at end of input.
@@ -150,10 +162,14 @@ class LineReader {
   }
 
  private:
+  static std::string named(const std::string& source) {
+    return source.empty() ? "" : " (" + source + ")";
+  }
+
   std::istream& in_;
   std::string source_;
-  long long max_tasks_;
-  std::string limit_source_;
+  GraphLimits limits_;
+  long long records_ = 0;
   std::string line_;
   std::vector<Token> tokens_;
   int line_number_ = 0;
@@ -257,6 +273,7 @@ PairSums parse_dense(LineReader& reader, int required_n = 0, const std::string& 
     // Below the diagonal: complete the pair (j,i) opened by row j.
     for (int j = 0; j < i; ++j) {
       const double value = parse_amount(reader, tokens[j]);
+      if (value != 0 && pairs.nonzero[j][i - j - 1] == 0) reader.add_records(tokens[j], 1);
       pairs.sum[j][i - j - 1] += value;
       pairs.nonzero[j][i - j - 1] += value != 0;
     }
@@ -267,6 +284,7 @@ PairSums parse_dense(LineReader& reader, int required_n = 0, const std::string& 
       const double value = parse_amount(reader, tokens[j]);
       upper[j - i - 1] = value;
       upper_nonzero[j - i - 1] = value != 0;
+      if (value != 0) reader.add_records(tokens[j], 1);
     }
     pairs.sum.push_back(std::move(upper));
     pairs.nonzero.push_back(std::move(upper_nonzero));
@@ -335,6 +353,7 @@ CommGraph parse_edge_list(LineReader& reader) {
     edge.bytes = parse_amount(reader, tokens[2]);
     edge.messages = tokens.size() == 4 ? parse_amount(reader, tokens[3]) : 1.0;
     max_id = std::max({max_id, edge.from, edge.to});
+    reader.add_records(tokens[0], 1);
     edges.push_back(edge);
   }
   if (!any_line) {
@@ -433,8 +452,9 @@ CommGraph parse_matrix_market(LineReader& reader) {
   };
 
   std::vector<CommEdge> edges;
-  edges.reserve(static_cast<std::size_t>(std::min<long long>(expected, 1 << 20)) *
-                (header.symmetric ? 2 : 1));
+  edges.reserve(static_cast<std::size_t>(
+      std::min<long long>(std::min<long long>(expected, 1 << 20) * (header.symmetric ? 2 : 1),
+                          reader.max_records())));
   long long found = 0;
   while (next_market_line(reader)) {
     const std::vector<Token>& tokens = reader.tokens();
@@ -460,6 +480,7 @@ CommGraph parse_matrix_market(LineReader& reader) {
     }
     ++found;
     if (i == j || value == 0) continue;
+    reader.add_records(tokens[0], header.symmetric ? 2 : 1);
     edges.push_back({i, j, value, 1.0});
     if (header.symmetric) edges.push_back({j, i, value, 1.0});
   }
@@ -537,8 +558,8 @@ bool open_graph_file(const std::string& path, std::ifstream& file, bool may_be_m
 }  // namespace
 
 CommGraph parse_graph(std::istream& in, const std::string& source_name, GraphFormat format,
-                      long long max_tasks, const std::string& limit_source) {
-  LineReader reader(in, source_name, max_tasks, limit_source);
+                      const GraphLimits& limits) {
+  LineReader reader(in, source_name, limits);
   return parse_known_format(reader, format);
 }
 

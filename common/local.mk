@@ -85,6 +85,7 @@ common_libtofa_la_SOURCES = \
 	common/service/place_request.hpp \
 	common/service/srun_claims.hpp common/service/srun_claims.cpp \
 	common/service/user_slots.hpp common/service/user_slots.cpp \
+	common/service/work_limits.hpp common/service/work_limits.cpp \
 	common/service/map_job_codec.hpp common/service/map_job_codec.cpp \
 	common/service/map_worker.hpp common/service/map_worker.cpp \
 	common/service/service_state.hpp common/service/service_state.cpp \

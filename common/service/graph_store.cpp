@@ -49,11 +49,17 @@ int GraphStore::count_of(uid_t uid) const {
                                         [&](const auto& entry) { return entry.second.uid == uid; }));
 }
 
+void GraphStore::set_graph(const std::string& id, std::shared_ptr<const CommGraph> graph) {
+  auto found = records_.find(id);
+  if (found != records_.end()) found->second.graph = std::move(graph);
+}
+
 std::optional<std::string> GraphStore::least_recently_used(uid_t uid,
-                                                           const std::set<std::string>& keep) const {
+                                                           const std::set<std::string>& keep,
+                                                           double used_before) const {
   const GraphRecord* oldest = nullptr;
   for (const auto& [id, record] : records_)
-    if (record.uid == uid && keep.count(id) == 0 &&
+    if (record.uid == uid && keep.count(id) == 0 && record.last_used < used_before &&
         (oldest == nullptr || record.last_used < oldest->last_used))
       oldest = &record;
   if (oldest == nullptr) return std::nullopt;

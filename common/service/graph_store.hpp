@@ -4,6 +4,7 @@
 
 #include <sys/types.h>
 
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -25,7 +26,7 @@ struct GraphRecord {
   std::string sha256;    ///< hex digest of the uploaded text
   double uploaded = 0;   ///< epoch seconds
   double last_used = 0;  ///< epoch seconds of the upload or the last placement
-  std::shared_ptr<const CommGraph> graph;  ///< null only while loading
+  std::shared_ptr<const CommGraph> graph;  ///< null until first used after a restart
 };
 
 class GraphStore {
@@ -36,6 +37,8 @@ class GraphStore {
   void insert(GraphRecord record);
   bool erase(const std::string& id);
   void touch(const std::string& id, double now);
+  /// Sets the graph of a record restored without it.
+  void set_graph(const std::string& id, std::shared_ptr<const CommGraph> graph);
 
   /// The record when it exists and `uid` may use it (owner or admin); else
   /// Error "unknown graph id ID" (the same text whether it exists or not).
@@ -45,9 +48,11 @@ class GraphStore {
   const GraphRecord* find_by_digest(uid_t uid, const std::string& sha256) const;
 
   int count_of(uid_t uid) const;
-  /// The least recently used graph of `uid` that is not in `keep`.
-  std::optional<std::string> least_recently_used(uid_t uid,
-                                                 const std::set<std::string>& keep = {}) const;
+  /// The least recently used graph of `uid` that is not in `keep` and was
+  /// last used before `used_before`.
+  std::optional<std::string> least_recently_used(
+      uid_t uid, const std::set<std::string>& keep = {},
+      double used_before = std::numeric_limits<double>::infinity()) const;
   /// Graphs `uid` may see (all for an admin), in id order.
   std::vector<const GraphRecord*> visible(uid_t uid, bool admin) const;
   std::size_t size() const { return records_.size(); }

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -11,6 +12,7 @@
 #include "service/placement.hpp"
 #include "service/state_files.hpp"
 #include "service/state_text.hpp"
+#include "service/work_limits.hpp"
 #include "map/portfolio/strategies.hpp"
 #include "tofa/error.hpp"
 
@@ -82,18 +84,56 @@ void ServiceState::load() {
              std::to_string(health_.records().size()) + " node histories from " + state_dir_);
 }
 
-void ServiceState::load_graph_file(GraphRecord& record) {
+std::shared_ptr<const CommGraph> ServiceState::read_graph_file(const GraphRecord& record) const {
   const std::string file = graph_path(record.id);
   std::string text;
   if (!read_file(file, text, settings_.max_graph_bytes + 100))  // + the header line
     throw Error("cannot read " + file + ": missing");
   std::istringstream in(uploaded_text(text, record.sha256, file));
-  record.graph = std::make_shared<const CommGraph>(parse_graph(in, record.name));
-  if (record.graph->task_count() != record.task_count)
-    throw Error(file + ": " + std::to_string(record.graph->task_count()) +
-                " tasks, the index says " + std::to_string(record.task_count));
+  auto graph = std::make_shared<const CommGraph>(parse_graph(in, record.name));
+  if (graph->task_count() != record.task_count)
+    throw Error(file + ": " + std::to_string(graph->task_count()) + " tasks, the index says " +
+                std::to_string(record.task_count));
+  return graph;
 }
 
+std::shared_ptr<const CommGraph> ServiceState::restored(const std::string& id,
+                                                        std::shared_ptr<const CommGraph> graph) {
+  if (graph) return graph;
+  GraphRecord record;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const GraphRecord* found = graphs_.find(id);
+    if (found == nullptr) throw Error("unknown graph id " + id);
+    if (found->graph) return found->graph;  // another request restored it
+    record = *found;
+  }
+  try {
+    graph = read_graph_file(record);
+  } catch (const std::exception& e) {
+    const std::string file = graph_path(id);
+    log(0, "graph " + id + " dropped: " + e.what());
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (graphs_.erase(id)) ++graph_changes_;
+    }
+    save_graph_index();
+    try {
+      if (access(file.c_str(), F_OK) == 0)
+        log(0, "moved corrupt graph file " + file + " to " + move_aside(file));
+    } catch (const std::exception& moved) {
+      log(0, moved.what());
+    }
+    throw Error("graph " + id + " could not be restored after a restart (see the slurmctld "
+                "log): upload it again");
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  graphs_.set_graph(id, graph);
+  return graph;
+}
+
+/// The index only: each graph is parsed when a request first needs it. A
+/// file written by a newer tofa stops the start here (its first line says).
 void ServiceState::load_graphs() {
   std::vector<GraphRecord> records;
   long long next = 1;
@@ -105,23 +145,20 @@ void ServiceState::load_graphs() {
   bool dropped = false;
   for (GraphRecord& record : records) {
     const std::string file = graph_path(record.id);
-    try {
-      load_graph_file(record);
-      graphs_.insert(std::move(record));
-    } catch (const NewerStateFile& e) {
-      throw Error(std::string(e.what()) +
+    std::ifstream in(file);
+    std::string first;
+    if (!in || !std::getline(in, first)) {
+      dropped = true;
+      log(0, "graph " + record.id + " dropped: cannot read " + file);
+      continue;
+    }
+    const std::optional<int> version = state_header_version(first, "graph");
+    if (version && *version > kStateVersion)
+      throw Error(file + ": format version " + std::to_string(*version) +
+                  ", this tofa reads versions up to " + std::to_string(kStateVersion) +
                   "; not starting, so that the file is not overwritten: run the tofa that "
                   "wrote it, or move it away");
-    } catch (const Error& e) {
-      dropped = true;
-      log(0, "graph " + record.id + " dropped: " + e.what());
-      try {
-        if (access(file.c_str(), F_OK) == 0)
-          log(0, "moved corrupt graph file " + file + " to " + move_aside(file));
-      } catch (const std::exception& moved) {
-        log(0, moved.what());
-      }
-    }
+    graphs_.insert(std::move(record));
   }
   if (dropped) save_graph_index();
 }
@@ -201,18 +238,21 @@ std::optional<GraphUpload> ServiceState::existing_upload(uid_t uid, const std::s
 
 bool ServiceState::room_for_graph_of(uid_t uid) const {
   return graphs_.count_of(uid) < settings_.max_graphs_per_user ||
-         graphs_.least_recently_used(uid, referenced_graphs_).has_value();
+         graphs_.least_recently_used(uid, referenced_graphs_, evictable_before_).has_value();
 }
 
 std::string ServiceState::quota_full_text() const {
   return "graph quota reached: all your " + std::to_string(settings_.max_graphs_per_user) +
-         " graphs are used by pending or running jobs (MaxGraphsPerUser in tofa.conf); a new "
-         "one can be stored once one of those jobs ends";
+         " graphs are used by pending or running jobs or were used in the last " +
+         std::to_string(static_cast<int>(kReferenceGrace)) +
+         " s (MaxGraphsPerUser in tofa.conf); a new one can be stored once one of those jobs "
+         "ends";
 }
 
-void ServiceState::set_referenced_graphs(std::set<std::string> ids) {
+void ServiceState::set_referenced_graphs(std::set<std::string> ids, double taken_at) {
   std::lock_guard<std::mutex> lock(mutex_);
   referenced_graphs_ = std::move(ids);
+  evictable_before_ = taken_at - kReferenceGrace;
 }
 
 GraphUpload ServiceState::upload_graph(uid_t uid, const std::string& name,
@@ -232,8 +272,12 @@ GraphUpload ServiceState::upload_graph(uid_t uid, const std::string& name,
   }
 
   std::istringstream in(text);
-  auto graph = std::make_shared<const CommGraph>(parse_graph(
-      in, shown, GraphFormat::Auto, settings_.max_graph_tasks, "MaxGraphTasks in tofa.conf"));
+  GraphLimits limits;
+  limits.max_tasks = settings_.max_graph_tasks;
+  limits.tasks_source = "MaxGraphTasks in tofa.conf";
+  limits.max_memory = settings_.max_graph_bytes;
+  limits.memory_source = "MaxGraphBytes in tofa.conf";
+  auto graph = std::make_shared<const CommGraph>(parse_graph(in, shown, GraphFormat::Auto, limits));
   if (!state_dir_.empty()) write_file_atomically(graph_path(id), graph_file_text(text));
 
   GraphRecord record;
@@ -254,7 +298,7 @@ GraphUpload ServiceState::upload_graph(uid_t uid, const std::string& name,
     if (graphs_.find_by_digest(uid, digest) == nullptr) {
       if (room_for_graph_of(uid)) {
         while (graphs_.count_of(uid) >= settings_.max_graphs_per_user) {
-          const std::string victim = *graphs_.least_recently_used(uid, referenced_graphs_);
+          const std::string victim = *graphs_.least_recently_used(uid, referenced_graphs_, evictable_before_);
           graphs_.erase(victim);
           evicted.push_back(victim);
         }
@@ -336,6 +380,8 @@ PlacementRecord ServiceState::place(const PlaceRequest& request) {
       throw Error("busy: a placement of yours is still running; try again when it is done");
     }
   }
+  check_work_limits(parse_parameters(request.parameters),
+                    settings_.map_worker.program.empty() ? 0 : settings_.map_worker.seconds);
   std::shared_ptr<const CommGraph> graph;
   PlacementInput input;
   {
@@ -359,6 +405,7 @@ PlacementRecord ServiceState::place(const PlaceRequest& request) {
         if (input.outage[node] > settings_.outage_threshold)
           input.failing.push_back(topology_.node_name(node));
   }
+  graph = restored(request.graph_id, std::move(graph));
   input.topology = &topology_;
   input.graph = graph.get();
   input.fault_cost = settings_.fault_cost;
@@ -439,6 +486,7 @@ PlacementRecord ServiceState::fit_job(unsigned job, const std::string& candidate
     graph = graph_record->graph;
     outage = health_.outage_vector(topology_, settings_.outage_model);
   }
+  graph = restored(record.graph_id, std::move(graph));
   const TaskLimits limits = parse_candidates(topology_, candidates);
   if (limits.max_tasks.empty()) throw Error("fit_job needs per-node task limits");
   MappingRequest request;
@@ -483,6 +531,7 @@ PlacementRecord ServiceState::record_placement(uid_t uid, const std::string& gra
     outage = health_.outage_vector(topology_, settings_.outage_model);
     claims_.release(uid, nodes, now_seconds());  // the job started: Slurm counts its CPUs
   }
+  graph = restored(graph_id, std::move(graph));
   Placement placement;
   for (const std::string& name : nodes) {
     const int id = topology_.node_by_name(name);

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -21,6 +22,7 @@
 #include "service/place_request.hpp"
 #include "service/placement_store.hpp"
 #include "service/srun_claims.hpp"
+#include "service/state_files.hpp"
 #include "service/user_slots.hpp"
 #include "net/log_limiter.hpp"
 #include "service/tofa_conf.hpp"
@@ -88,9 +90,12 @@ class ServiceState {
   /// is none), stores and persists. Returns only once the graph and the index
   /// are on disk; throws Error otherwise.
   GraphUpload upload_graph(uid_t uid, const std::string& name, const std::string& text);
-  /// The graph ids pending and running jobs refer to (slurmctld/tofa pushes
-  /// them): never evicted by the quota.
-  void set_referenced_graphs(std::set<std::string> ids);
+  /// The graph ids pending and running jobs refer to, read from slurmctld's
+  /// job list at `taken_at` (slurmctld/tofa pushes them): never evicted by
+  /// the quota, nor is a graph used within kReferenceGrace of `taken_at`
+  /// (its job may have been submitted after the list was read).
+  void set_referenced_graphs(std::set<std::string> ids, double taken_at = now_seconds());
+  static constexpr double kReferenceGrace = 30;
   /// Graphs uid may see (copies; `graph` left null).
   std::vector<GraphRecord> graphs(uid_t uid) const;
   /// Throws Error "unknown graph id ID".
@@ -156,7 +161,13 @@ class ServiceState {
   /// Unreadable: logged and moved aside. Newer version: Error.
   template <typename Parse>
   void load_file(const char* file, Parse parse);
-  void load_graph_file(GraphRecord& record);
+  /// The graph a restored record names, parsed from its file.
+  std::shared_ptr<const CommGraph> read_graph_file(const GraphRecord& record) const;
+  /// `graph` when set, else graph `id` restored now (a restart restores
+  /// only the index: the service answers at once). A file that cannot be
+  /// restored drops the graph: Error naming it.
+  std::shared_ptr<const CommGraph> restored(const std::string& id,
+                                            std::shared_ptr<const CommGraph> graph);
   /// The graph of uid with this digest (touched), saving the index first if
   /// its last save failed; nullopt when there is none. Throws Error.
   std::optional<GraphUpload> existing_upload(uid_t uid, const std::string& digest);
@@ -187,6 +198,9 @@ class ServiceState {
   std::string quota_full_text() const;
   GraphStore graphs_;
   std::set<std::string> referenced_graphs_;
+  /// Graphs used at or after this are kept; +inf before the first push (a
+  /// service without slurmctld knows no jobs: all are evictable).
+  double evictable_before_ = std::numeric_limits<double>::infinity();
   NodeHealth health_;
   PlacementStore placements_;
   SrunClaims claims_;

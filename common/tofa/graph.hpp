@@ -43,6 +43,8 @@ class CommGraph {
   /// Bytes and message counts, one entry per adjacency entry.
   const std::vector<double>& bytes() const { return bytes_; }
   const std::vector<double>& messages() const { return messages_; }
+  /// Bytes its arrays hold.
+  long long memory_bytes() const;
 
   /// Undirected edges with from < to, sorted by (from, to).
   std::vector<CommEdge> undirected_edges() const;
@@ -66,16 +68,29 @@ enum class GraphFormat {
   MatrixMarket,  ///< "%%MatrixMarket matrix coordinate ..." with 1-based ids
 };
 
+/// What a graph parsed from untrusted text may take: a larger task count, or
+/// more communication records than `max_memory` bytes hold once built (each
+/// record takes kBytesPerRecord in the CSR arrays), is refused at the line
+/// that passes the limit, before the memory is taken. The sources name where
+/// each limit is set, for messages.
+struct GraphLimits {
+  long long max_tasks = 1LL << 24;
+  std::string tasks_source;
+  long long max_memory = 0;  ///< 0: unlimited
+  std::string memory_source;
+};
+/// Bytes a record i-j takes in a CommGraph (both directions' adjacency,
+/// bytes and messages): the graph holds at most this times its records, plus
+/// its offsets.
+constexpr long long kBytesPerRecord = 2 * (sizeof(int) + 2 * sizeof(double));
+
 /// Parses a graph from text. `source_name` is used in error messages.
 /// Auto-detection: a "%%MatrixMarket" banner selects MatrixMarket; otherwise a
 /// first data line with one token is a dense matrix, with 3 or 4 tokens an edge
 /// list. '#' starts a comment (dense and edge-list formats). Throws ParseError.
-/// A graph of more than `max_tasks` tasks (a larger N, task id or matrix
-/// size) is refused at the line that says so, before memory for it is
-/// taken; the message names `limit_source` (where the limit is set).
+/// `limits` as GraphLimits says.
 CommGraph parse_graph(std::istream& in, const std::string& source_name,
-                      GraphFormat format = GraphFormat::Auto, long long max_tasks = 1LL << 24,
-                      const std::string& limit_source = "");
+                      GraphFormat format = GraphFormat::Auto, const GraphLimits& limits = {});
 
 /// Reads a graph file. For a dense byte matrix "X.mat" a sibling message-count
 /// matrix "X.msgs.mat" is read too when it exists (it must have the same N).

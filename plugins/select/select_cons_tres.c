@@ -292,9 +292,10 @@ static char *_free_task_slots(job_record_t *job_ptr, bitstr_t *bitmap,
 
 /* The job's allocation as tofa_service_place_job takes it: every node with
  * 1 to (its CPUs granted / CPUs per task) tasks. cons_tres may grant fewer
- * CPUs than tasks x --cpus-per-task (a node's odd CPU count left over);
- * srun does not inherit -c (22.05), so the job's step then runs a task per
- * CPU, and so do the limits. */
+ * CPUs than tasks x --cpus-per-task (28 CPUs on 8, 8, 8 and 4 for -n 10
+ * -c 3); Slurm's step then puts at most CPUs / -c rounded up on a node
+ * (3, 3, 2, 2), and so do the limits; a task per CPU when even that falls
+ * short (srun does not inherit -c on 22.05). */
 static char *_allocation(job_record_t *job_ptr)
 {
 	job_resources_t *res = job_ptr->job_resrcs;
@@ -303,7 +304,8 @@ static char *_allocation(job_record_t *job_ptr)
 
 	if (!res || !res->node_bitmap || !res->cpus)
 		return NULL;
-	for (int per_cpu = 0; per_cpu < 2 && !list; per_cpu++) {
+	/* 0: CPUs / -c, 1: rounded up, 2: a task per CPU */
+	for (int level = 0; level < 3 && !list; level++) {
 		node_record_t *node_ptr;
 		uint64_t room = 0;
 		uint32_t n = 0;
@@ -315,15 +317,17 @@ static char *_allocation(job_record_t *job_ptr)
 			if (i >= bit_size(res->node_bitmap) ||
 			    !bit_test(res->node_bitmap, i))
 				continue;
-			limit = per_cpu ? MAX(res->cpus[n], 1) :
-					  MAX(_task_limit(job_ptr,
-							  res->cpus[n]), 1);
+			limit = level == 0 ? _task_limit(job_ptr, res->cpus[n]) :
+				level == 1 ? _task_limit(job_ptr, res->cpus[n] +
+						_cpus_per_task(job_ptr) - 1) :
+					     res->cpus[n];
+			limit = MAX(limit, 1);
 			xstrfmtcat(list, "%s%s:1-%u", list ? "," : "",
 				   node_ptr->name, limit);
 			room += limit;
 			n++;
 		}
-		if (!per_cpu && room < tasks && _cpus_per_task(job_ptr) > 1)
+		if (level < 2 && room < tasks && _cpus_per_task(job_ptr) > 1)
 			xfree(list);
 	}
 	return list;

@@ -43,6 +43,7 @@ stencil 4 4 1 > "$DATA/st16.mat"
 stencil 4 4 3 > "$DATA/st48.mat"
 stencil 4 2 1 > "$DATA/st8.mat"
 stencil 2 2 1 > "$DATA/st4.mat"
+stencil 5 2 1 > "$DATA/st10.mat"
 chmod 0644 "$DATA"/*
 
 job_state() { scontrol show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p'; }
@@ -350,6 +351,22 @@ if [ "$(job_state "$c2")" = COMPLETED ] && why=$(ranks_as_recorded "$c2" "$DATA/
     pass "sbatch -n 4 -c 2 granted $cpus CPUs: placed on its allocation, recorded, ranks as recorded"
 else
     fail "sbatch -n 4 -c 2 job $c2 ($cpus CPUs): $(job_state "$c2") ${why:-}; $(grep -m1 "job $c2: no TOFA" "$DIR/log/slurmctld.log")"
+fi
+
+# -n 10 -c 3 on idle 8-CPU nodes: cons_tres grants 28 CPUs on 4 nodes (8,
+# 8, 8, 4), too few for 10 tasks at CPUs / -c, and Slurm's step puts 3, 3,
+# 2, 2 there. At a91dca4 the placement then took a task per CPU and recorded
+# 7 tasks (21 CPUs) on one node (issue 39 (6)); now at most CPUs / -c
+# rounded up, 3.
+wait_until 60 all_idle || fail "precondition: not all nodes idle: $(sinfo -h -N -o '%N %T' | tr '\n' ' ')"
+c3=$(sbatch --parsable -n 10 -c 3 --tofa-matrix=st10.mat -o "$DATA/out-c3" --wrap 'srun -l printenv SLURMD_NODENAME')
+wait_until $TMO finished "$c3"
+most=$(recorded "$c3" | tr ',' '\n' | sort | uniq -c | awk '$1 > m { m = $1 } END { print m + 0 }')
+if [ "$(job_state "$c3")" = COMPLETED ] && why=$(ranks_as_recorded "$c3" "$DATA/out-c3" 10) \
+        && [ "$most" -le 3 ]; then
+    pass "sbatch -n 10 -c 3: at most $most tasks on a node (8 CPUs), ranks as recorded ($(recorded "$c3"))"
+else
+    fail "sbatch -n 10 -c 3 job $c3: $(job_state "$c3") ${why:-}, $most tasks on a node: $(recorded "$c3")"
 fi
 
 # A recorded placement naming nodes outside the job's allocation (as an

@@ -245,5 +245,38 @@ if [ "$placed" -eq 5 ]; then
 else
     fail "(8) $placed of 5 sruns of user daemon placed by TOFA beside nobody's 16 loops (${latencies[*]}): $(head -c 300 <<<"$out")"
 fi
+# ---- (9) log churn (issue 39: 389,172 error lines in slurmctld.log in 30 s) -------------------
+# 20 s of connections that send a few bytes that are no credential and
+# close, to the service and to t3's responder. Lines caused by peers before
+# authentication are limited to 5 of a kind per 10 s, then one count line.
+churn() {   # churn PORT SECONDS -> connections made
+    python3 - "$@" <<'PY'
+import socket, sys, time
+port, end, made = int(sys.argv[1]), time.time() + float(sys.argv[2]), 0
+while time.time() < end:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
+            s.sendall(b"\x00\x00\x00\x08garbage!")
+            made += 1
+    except OSError:
+        pass
+print(made)
+PY
+}
+ctld_before=$(wc -l < "$DIR/log/slurmctld.log")
+slurmd_before=$(wc -l < "$DIR/log/slurmd-t3.log")
+churn "$SERVICE_PORT" 20 > "$DATA/churn-service" &
+churn_pid=$!
+made_responder=$(churn "$responder_port" 20)
+wait "$churn_pid"
+made_service=$(cat "$DATA/churn-service")
+ctld_lines=$(( $(wc -l < "$DIR/log/slurmctld.log") - ctld_before ))
+slurmd_lines=$(( $(wc -l < "$DIR/log/slurmd-t3.log") - slurmd_before ))
+if [ "$made_service" -gt 1000 ] && [ "$ctld_lines" -le 100 ] && [ "$slurmd_lines" -le 100 ] \
+        && query PING > /dev/null 2>&1; then
+    pass "(9) 20 s of churn ($made_service connections to the service, $made_responder to t3's responder): $ctld_lines lines in slurmctld.log, $slurmd_lines in t3's slurmd log; the service answers"
+else
+    fail "(9) churn: $made_service and $made_responder connections, $ctld_lines slurmctld.log lines, $slurmd_lines slurmd lines: $(tail -n +$((ctld_before + 1)) "$DIR/log/slurmctld.log" | sort | uniq -c | sort -rn | head -n 3)"
+fi
 ctld_alive && pass "slurmctld alive at the end" || fail "slurmctld died"
 checks_done

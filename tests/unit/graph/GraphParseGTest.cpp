@@ -211,6 +211,16 @@ TEST(EdgeList, TaskCountIsLargestIdPlusOne) {
   EXPECT_EQ(g.edge_count(), 1u);
 }
 
+tofa::GraphLimits limits(long long tasks, const std::string& tasks_source,
+                         long long memory = 0, const std::string& memory_source = "") {
+  tofa::GraphLimits out;
+  out.max_tasks = tasks;
+  out.tasks_source = tasks_source;
+  out.max_memory = memory;
+  out.memory_source = memory_source;
+  return out;
+}
+
 // A caller's task limit (the service's MaxGraphTasks) is checked at the
 // line that sets the size, before any memory is taken for it: one edge
 // naming task 16,777,215 would otherwise allocate the CSR offsets of 2^24
@@ -220,7 +230,7 @@ TEST(TaskLimit, RefusedWhereTheFileSetsTheSize) {
     std::istringstream in(content);
     try {
       return std::to_string(
-          tofa::parse_graph(in, "big", GraphFormat::Auto, 64, "MaxGraphTasks in tofa.conf")
+          tofa::parse_graph(in, "big", GraphFormat::Auto, limits(64, "MaxGraphTasks in tofa.conf"))
               .task_count());
     } catch (const tofa::ParseError& e) {
       return std::string(e.what());
@@ -235,6 +245,35 @@ TEST(TaskLimit, RefusedWhereTheFileSetsTheSize) {
   EXPECT_EQ(limited("%%MatrixMarket matrix coordinate real general\n100 100 1\n1 2 3\n"),
             "big:2:1: size 100 means 100 tasks, expected at most 64 (MaxGraphTasks in tofa.conf)");
   EXPECT_EQ(limited("0 63 1\n"), "64");
+}
+
+// Issue 39 (7): a 64 MiB dense matrix of ones held ~10x its size once built
+// (40 bytes per pair for 4 bytes of text). The memory limit stops each
+// format at the record that passes it; a graph within it is built and
+// holds no more than the limit.
+TEST(MemoryLimit, RefusedAtTheRecordThatPassesIt) {
+  const long long limit = 3 * tofa::kBytesPerRecord + 20;
+  auto limited = [&](const std::string& content) {
+    std::istringstream in(content);
+    try {
+      const CommGraph g =
+          tofa::parse_graph(in, "m", GraphFormat::Auto, limits(64, "", limit, "MaxGraphBytes"));
+      EXPECT_LE(g.memory_bytes() - 8 * (g.task_count() + 1), limit);
+      return std::to_string(g.edge_count());
+    } catch (const tofa::ParseError& e) {
+      return std::string(e.what());
+    }
+  };
+  const std::string refused =
+      "4 communicating pairs so far would take " + std::to_string(4 * tofa::kBytesPerRecord) +
+      " bytes in memory, expected at most " + std::to_string(limit) + " (MaxGraphBytes)";
+  EXPECT_EQ(limited("0 1 5\n1 2 5\n2 3 5\n"), "3");
+  EXPECT_EQ(limited("0 1 5\n1 2 5\n2 3 5\n3 4 5\n"), "m:4:1: " + refused);
+  // Dense: a pair counts once whichever of its two entries is non-zero.
+  EXPECT_EQ(limited("4\n0 1 1 0\n1 0 0 0\n0 0 0 1\n0 0 0 0\n"), "3");
+  EXPECT_EQ(limited("4\n0 1 1 0\n1 0 0 0\n0 0 0 1\n0 1 0 0\n"), "m:5:3: " + refused);
+  EXPECT_EQ(limited("%%MatrixMarket matrix coordinate real symmetric\n4 4 2\n2 1 5\n3 1 5\n"),
+            "m:4:1: " + refused);
 }
 
 // ---------------------------------------------------------- MatrixMarket

@@ -213,23 +213,45 @@ TEST_F(ServiceStateTest, QuotaEvictsLeastRecentlyUsedAndDuplicatesAreShared) {
 }
 
 // Issue 11 (7): a held job's graph was evicted by later uploads and the job
-// then ran with Slurm's layout without a word to its user.
+// then ran with Slurm's layout without a word to its user. The job lists
+// here are read a while after the uploads (later than kReferenceGrace).
 TEST_F(ServiceStateTest, GraphsOfLiveJobsAreNeverEvictedAndAFullQuotaIsAnError) {
   auto state = open_state();  // MaxGraphsPerUser=2
+  const double later = now_seconds() + 2 * ServiceState::kReferenceGrace;
   ASSERT_EQ(upload(*state, kAlice, "a", kRing), "OK id=g1 tasks=4 existing=0");
   ASSERT_EQ(upload(*state, kAlice, "b", "0 1 5\n"), "OK id=g2 tasks=2 existing=0");
-  state->set_referenced_graphs({"g1"});
+  state->set_referenced_graphs({"g1"}, later);
   ASSERT_EQ(upload(*state, kAlice, "c", "0 2 5\n"), "OK id=g3 tasks=3 existing=0");  // g2 goes
   EXPECT_EQ(ask(*state, kAlice, "PLACE graph=g2"), "ERROR unknown graph id g2");
   EXPECT_EQ(ask(*state, kAlice, "PLACE graph=g1").rfind("OK", 0), 0u);
-  state->set_referenced_graphs({"g1", "g3"});
+  state->set_referenced_graphs({"g1", "g3"}, later);
   EXPECT_EQ(upload(*state, kAlice, "d", "0 3 5\n"),
             "ERROR graph quota reached: all your 2 graphs are used by pending or running jobs "
-            "(MaxGraphsPerUser in tofa.conf); a new one can be stored once one of those jobs ends");
+            "or were used in the last 30 s (MaxGraphsPerUser in tofa.conf); a new one can be "
+            "stored once one of those jobs ends");
   EXPECT_EQ(upload(*state, kAlice, "c-again", "0 2 5\n"), "OK id=g3 tasks=3 existing=1");
   EXPECT_EQ(upload(*state, kBob, "d", "0 3 5\n").rfind("OK", 0), 0u);  // per user
-  state->set_referenced_graphs({"g3"});
+  state->set_referenced_graphs({"g3"}, later);
   EXPECT_EQ(upload(*state, kAlice, "d", "0 3 5\n").rfind("OK", 0), 0u);  // g1 goes
+  EXPECT_EQ(ask(*state, kAlice, "PLACE graph=g1"), "ERROR unknown graph id g1");
+}
+
+// Issue 39 (5): 66 held jobs submitted faster than slurmctld pushes its job
+// list: a graph uploaded just before or after the list was read may belong
+// to a job the list does not have yet, so the quota refuses instead of
+// evicting it.
+TEST_F(ServiceStateTest, GraphsUsedSinceTheJobListWasReadAreKept) {
+  auto state = open_state();  // MaxGraphsPerUser=2
+  state->set_referenced_graphs({});
+  ASSERT_EQ(upload(*state, kAlice, "a", kRing), "OK id=g1 tasks=4 existing=0");
+  ASSERT_EQ(upload(*state, kAlice, "b", "0 1 5\n"), "OK id=g2 tasks=2 existing=0");
+  EXPECT_EQ(upload(*state, kAlice, "c", "0 2 5\n").rfind("ERROR graph quota reached", 0), 0u);
+  state->set_referenced_graphs({}, now_seconds() + ServiceState::kReferenceGrace / 2);
+  EXPECT_EQ(upload(*state, kAlice, "c", "0 2 5\n").rfind("ERROR graph quota reached", 0), 0u);
+  EXPECT_EQ(ask(*state, kAlice, "PLACE graph=g1").rfind("OK", 0), 0u);
+  EXPECT_EQ(ask(*state, kAlice, "PLACE graph=g2").rfind("OK", 0), 0u);
+  state->set_referenced_graphs({"g2"}, now_seconds() + 2 * ServiceState::kReferenceGrace);
+  EXPECT_EQ(upload(*state, kAlice, "c", "0 2 5\n"), "OK id=g3 tasks=3 existing=0");  // g1 goes
   EXPECT_EQ(ask(*state, kAlice, "PLACE graph=g1"), "ERROR unknown graph id g1");
 }
 
@@ -304,6 +326,8 @@ TEST_F(ServiceStateTest, CorruptFilesAreMovedAsideAndTheRestLoads) {
                      dir_.path() + "/placements.state.corrupt."));
   EXPECT_TRUE(logged("state file " + dir_.path() + "/placements.state:1:0: expected '# "
                      "tofa-state placements 2' or 'tofa-placements 1'"));
+  EXPECT_EQ(ask(*state, kAlice, "PLACE graph=g2").rfind("ERROR graph g2 could not be restored", 0),
+            0u);  // graphs are parsed when first used after a restart
   EXPECT_TRUE(logged("graph g2 dropped: "));
   EXPECT_EQ(ask(*state, kAlice, "PLACEMENT job=7"), "ERROR no placement recorded for job 7");
   EXPECT_EQ(state->graph_task_count("g1", kAlice), 4);       // the rest loaded
@@ -470,6 +494,23 @@ TEST_F(ServiceStateTest, DirectSrunsAvoidEachOthersPromisedTasks) {
                          "PLACE graph=g1 job=none tasks=4 strategy=greedy candidates=n0:2,n1:2,n2:2,n3:2")),
             nodes_of(ask(*state, kAlice,
                          "PLACE graph=g1 job=none tasks=4 strategy=greedy candidates=n0:2,n1:2,n2:2,n3:2")));
+}
+
+// Issue 39 (1): a request could ask for as much mapping as the worker's
+// time limit allows (sweeps=999999999999); such work is refused before it
+// starts, and so is a budget the worker would be stopped before.
+TEST_F(ServiceStateTest, WorkBeyondTheLimitsIsRefusedBeforeItStarts) {
+  auto state = open_state();  // MapTimeLimit=10 by default
+  ASSERT_EQ(upload(*state, kAlice, "ring.mat", kRing), "OK id=g1 tasks=4 existing=0");
+  EXPECT_EQ(ask(*state, kAlice, "PLACE graph=g1 strategy=anneal params=sweeps=999999999999"),
+            "ERROR sweeps=999999999999 is more than the service allows (100000)");
+  EXPECT_EQ(ask(*state, kAlice, "PLACE graph=g1 strategy=anneal params=iterations=1e12"),
+            "ERROR iterations=1e12 is more than the service allows (1e10)");
+  EXPECT_EQ(ask(*state, kAlice, "PLACE graph=g1 strategy=auto params=budget=11"),
+            "ERROR budget=11 is more than MapTimeLimit=10 s, after which the mapping is stopped");
+  EXPECT_EQ(ask(*state, kAlice, "PLACE graph=g1 strategy=anneal params=sweeps=100;budget=1")
+                .rfind("OK", 0),
+            0u);
 }
 
 // Direct sruns of several users placed at the same moment (the service

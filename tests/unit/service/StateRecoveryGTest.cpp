@@ -259,10 +259,19 @@ TEST_F(StateRecoveryTest, ADamagedGraphFileIsDroppedAndWhatACrashLeftIsCleanedUp
   write("placements.state.tmp", "half a fi");
   write("graphs/g3.graph.tmp", "0 1");
   auto state = open_state();
+  // Graphs are restored when first used (issue 39 (2)): the service answers
+  // at once after a restart however much it holds.
+  EXPECT_FALSE(logged("graph g2 dropped"));
+  EXPECT_EQ(ask(*state, "PLACE graph=g1").rfind("OK", 0), 0u);
+  EXPECT_EQ(ask(*state, "PLACE graph=g2"),
+            "ERROR graph g2 could not be restored after a restart (see the slurmctld log): "
+            "upload it again");
   EXPECT_EQ(state->graph_task_count("g1", kAlice), 4);
   EXPECT_THROW(state->graph_task_count("g2", kAlice), tofa::Error);
   EXPECT_TRUE(logged("graph g2 dropped: " + dir_ + "/graphs/g2.graph: content does not match"))
       << log_text();
+  EXPECT_EQ(open_state()->graph_task_count("g1", kAlice), 4);  // the index saved without g2
+  EXPECT_THROW(open_state()->graph_task_count("g2", kAlice), tofa::Error);
   EXPECT_EQ(files_containing(dir_ + "/graphs", "g2.graph.corrupt."), 1);
   EXPECT_EQ(files_containing(dir_, ".tmp"), 0);
   EXPECT_EQ(files_containing(dir_ + "/graphs", ".tmp"), 0);
