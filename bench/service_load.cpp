@@ -1,5 +1,6 @@
 // The service under load and under attack at once, over 127.0.0.1 only:
-// REQUESTS uploads and placement queries, all released together from
+// REQUESTS uploads (of at most 48 distinct graphs) and placement queries,
+// all released together from
 // PROCESSES forked client processes (one thread per request), while IDLE
 // connections send nothing and SLOW connections drip a header one byte at a
 // time. A client whose own munged refuses a connection (its listen queue
@@ -43,6 +44,8 @@
 #include "service/service.hpp"
 
 namespace {
+
+constexpr int kDistinctUploads = 48;
 
 using Clock = std::chrono::steady_clock;
 using namespace std::chrono_literals;
@@ -178,8 +181,12 @@ pid_t start_service(const Options& o, const std::string& dir, int* port, int* st
         for (;;) {
           try {
             if (n % 2 == 0) {
+              // At most kDistinctUploads different graphs: a user may keep
+              // MaxGraphsPerUser (64), and in slurmctld none used in the
+              // last 30 s is evicted; the rest are answered from the store.
               tofa::service::call(context, "UPLOAD_GRAPH name=load" + std::to_string(n) +
-                                               ".mat\n0 1 " + std::to_string(n + 1) +
+                                               ".mat\n0 1 " +
+                                               std::to_string(n % kDistinctUploads + 1) +
                                                "\n1 2 7\n");
             } else {
               tofa::service::PlaceRequest place;
