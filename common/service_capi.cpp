@@ -352,12 +352,16 @@ int tofa_client_upload_graph(const char* conf_path, const char* host, const char
 }
 
 int tofa_client_job_placement(const char* conf_path, const char* host, const char* munge_socket,
-                              unsigned job_id, char** placement, char* err, size_t err_size) {
+                              unsigned job_id, char** placement, char** graph_id, char* err,
+                              size_t err_size) {
   return guarded(err, err_size, [&] {
     require(placement != nullptr, "tofa_client_job_placement: NULL placement");
     *placement = nullptr;
-    *placement = malloc_copy(
-        join_nodes(fetch_job_placement(waiting_context_of(conf_path, host, munge_socket), job_id)));
+    if (graph_id) *graph_id = nullptr;
+    const JobPlacement found =
+        fetch_job_placement(waiting_context_of(conf_path, host, munge_socket), job_id);
+    *placement = malloc_copy(join_nodes(found.nodes));
+    if (graph_id) *graph_id = malloc_copy(found.graph_id);
   });
 }
 

@@ -235,10 +235,12 @@ int tofa_client_upload_graph(const char *conf_path, const char *host, const char
                              const char *graph_path, char **graph_id, int *task_count, char *err,
                              size_t err_size);
 
-/* The recorded placement of job_id (comma list, one node per task); only the
+/* The recorded placement of job_id (comma list, one node per task) and, when
+ * graph_id is not NULL, the id of the graph it was computed for; only the
  * job's owner and admins may read it. */
 int tofa_client_job_placement(const char *conf_path, const char *host, const char *munge_socket,
-                              unsigned job_id, char **placement, char *err, size_t err_size);
+                              unsigned job_id, char **placement, char **graph_id, char *err,
+                              size_t err_size);
 
 /* A placement request to the service (tofa_client_place). */
 typedef struct {

@@ -433,7 +433,7 @@ static int _srun_layout(slurm_opt_t *opt, const char *graph_id)
 	const char *job_text = getenv("SLURM_JOB_ID");
 	char *conf = tofa_glue_conf_path();
 	char *placement = NULL, *candidates = NULL, *all_nodes = NULL;
-	char *per_cpu = NULL;
+	char *per_cpu = NULL, *placed_graph = NULL;
 	bool rerecord = false;
 	long room;
 	unsigned job_id = job_text ? (unsigned) strtoul(job_text, NULL, 10) : 0;
@@ -461,11 +461,19 @@ static int _srun_layout(slurm_opt_t *opt, const char *graph_id)
 	if (job_id) {
 		/* No record (24.11/26.05 array tasks): this step's is the job's. */
 		if (tofa_client_job_placement(conf, host, munge_socket, job_id,
-					      &placement, err,
+					      &placement, &placed_graph, err,
 					      sizeof(err)) != TOFA_OK) {
 			free(placement);
 			placement = NULL;
 			rerecord = true;
+		} else if (placed_graph && placed_graph[0] &&
+			   strcmp(placed_graph, graph_id)) {
+			/* A step with another graph: placed on the allocation,
+			 * the job's record left as it is. */
+			verbose("%s: job %u's placement is for graph %s, this step's graph is %s: placing the step anew",
+				plugin_type, job_id, placed_graph, graph_id);
+			free(placement);
+			placement = NULL;
 		} else if (_count_names(placement) != opt->ntasks) {
 			verbose("%s: job %u's placement has %d tasks, this step %d: placing the step anew",
 				plugin_type, job_id, _count_names(placement),
@@ -577,6 +585,7 @@ static int _srun_layout(slurm_opt_t *opt, const char *graph_id)
 	rc = SLURM_SUCCESS;
 out:
 	free(placement);
+	free(placed_graph);
 	xfree(candidates);
 	xfree(per_cpu);
 	xfree(all_nodes);

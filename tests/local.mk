@@ -53,7 +53,7 @@ TESTS_ENVIRONMENT = top_srcdir=$(top_srcdir) top_builddir=$(top_builddir); expor
 TESTS_ENVIRONMENT += TOFA_MAP=$(abs_top_builddir)/tools/tofa-map \
 	TOFA_SIM=$(abs_top_builddir)/tools/sim/tofa-sim; export TOFA_MAP TOFA_SIM;
 EXTRA_DIST += tests/cli/test_tofa_map.sh tests/docs/test_man_pages.sh tests/meta/test_counting.sh \
-	tests/lib/checks.sh scripts/lib/tally.py
+	tests/lib/checks.sh tests/lib/png_decode.py scripts/lib/tally.py
 # The graphs and topologies the command-line and profiler tests (and make bench) read.
 EXTRA_DIST += examples/dt85.mat examples/faults16.txt examples/stencil64.mat examples/torus8x8x8.conf
 # SimGrid's routes against R(u,v), the applications' traffic against their

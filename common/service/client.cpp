@@ -98,10 +98,10 @@ UploadedGraph upload_graph_file(const ClientContext& context, const std::string&
   return graph;
 }
 
-std::vector<std::string> fetch_job_placement(const ClientContext& context, unsigned job) {
+JobPlacement fetch_job_placement(const ClientContext& context, unsigned job) {
   const Message reply =
       call(context, format_message("PLACEMENT", {{"job", std::to_string(job)}}));
-  return split_nodes(reply.field("nodes"));
+  return JobPlacement{reply.field_or("graph", ""), split_nodes(reply.field("nodes"))};
 }
 
 std::vector<std::string> request_placement(const ClientContext& context,

@@ -42,8 +42,13 @@ struct UploadedGraph {
 /// its path as the name (so parse errors read "PATH:LINE:COL: ...").
 UploadedGraph upload_graph_file(const ClientContext& context, const std::string& path);
 
-/// PLACEMENT job=N: node name per task.
-std::vector<std::string> fetch_job_placement(const ClientContext& context, unsigned job);
+struct JobPlacement {
+  std::string graph_id;            ///< the graph it was computed for
+  std::vector<std::string> nodes;  ///< node name per task
+};
+
+/// PLACEMENT job=N.
+JobPlacement fetch_job_placement(const ClientContext& context, unsigned job);
 
 /// PLACE with the fields of `request` (its uid and the server-side flags
 /// are not sent: the service takes the caller's uid from munge). Returns the

@@ -159,7 +159,9 @@ std::string dispatch(ServiceState& state, const Message& m, uid_t uid) {
                                     false));
   if (verb == "PLACEMENT") {
     const PlacementRecord r = state.job_placement(job_field(m), uid);
-    return format_message("OK", {{"job", std::to_string(r.job)}, {"nodes", join_nodes(r.nodes)}});
+    return format_message("OK", {{"job", std::to_string(r.job)},
+                                 {"graph", r.graph_id},
+                                 {"nodes", join_nodes(r.nodes)}});
   }
   if (verb == "JOB")
     return format_message("OK", placement_fields(state.job_placement(job_field(m), uid), true));

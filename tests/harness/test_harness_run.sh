@@ -32,7 +32,7 @@ run() {  # NAME: one run into $WORK/NAME
 run a || { fail "tofa-harness run"; exit 1; }
 run b || { fail "tofa-harness run (again)"; exit 1; }
 
-python3 - "$WORK/a.json" "$WORK/b.json" "$WORK/a-charts" >"$WORK/checks.out" 2>&1 <<'PY'
+top_srcdir="$top_srcdir" python3 - "$WORK/a.json" "$WORK/b.json" "$WORK/a-charts" >"$WORK/checks.out" 2>&1 <<'PY'
 import json, os, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
 charts = sys.argv[3]
@@ -98,40 +98,11 @@ for s in a["strategies"]:
 # (or the accuracy curves' points) those of the report, and its PNG decoded
 # here: signature, chunk CRCs, IHDR size = the SVG's, IDAT inflating to
 # height x (1 + width x bytes per pixel), every bar or point drawn in its colour.
-import math, struct, zlib
+import math
 import xml.etree.ElementTree as ET
+sys.path.insert(0, os.path.join(os.environ["top_srcdir"], "tests", "lib"))
+from png_decode import read_png
 SVG = "{http://www.w3.org/2000/svg}"
-def read_png(path):
-    data = open(path, "rb").read()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n", "no PNG signature"
-    pos, chunks = 8, []
-    while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + length]
-        assert zlib.crc32(kind + body) == struct.unpack(">I", data[pos + 8 + length:pos + 12 + length])[0], kind
-        chunks.append((kind, body))
-        pos += 12 + length
-    assert chunks[0][0] == b"IHDR" and chunks[-1][0] == b"IEND", [k for k, _ in chunks]
-    w, h, depth, color, _, _, interlace = struct.unpack(">IIBBBBB", chunks[0][1])
-    assert depth == 8 and color in (2, 6) and interlace == 0, (depth, color, interlace)
-    bpp = 4 if color == 6 else 3
-    raw = zlib.decompress(b"".join(body for kind, body in chunks if kind == b"IDAT"))
-    stride = w * bpp
-    assert len(raw) == h * (1 + stride), (len(raw), h * (1 + stride))
-    pixels, prev = [], bytearray(stride)
-    for y in range(h):
-        f, line = raw[y * (1 + stride)], bytearray(raw[y * (1 + stride) + 1:(y + 1) * (1 + stride)])
-        assert f <= 4, f
-        for i in range(stride):
-            l, u, ul = (line[i - bpp] if i >= bpp else 0), prev[i], (prev[i - bpp] if i >= bpp else 0)
-            if f == 4:
-                p = l + u - ul
-                l = l if abs(p - l) <= abs(p - u) and abs(p - l) <= abs(p - ul) else u if abs(p - u) <= abs(p - ul) else ul
-            line[i] = (line[i] + (0, l, u, (l + u) // 2, l)[f]) & 255
-        pixels.append([tuple(line[x:x + 3]) + ((255,) if bpp == 3 else (line[x + 3],))
-                       for x in range(0, stride, bpp)])
-        prev = line
-    return w, h, pixels
 rgb = lambda hex_color: tuple(bytes.fromhex(hex_color[1:])) + (255,)
 def chart_problem(name, expected=None, groups=0, series=0):
     """None if NAME.svg draws `expected` ("series, group" -> value) as bars

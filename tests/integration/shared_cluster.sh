@@ -353,6 +353,28 @@ else
     fail "sbatch -n 4 -c 2 job $c2 ($cpus CPUs): $(job_state "$c2") ${why:-}; $(grep -m1 "job $c2: no TOFA" "$DIR/log/slurmctld.log")"
 fi
 
+# Issue 38 (7): a step with another graph of the job's task count reused
+# the job's placement (computed for the job's graph). pairs8 pairs ranks
+# 0-1, 2-3, 4-5, 6-7 on a node each (2 tasks per node); crossed8 pairs 0-7,
+# 1-6, 2-5, 3-4: its step must put those together instead.
+matrix 8 "0 7 100000" "1 6 100000" "2 5 100000" "3 4 100000" "0 1 10" "2 3 10" > "$DATA/crossed8.mat"
+chmod 0644 "$DATA/crossed8.mat"
+wait_until 60 all_idle || fail "precondition: not all nodes idle: $(sinfo -h -N -o '%N %T' | tr '\n' ' ')"
+jid=$(sbatch --parsable -N 4 -n 8 --ntasks-per-node=2 --tofa-matrix=pairs8.mat -o "$DATA/out-crossed" \
+    --wrap "srun --tofa-matrix=$DATA/crossed8.mat -l printenv SLURMD_NODENAME")
+wait_until $TMO finished "$jid"
+node_of() { layout < "$DATA/out-crossed" | awk -v r="$1" '$1 == r { print $2 }'; }
+together=0
+for pair in "0 7" "1 6" "2 5" "3 4"; do
+    set -- $pair
+    [ -n "$(node_of "$1")" ] && [ "$(node_of "$1")" = "$(node_of "$2")" ] && together=$((together + 1))
+done
+if [ "$(job_state "$jid")" = COMPLETED ] && [ "$together" -eq 4 ]; then
+    pass "a step with another 8-task graph in job $jid was placed for its graph: its 4 heavy pairs each on one node ($(layout < "$DATA/out-crossed" | awk '{ print $2 }' | paste -sd, -)); the job's record $(recorded "$jid")"
+else
+    fail "step with crossed8.mat in job $jid ($(job_state "$jid")): $together of 4 heavy pairs on one node: $(layout < "$DATA/out-crossed" | awk '{ print $2 }' | paste -sd, -), the job's record $(recorded "$jid")"
+fi
+
 # -n 10 -c 3 on idle 8-CPU nodes: cons_tres grants 28 CPUs on 4 nodes (8,
 # 8, 8, 4), too few for 10 tasks at CPUs / -c, and Slurm's step puts 3, 3,
 # 2, 2 there. At a91dca4 the placement then took a task per CPU and recorded

@@ -92,9 +92,11 @@ assert sorted(shown) == sorted(f"sim-{c}.png" for c in ("fig3a", "fig3b", "table
 PY
 for f in sim-fig3a sim-fig3b sim-table1 sim-dt-16 sim-md-8 sim-md-16; do
   check "docs/$f.svg has a bar per strategy and case with the JSON's value; $f.png decodes to it" \
-    python3 - "$work/r.json" "$work/docs" "$f" <<'PY'
-import json, math, os, struct, sys, zlib
+    top_srcdir="$top_srcdir" python3 - "$work/r.json" "$work/docs" "$f" <<'PY'
+import json, math, os, sys
 import xml.etree.ElementTree as ET
+sys.path.insert(0, os.path.join(os.environ["top_srcdir"], "tests", "lib"))
+from png_decode import read_png
 doc = json.load(open(sys.argv[1]))
 directory, chart = sys.argv[2], sys.argv[3]
 S = ["default-slurm", "random", "greedy", "torus3d", "tofa", "auto"]
@@ -145,36 +147,9 @@ for label, (shown, _) in bars.items():
     assert math.isclose(shown, expected[label], rel_tol=5e-4), (label, shown, expected[label])
 # The PNG, decoded here: signature, chunks' CRCs, IHDR, IDAT inflating to
 # height rows of (filter byte + width pixels), unfiltered.
-data = open(os.path.join(directory, chart + ".png"), "rb").read()
-assert data[:8] == b"\x89PNG\r\n\x1a\n"
-pos, chunks = 8, []
-while pos < len(data):
-    length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-    body = data[pos + 8:pos + 8 + length]
-    assert zlib.crc32(kind + body) == struct.unpack(">I", data[pos + 8 + length:pos + 12 + length])[0]
-    chunks.append((kind, body))
-    pos += 12 + length
-assert chunks[0][0] == b"IHDR" and chunks[-1][0] == b"IEND"
-w, h, depth, color, _, _, interlace = struct.unpack(">IIBBBBB", chunks[0][1])
+w, h, pixels = read_png(os.path.join(directory, chart + ".png"))
 assert (w, h) == (width, height), (w, h, width, height)
-assert depth == 8 and color in (2, 6) and interlace == 0, (depth, color, interlace)
-bpp = 4 if color == 6 else 3
-raw = zlib.decompress(b"".join(body for kind, body in chunks if kind == b"IDAT"))
-stride = w * bpp
-assert len(raw) == h * (1 + stride), (len(raw), h * (1 + stride))
-pixels, prev = [], bytearray(stride)
-for y in range(h):
-    f, line = raw[y * (1 + stride)], bytearray(raw[y * (1 + stride) + 1:(y + 1) * (1 + stride)])
-    assert f <= 4, f
-    for i in range(stride):
-        a, b, c = (line[i - bpp] if i >= bpp else 0), prev[i], (prev[i - bpp] if i >= bpp else 0)
-        if f == 4:
-            p = a + b - c
-            a = a if abs(p - a) <= abs(p - b) and abs(p - a) <= abs(p - c) else b if abs(p - b) <= abs(p - c) else c
-        line[i] = (line[i] + (0, a, b, (a + b) // 2, a)[f]) & 255
-    pixels.append([tuple(line[x:x + bpp]) for x in range(0, stride, bpp)])
-    prev = line
-opaque = lambda rgb: rgb + ((255,) if bpp == 4 else ())
+opaque = lambda rgb: rgb + (255,)
 assert pixels[0][0] == pixels[h - 1][w - 1] == opaque((255, 255, 255)), "background not white"
 # Each bar as drawn: its fill at its middle, not its fill 3 px above its top.
 for label, (_, rect) in bars.items():

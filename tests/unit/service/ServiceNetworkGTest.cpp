@@ -292,8 +292,9 @@ TEST_F(ServiceNetworkTest, RequestsCarryTheCallersUidAndStateSurvivesRestart) {
     service->stop();  // idempotent
   }
   auto service = start_service();
-  EXPECT_EQ(fetch_job_placement(client(*service), 42),
+  EXPECT_EQ(fetch_job_placement(client(*service), 42).nodes,
             (std::vector<std::string>{"r1", "r2", "r3", "r4"}));
+  EXPECT_EQ(fetch_job_placement(client(*service), 42).graph_id, id);
   EXPECT_EQ(call(client(*service), "GRAPHS").field("count"), "1");
   EXPECT_EQ(service->state().graph_task_count(id, geteuid()), 4);
 }
@@ -507,12 +508,15 @@ TEST_F(ServiceNetworkTest, CApiServiceResponderAndClients) {
   EXPECT_STREQ(placement, "r4,r3,r2,r1");
   EXPECT_EQ(metrics.tasks, 4);
   std::free(placement);
+  char* placed_graph = nullptr;
   ASSERT_EQ(tofa_client_job_placement(conf_.path().c_str(), host.c_str(), munge.c_str(), 77,
-                                      &placement, err, sizeof err),
+                                      &placement, &placed_graph, err, sizeof err),
             TOFA_OK)
       << err;
   EXPECT_STREQ(placement, "r4,r3,r2,r1");
+  EXPECT_STREQ(placed_graph, id);
   std::free(placement);
+  std::free(placed_graph);
   const auto place = [&](tofa_place_request_t request) {
     request.graph_id = id;
     return tofa_client_place(conf_.path().c_str(), host.c_str(), munge.c_str(), &request,
