@@ -420,18 +420,22 @@ PlacementRecord ServiceState::place(const PlaceRequest& request) {
     input.parameters["budget"] =
         std::to_string(scaled_placement_budget(settings_.placement_budget_ms, graph->task_count()));
   if (!settings_.map_worker.program.empty()) input.worker = &settings_.map_worker;
-  // A direct srun avoids the tasks promised to other direct sruns. The
-  // placement is computed without a lock (a long one would make every other
-  // direct srun wait for it); if claims made meanwhile took room on the nodes
-  // it chose, it is computed again with them, a bounded number of times.
+  return keep(request, strategy, claims ? computed_with_claims(input, request.uid)
+                                         : compute_placement(input));
+}
+
+// A direct srun avoids the tasks promised to other direct sruns. The
+// placement is computed without a lock (a long one would make every other
+// direct srun wait for it); if claims made meanwhile took room on the nodes
+// it chose, it is computed again with them, a bounded number of times.
+ComputedPlacement ServiceState::computed_with_claims(PlacementInput& input, uid_t uid) {
   ComputedPlacement computed;
   for (int attempt = 0;; ++attempt) {
-    if (claims) {
+    {
       std::lock_guard<std::mutex> lock(mutex_);
       input.promised = claims_.promised(now_seconds());
     }
     computed = compute_placement(input);
-    if (!claims) break;
     std::lock_guard<std::mutex> lock(mutex_);
     const std::map<std::string, int> now_promised = claims_.promised(now_seconds());
     const bool overtaken = std::any_of(computed.nodes.begin(), computed.nodes.end(),
@@ -443,10 +447,13 @@ PlacementRecord ServiceState::place(const PlaceRequest& request) {
                                                  is->second > was->second);
                                        });
     if (overtaken && attempt < kClaimAttempts - 1) continue;
-    claims_.add(request.uid, computed.nodes, now_seconds());
-    break;
+    claims_.add(uid, computed.nodes, now_seconds());
+    return computed;
   }
+}
 
+PlacementRecord ServiceState::keep(const PlaceRequest& request, const std::string& strategy,
+                                   ComputedPlacement computed) {
   PlacementRecord record;
   record.job = request.job.value_or(0);
   record.uid = request.uid;

@@ -20,6 +20,7 @@
 #include "service/graph_store.hpp"
 #include "service/node_health.hpp"
 #include "service/place_request.hpp"
+#include "service/placement.hpp"
 #include "service/placement_store.hpp"
 #include "service/srun_claims.hpp"
 #include "service/state_files.hpp"
@@ -157,6 +158,11 @@ class ServiceState {
  private:
   void load();
   void load_graphs();
+  /// A direct srun's placement, its nodes claimed for it.
+  ComputedPlacement computed_with_claims(PlacementInput& input, uid_t uid);
+  /// The record of a computed placement; kept (and saved) when it is a job's.
+  PlacementRecord keep(const PlaceRequest& request, const std::string& strategy,
+                       ComputedPlacement computed);
   /// Reads and parses one state file, logging the records it skipped.
   /// Unreadable: logged and moved aside. Newer version: Error.
   template <typename Parse>

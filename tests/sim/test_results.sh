@@ -92,7 +92,7 @@ assert sorted(shown) == sorted(f"sim-{c}.png" for c in ("fig3a", "fig3b", "table
 PY
 for f in sim-fig3a sim-fig3b sim-table1 sim-dt-16 sim-md-8 sim-md-16; do
   check "docs/$f.svg has a bar per strategy and case with the JSON's value; $f.png decodes to it" \
-    top_srcdir="$top_srcdir" python3 - "$work/r.json" "$work/docs" "$f" <<'PY'
+    env top_srcdir="$top_srcdir" python3 - "$work/r.json" "$work/docs" "$f" <<'PY'
 import json, math, os, sys
 import xml.etree.ElementTree as ET
 sys.path.insert(0, os.path.join(os.environ["top_srcdir"], "tests", "lib"))

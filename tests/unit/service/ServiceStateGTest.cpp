@@ -116,8 +116,8 @@ TEST_F(ServiceStateTest, UploadPlaceAndRead) {
             0u)
       << placed;
   EXPECT_NE(placed.find(" max_hops=2 "), std::string::npos) << placed;
-  EXPECT_EQ(ask(*state, kAlice, "PLACEMENT job=7"), "OK job=7 nodes=n5,n6,n7,n8");
-  EXPECT_EQ(ask(*state, kAdmin, "PLACEMENT job=7"), "OK job=7 nodes=n5,n6,n7,n8");
+  EXPECT_EQ(ask(*state, kAlice, "PLACEMENT job=7"), "OK job=7 graph=g1 nodes=n5,n6,n7,n8");
+  EXPECT_EQ(ask(*state, kAdmin, "PLACEMENT job=7"), "OK job=7 graph=g1 nodes=n5,n6,n7,n8");
   EXPECT_EQ(ask(*state, kAlice, "PLACEMENT job=8"), "ERROR no placement recorded for job 8");
   const std::string job = ask(*state, kAlice, "JOB job=7");
   EXPECT_EQ(job.rfind("OK job=7 uid=1000 graph=g1 time=", 0), 0u) << job;
@@ -293,7 +293,7 @@ TEST_F(ServiceStateTest, StateSurvivesARestart) {
   auto state = open_state();
   EXPECT_EQ(state->graph_task_count("g1", kAlice), 4);
   EXPECT_THROW(state->graph_task_count("g1", kBob), tofa::Error);  // owner survives too
-  EXPECT_EQ(ask(*state, kAlice, "PLACEMENT job=7"), "OK job=7 nodes=n5,n6,n7,n8");
+  EXPECT_EQ(ask(*state, kAlice, "PLACEMENT job=7"), "OK job=7 graph=g1 nodes=n5,n6,n7,n8");
   EXPECT_EQ(state->job_placement(7, std::nullopt).metrics.hop_bytes, 600);
   // n2: 1 of 2 heartbeats missed (window model) -> 0.5; n40 keeps its override.
   EXPECT_EQ(state->node_outage("n2"), 0.5);
@@ -389,12 +389,12 @@ TEST_F(ServiceStateTest, FitJobMovesTheFewestTasksToMeetTheAllocation) {
   auto state = open_state();
   ASSERT_EQ(upload(*state, kAlice, "ring.mat", kRing), "OK id=g1 tasks=4 existing=0");
   place_job(*state, 9, "n[5-6]", 2);
-  EXPECT_EQ(ask(*state, kAlice, "PLACEMENT job=9"), "OK job=9 nodes=n5,n5,n6,n6");
+  EXPECT_EQ(ask(*state, kAlice, "PLACEMENT job=9"), "OK job=9 graph=g1 nodes=n5,n5,n6,n6");
   const auto record = state->fit_job(9, "n5:1-1,n6:1-3");
   std::map<std::string, int> count;
   for (const std::string& node : record.nodes) ++count[node];
   EXPECT_EQ(count, (std::map<std::string, int>{{"n5", 1}, {"n6", 3}}));
-  EXPECT_EQ(ask(*state, kAlice, "PLACEMENT job=9"), "OK job=9 nodes=" + record.nodes[0] + "," +
+  EXPECT_EQ(ask(*state, kAlice, "PLACEMENT job=9"), "OK job=9 graph=g1 nodes=" + record.nodes[0] + "," +
                                                         record.nodes[1] + "," + record.nodes[2] +
                                                         "," + record.nodes[3]);
   EXPECT_EQ(tofa_test::error_text([&] { state->fit_job(10, "n5:1-4"); }),
@@ -410,7 +410,7 @@ TEST_F(ServiceStateTest, MovePlacementRekeysARecord) {
   ASSERT_EQ(upload(*state, kAlice, "ring.mat", kRing), "OK id=g1 tasks=4 existing=0");
   place_job(*state, 27, "n[5-8]", 1);
   state->move_placement(27, 28);
-  EXPECT_EQ(ask(*state, kAlice, "PLACEMENT job=28"), "OK job=28 nodes=n5,n6,n7,n8");
+  EXPECT_EQ(ask(*state, kAlice, "PLACEMENT job=28"), "OK job=28 graph=g1 nodes=n5,n6,n7,n8");
   EXPECT_EQ(ask(*state, kAlice, "PLACEMENT job=27"), "ERROR no placement recorded for job 27");
   EXPECT_EQ(tofa_test::error_text([&] { state->move_placement(27, 29); }),
             "no placement recorded for job 27");
@@ -427,11 +427,11 @@ TEST_F(ServiceStateTest, ForgetPlacementDropsTheRecord) {
     state->forget_placement(31);
     state->forget_placement(33);
     EXPECT_EQ(ask(*state, kAlice, "PLACEMENT job=31"), "ERROR no placement recorded for job 31");
-    EXPECT_EQ(ask(*state, kAlice, "PLACEMENT job=32"), "OK job=32 nodes=n5,n6,n7,n8");
+    EXPECT_EQ(ask(*state, kAlice, "PLACEMENT job=32"), "OK job=32 graph=g1 nodes=n5,n6,n7,n8");
   }
   auto reopened = open_state();
   EXPECT_EQ(ask(*reopened, kAlice, "PLACEMENT job=31"), "ERROR no placement recorded for job 31");
-  EXPECT_EQ(ask(*reopened, kAlice, "PLACEMENT job=32"), "OK job=32 nodes=n5,n6,n7,n8");
+  EXPECT_EQ(ask(*reopened, kAlice, "PLACEMENT job=32"), "OK job=32 graph=g1 nodes=n5,n6,n7,n8");
 }
 
 // A direct srun's placement, computed before its job had an id, is
@@ -443,7 +443,7 @@ TEST_F(ServiceStateTest, RecordKeepsADirectSrunsPlacement) {
   EXPECT_EQ(ask(*state, kAlice, "RECORD graph=g1 job=50 strategy=greedy nodes=n5,n5,n6,n6")
                 .rfind("OK job=50 strategy=greedy nodes=n5,n5,n6,n6 tasks=4 nodes_used=2 ", 0),
             0u);
-  EXPECT_EQ(ask(*state, kAlice, "PLACEMENT job=50"), "OK job=50 nodes=n5,n5,n6,n6");
+  EXPECT_EQ(ask(*state, kAlice, "PLACEMENT job=50"), "OK job=50 graph=g1 nodes=n5,n5,n6,n6");
   EXPECT_EQ(ask(*state, kAlice, "RECORD graph=g1 job=51 nodes=n5,n6"),
             "ERROR graph g1 has 4 tasks, the placement 2");
   EXPECT_EQ(ask(*state, kAlice, "RECORD graph=g1 job=51 nodes=n5,n6,x1,n6"),

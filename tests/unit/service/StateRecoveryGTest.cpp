@@ -199,7 +199,7 @@ TEST_F(StateRecoveryTest, FilesOfThePreviousFormatLoadAndAreRewrittenVersioned) 
   auto state = open_state();
   EXPECT_TRUE(logged("restored 1 graph(s), 1 placement(s), 1 node histories")) << log_text();
   EXPECT_EQ(state->graph_task_count("g2", kAlice), 4);
-  EXPECT_EQ(ask(*state, "PLACEMENT job=7"), "OK job=7 nodes=n5,n6,n7,n8");
+  EXPECT_EQ(ask(*state, "PLACEMENT job=7"), "OK job=7 graph=g2 nodes=n5,n6,n7,n8");
   EXPECT_EQ(state->node_outage("n2"), 0.5);
   EXPECT_EQ(upload(*state, kRing), "OK id=g2 tasks=4 existing=1");
   EXPECT_EQ(upload(*state, "0 1 5\n"), "OK id=g3 tasks=2 existing=0");
@@ -222,7 +222,7 @@ TEST_F(StateRecoveryTest, AcknowledgedChangesAreOnDiskBeforeTheReply) {
   // No destructor, no save_all: what a kill -9 right now would leave.
   auto after_crash = open_state();
   EXPECT_EQ(after_crash->graph_task_count("g1", kAlice), 4);
-  EXPECT_EQ(ask(*after_crash, "PLACEMENT job=7"), "OK job=7 nodes=n5,n6,n7,n8");
+  EXPECT_EQ(ask(*after_crash, "PLACEMENT job=7"), "OK job=7 graph=g1 nodes=n5,n6,n7,n8");
   EXPECT_EQ(after_crash->node_outage("n3"), 0.5);
   EXPECT_EQ(upload(*after_crash, kRing), "OK id=g1 tasks=4 existing=1");  // no duplicate
   ASSERT_EQ(ask(*live, "DELETE_GRAPH id=g1"), "OK");
