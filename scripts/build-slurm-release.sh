@@ -56,14 +56,23 @@ prefix=$(bash "$SCRIPT_DIR/slurm-release.sh" --jobs "$jobs" "$version" | tail -n
 # checkout's, so they come from the cache.
 use_ccache "$builddir"
 
-# The symbolic link tree: refreshed on every call (new files appear).
+# The symbolic link tree: refreshed on every call (new files appear). A tree
+# made for another checkout (CI's clean clones, worktrees) is relinked to this
+# one and its objects are rebuilt: make compares the files' times, and another
+# checkout's older file would not rebuild what a newer one built.
 mkdir -p "$builddir"
+previous_root=$(cat "$builddir/.source-root" 2>/dev/null || true)
 (cd "$SRC_ROOT" && { git ls-files; git ls-files --others --exclude-standard; }) | sort -u |
 while IFS= read -r f; do
     [ -e "$SRC_ROOT/$f" ] || continue
     mkdir -p "$builddir/$(dirname "$f")"
-    [ -L "$builddir/$f" ] || ln -sfn "$SRC_ROOT/$f" "$builddir/$f"
+    [ "$(readlink "$builddir/$f")" = "$SRC_ROOT/$f" ] || ln -sfn "$SRC_ROOT/$f" "$builddir/$f"
 done
+if [ "$previous_root" != "$SRC_ROOT" ] && [ -f "$builddir/Makefile" ]; then
+    log "the build tree was made for ${previous_root:-another checkout}: relinked to $SRC_ROOT, rebuilding"
+    (cd "$builddir" && make clean > make-clean.log 2>&1) || true
+fi
+echo "$SRC_ROOT" > "$builddir/.source-root"
 
 if [ $reconf = yes ] || [ ! -f "$builddir/config.status" ] ||
    [ "$SRC_ROOT/configure.ac" -nt "$builddir/config.status" ]; then

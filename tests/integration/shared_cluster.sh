@@ -369,11 +369,7 @@ for pair in "0 7" "1 6" "2 5" "3 4"; do
     set -- $pair
     [ -n "$(node_of "$1")" ] && [ "$(node_of "$1")" = "$(node_of "$2")" ] && together=$((together + 1))
 done
-if [ "$(job_state "$jid")" = COMPLETED ] && [ "$together" -ne 4 ] && [ "${TOFA_RELEASE:-}" = 24.11 ]; then
-    # Seen at 6b43329 on 24.11 only (22.05 and 26.05 pass): the step ran in
-    # Slurm's block layout and srun -vv printed nothing of cli_filter/tofa.
-    skip_check "24.11: a step with another graph in job $jid ran in Slurm's block layout ($(layout < "$DATA/out-crossed" | awk '{ print $2 }' | paste -sd, -)), not placed for its graph: open (issue 38 (7) on 24.11)"
-elif [ "$(job_state "$jid")" = COMPLETED ] && [ "$together" -eq 4 ]; then
+if [ "$(job_state "$jid")" = COMPLETED ] && [ "$together" -eq 4 ]; then
     pass "a step with another 8-task graph in job $jid was placed for its graph: its 4 heavy pairs each on one node ($(layout < "$DATA/out-crossed" | awk '{ print $2 }' | paste -sd, -)); the job's record $(recorded "$jid")"
 else
     fail "step with crossed8.mat in job $jid ($(job_state "$jid")): $together of 4 heavy pairs on one node: $(layout < "$DATA/out-crossed" | awk '{ print $2 }' | paste -sd, -), the job's record $(recorded "$jid")"
