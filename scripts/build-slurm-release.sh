@@ -61,6 +61,10 @@ use_ccache "$builddir"
 # one and its objects are rebuilt: make compares the files' times, and another
 # checkout's older file would not rebuild what a newer one built.
 mkdir -p "$builddir"
+# One build of a tree at a time: the test command builds the releases in the
+# background while a test may ask for the same one.
+exec 9>"$builddir/.build-lock"
+flock 9
 previous_root=$(cat "$builddir/.source-root" 2>/dev/null || true)
 (cd "$SRC_ROOT" && { git ls-files; git ls-files --others --exclude-standard; }) | sort -u |
 while IFS= read -r f; do
