@@ -30,3 +30,8 @@ bench: bench/bench_mappers bench/bench_stencil bench/bench_mims bench/bench_anne
 	$(top_builddir)/bench/bench_anneal --budget 50
 .PHONY: bench
 EXTRA_DIST += examples/rubik/README.md $(wildcard $(srcdir)/examples/rubik/*.rubik)
+# Placement at 65,536 nodes against the budget (issue 38; bench/at_scale.sh).
+noinst_PROGRAMS += bench/bench_at_scale
+bench_bench_at_scale_SOURCES = bench/bench_at_scale.cpp
+bench_bench_at_scale_LDADD = common/libtofa.la
+EXTRA_DIST += bench/at_scale.py

@@ -97,6 +97,69 @@ class SitePrefixTrie {
   std::vector<int> order_;
 };
 
+/// segment(d, v)[t]: the faulty links from node v along dimension d to
+/// coordinate t, hop by hop as routes go. A row is computed on first use,
+/// and only on a line (nodes differing in coordinate d alone) that holds a
+/// faulty node: on a 65,536-node torus every row of every node would cost
+/// 400 million steps; a job's routes meet a few thousand rows.
+class FaultySegments {
+ public:
+  FaultySegments(const Topology& topology, const std::vector<double>& outage)
+      : topology_(topology), outage_(outage), stride_(topology.dimension_count(), 1) {
+    const int dims = topology.dimension_count(), nodes = topology.node_count();
+    int longest = 0;
+    for (int d = 0; d < dims; ++d) {
+      if (d > 0) stride_[d] = stride_[d - 1] * topology.dims()[d - 1];
+      longest = std::max(longest, topology.dims()[d]);
+    }
+    zeros_.assign(longest, 0);
+    faulty_line_.assign(dims, std::vector<char>());
+    row_of_.assign(dims, std::vector<int>());
+    for (int node = 0; node < nodes; ++node) {
+      if (!(outage[node] > 0)) continue;
+      for (int d = 0; d < dims; ++d) {
+        if (faulty_line_[d].empty()) faulty_line_[d].assign(nodes, 0), row_of_[d].assign(nodes, -1);
+        faulty_line_[d][base(d, node)] = 1;
+      }
+    }
+  }
+
+  int stride(int d) const { return stride_[d]; }
+  int base(int d, int node) const {
+    return node - ((node / stride_[d]) % topology_.dims()[d]) * stride_[d];
+  }
+
+  const std::uint16_t* row(int d, int v) {
+    if (faulty_line_[d].empty() || !faulty_line_[d][base(d, v)]) return zeros_.data();
+    int& index = row_of_[d][v];
+    if (index >= 0) return rows_[index].data();
+    const int length = topology_.dims()[d];
+    const int here = (v / stride_[d]) % length, line = base(d, v);
+    index = static_cast<int>(rows_.size());
+    std::vector<std::uint16_t>& row = rows_.emplace_back(length);
+    for (int t = 0; t < length; ++t) {
+      int count = 0;
+      for (int c = here; c != t;) {
+        const int next = (c + topology_.hop_direction(d, c, t) + length) % length;
+        count += outage_[line + c * stride_[d]] > 0 || outage_[line + next * stride_[d]] > 0;
+        c = next;
+      }
+      row[t] = static_cast<std::uint16_t>(count);
+    }
+    return row.data();
+  }
+
+ private:
+  const Topology& topology_;
+  const std::vector<double>& outage_;
+  std::vector<int> stride_;
+  std::vector<std::uint16_t> zeros_;
+  std::vector<std::vector<char>> faulty_line_;  // [d][line's base node]; empty: none faulty
+  std::vector<std::vector<int>> row_of_;        // [d][node]: its row in rows_, -1 none
+  // Rows stay where they are while more are added: callers hold several.
+  std::vector<std::vector<std::uint16_t>> rows_;
+};
+
 }  // namespace
 
 // Routes are dimension-ordered and the direction along a dimension depends
@@ -106,30 +169,7 @@ class SitePrefixTrie {
 void DistanceTable::add_fault_penalty(const Topology& topology, const std::vector<double>& outage,
                                       double penalty) {
   if (!(penalty > 0)) return;
-  const int node_count = topology.node_count();
-  const auto faulty = [&](int node) { return outage[node] > 0; };
-  // segment[d][v * L_d + t]: faulty links from node v along dimension d to
-  // coordinate t, hop by hop as routes go.
-  std::vector<std::vector<std::uint16_t>> segment(dims_);
-  std::vector<int> stride(dims_, 1);
-  for (int d = 0; d < dims_; ++d) {
-    if (d > 0) stride[d] = stride[d - 1] * topology.dims()[d - 1];
-    const int length = topology.dims()[d];
-    segment[d].assign(static_cast<std::size_t>(node_count) * length, 0);
-    for (int v = 0; v < node_count; ++v) {
-      const int here = (v / stride[d]) % length;
-      const int base = v - here * stride[d];
-      for (int t = 0; t < length; ++t) {
-        int count = 0;
-        for (int c = here; c != t;) {
-          const int next = (c + topology.hop_direction(d, c, t) + length) % length;
-          count += faulty(base + c * stride[d]) || faulty(base + next * stride[d]);
-          c = next;
-        }
-        segment[d][static_cast<std::size_t>(v) * length + t] = static_cast<std::uint16_t>(count);
-      }
-    }
-  }
+  FaultySegments segments(topology, outage);
   // Faulty links of R(a,b) from every site a to every site b. The route's
   // first segment depends on b's coordinate 0 only, its second on
   // coordinates 0 and 1, ...: one walk per site a down a trie of the sites'
@@ -141,9 +181,8 @@ void DistanceTable::add_fault_penalty(const Topology& topology, const std::vecto
     std::uint16_t* row = &from_site[a * n];
     // (level, first entry, entries, node reached, faulty links so far)
     const auto walk = [&](const auto& self, int d, int first, int count, int node, int links) -> void {
-      const int length = topology.dims()[d];
-      const int base = node - ((node / stride[d]) % length) * stride[d];
-      const std::uint16_t* along = &segment[d][static_cast<std::size_t>(node) * length];
+      const int base = segments.base(d, node);
+      const std::uint16_t* along = segments.row(d, node);
       const SitePrefixTrie::Entry* entries = &trie.level(d)[first];
       if (d + 1 == dims_) {
         for (int e = 0; e < count; ++e)
@@ -152,7 +191,7 @@ void DistanceTable::add_fault_penalty(const Topology& topology, const std::vecto
       }
       for (int e = 0; e < count; ++e)
         self(self, d + 1, entries[e].first, entries[e].count,
-             base + entries[e].coordinate * stride[d], links + along[entries[e].coordinate]);
+             base + entries[e].coordinate * segments.stride(d), links + along[entries[e].coordinate]);
     };
     walk(walk, 0, 0, static_cast<int>(trie.level(0).size()), nodes_[a], 0);
   }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "fixtures.hpp"
+#include "map/portfolio/candidate_window.hpp"
 #include "map/portfolio/strategies.hpp"
 #include "tofa/faults.hpp"
 #include "tofa/generators.hpp"
@@ -190,9 +191,12 @@ TEST(Auto, ABudgetTooSmallForAnySearchGivesTheBestHeuristic) {
   };
   // The heuristics auto always runs, ranked as auto ranks: a placement clear
   // of failing nodes and not above Slurm's layout first, then the lower cost.
+  // (greedy-routes runs only where its predicted time fits the budget; 512
+  // candidates are too few for a window.)
+  ASSERT_TRUE(tofa::candidate_window(request).empty());
   const double block_cost = cost(tofa::make_mapper("default-slurm")->map(request));
   Ranked best_heuristic{false, std::numeric_limits<double>::infinity()};
-  for (const char* name : {"default-slurm", "embed", "greedy", "greedy-routes"}) {
+  for (const char* name : {"default-slurm", "embed", "greedy"}) {
     const Ranked r = ranked(request, tofa::make_mapper(name)->map(request), block_cost);
     if (r.safe > best_heuristic.safe || (r.safe == best_heuristic.safe && r.cost < best_heuristic.cost))
       best_heuristic = r;
@@ -270,3 +274,32 @@ TEST(Auto, SaysWhyWhenNothingFits) {
 }
 
 }  // namespace
+
+// On a machine far larger than the job every search runs on the window:
+// auto's nodes are the window's, or Slurm's layout's when that wins, and it
+// never ranks below Slurm's layout.
+TEST(Auto, OnALargeMachineTheSearchesStayInTheWindow) {
+  const Topology topology = Topology::from_spec("torus:32x32x16");
+  const CommGraph graph = tofa_test::random_sparse_graph(64, 3);
+  MappingRequest request;
+  request.topology = &topology;
+  request.graph = &graph;
+  request.outage.assign(topology.node_count(), 0.0);
+  for (int node = 0; node < topology.node_count(); node += 3) request.candidate_nodes.push_back(node);
+  for (int node = 0; node < topology.node_count(); node += 97) request.outage[node] = 0.02;
+  const std::vector<int> window = tofa::candidate_window(request);
+  ASSERT_EQ(window.size(), 512u);
+  const Placement block = tofa::make_mapper("default-slurm")->map(request);
+  const double block_cost = tofa::fault_weighted_hop_bytes(topology, graph, block, request.outage,
+                                                           request.fault_cost);
+  request.parameters["budget"] = "0.005";
+  const Placement placement = tofa::make_mapper("auto")->map(request);
+  tofa::check_placement(request, placement);
+  if (placement != block)
+    for (int node : placement)
+      EXPECT_TRUE(std::binary_search(window.begin(), window.end(), node)) << node << " is outside the window";
+  const Ranked chosen = ranked(request, placement, block_cost);
+  const Ranked slurm = ranked(request, block, block_cost);
+  EXPECT_TRUE(chosen.safe >= slurm.safe);
+  if (chosen.safe == slurm.safe) EXPECT_LE(chosen.cost, block_cost);
+}

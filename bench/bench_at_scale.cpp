@@ -1,0 +1,209 @@
+// Placement at scale (issue 38, items 2 and 3): a 64x32x32 torus (65,536
+// nodes), half busy in box-shaped allocations of 1 to 8 nodes a side,
+// 64 failing idle nodes at p = 0.02, geometric graphs of 64 to 4,096 tasks,
+// the candidates being the idle nodes in id order (Slurm's node order).
+// Every strategy is timed once on each job; `auto` with the budget the
+// service gives the job (PlacementBudget 10 ms, scaled by tasks) and
+// without one. Prints JSON: every placement's time, hop-bytes, Equation 1
+// objective and P(abort), and per job the checks of items 2 and 3.
+//
+//   bench/bench_at_scale [--torus 64x32x32] [--tasks 64,256,1024,4096]
+//                        [--budget-ms 10] [--quick]
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <iostream>
+#include <numeric>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "../common/map/portfolio/strategies.hpp"
+#include "../common/tofa/allocators.hpp"
+#include "../common/tofa/faults.hpp"
+#include "../common/tofa/generators.hpp"
+#include "../common/tofa/mapper.hpp"
+#include "../common/tofa/metrics.hpp"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// Item 2: auto returns within this many budgets plus kBudgetSlackMs.
+constexpr double kBudgetFactor = 1.2;
+constexpr double kBudgetSlackMs = 2;
+/// Item 3: the default's hop-bytes within this factor of the best unbudgeted strategy.
+constexpr double kQualityFactor = 1.25;
+
+struct Options {
+  std::string torus = "64x32x32";
+  std::vector<int> tasks = {64, 256, 1024, 4096};
+  double budget_ms = 10;
+  int max_box = 8;
+  int failing = 64;
+};
+
+std::vector<int> parse_list(const std::string& text) {
+  std::vector<int> values;
+  std::stringstream in(text);
+  for (std::string item; std::getline(in, item, ',');) values.push_back(std::stoi(item));
+  return values;
+}
+
+struct Machine {
+  tofa::Topology topology;
+  std::vector<int> idle;        ///< the candidates, in id order
+  std::vector<double> outage;   ///< p on `failing` idle nodes
+};
+
+/// Half the nodes busy in boxes of 1 to max_box nodes a side at random
+/// free spots (seeded), as jobs on a torus leave them.
+std::vector<bool> busy_in_boxes(const tofa::Topology& topology, int max_box, unsigned seed) {
+  std::mt19937 engine(seed);
+  const std::vector<int>& dims = topology.dims();
+  std::vector<bool> busy(topology.node_count(), false);
+  int used = 0;
+  std::vector<int> side(dims.size()), origin(dims.size()), at(dims.size());
+  while (used < topology.node_count() / 2) {
+    for (std::size_t d = 0; d < dims.size(); ++d) {
+      side[d] = 1 + static_cast<int>(engine() % static_cast<unsigned>(std::min(max_box, dims[d])));
+      origin[d] = static_cast<int>(engine() % static_cast<unsigned>(dims[d]));
+    }
+    std::vector<int> box;
+    std::fill(at.begin(), at.end(), 0);
+    for (bool more = true; more;) {
+      std::vector<int> coords(dims.size());
+      for (std::size_t d = 0; d < dims.size(); ++d) coords[d] = (origin[d] + at[d]) % dims[d];
+      box.push_back(topology.node_at(coords));
+      more = false;
+      for (std::size_t d = 0; d < dims.size() && !more; ++d) {
+        if (++at[d] < side[d]) more = true;
+        else at[d] = 0;
+      }
+    }
+    if (std::any_of(box.begin(), box.end(), [&](int node) { return busy[node]; })) continue;
+    for (int node : box) busy[node] = true;
+    used += static_cast<int>(box.size());
+  }
+  return busy;
+}
+
+Machine build_machine(const Options& options) {
+  Machine m{tofa::Topology::from_spec("torus:" + options.torus), {}, {}};
+  const std::vector<bool> busy = busy_in_boxes(m.topology, options.max_box, 7);
+  for (int node = 0; node < m.topology.node_count(); ++node)
+    if (!busy[node]) m.idle.push_back(node);
+  std::vector<int> shuffled = m.idle;
+  std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937(2024));
+  m.outage.assign(m.topology.node_count(), 0.0);
+  for (int i = 0; i < options.failing && i < static_cast<int>(shuffled.size()); ++i)
+    m.outage[shuffled[i]] = 0.02;
+  return m;
+}
+
+struct Row {
+  std::string strategy;
+  double ms = 0, budget_ms = 0, hop_bytes = 0, objective = 0, abort = 0;
+};
+
+Row place(const Machine& m, const tofa::CommGraph& graph, const std::string& strategy,
+          double budget_ms) {
+  tofa::MappingRequest request;
+  request.graph = &graph;
+  request.topology = &m.topology;
+  request.candidate_nodes = m.idle;
+  request.outage = m.outage;
+  if (budget_ms > 0) request.parameters["budget"] = std::to_string(budget_ms / 1000);
+  const Clock::time_point start = Clock::now();
+  const tofa::Placement placement = tofa::make_mapper(strategy)->map(request);
+  const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  tofa::check_placement(request, placement);
+  const tofa::PlacementMetrics metrics =
+      tofa::evaluate_placement(graph, m.topology, placement, m.outage);
+  Row row{budget_ms > 0 ? strategy + " (budget)" : strategy, ms, budget_ms, metrics.hop_bytes,
+          tofa::fault_weighted_hop_bytes(m.topology, graph, placement, m.outage, {}),
+          metrics.abort_probability};
+  if (isatty(STDERR_FILENO))
+    std::cerr << "  " << graph.task_count() << " tasks, " << row.strategy << ": " << ms
+              << " ms, hop-bytes " << row.hop_bytes << "\n";
+  return row;
+}
+
+nlohmann::json run_job(const Machine& m, int tasks, const Options& options) {
+  const tofa::CommGraph graph = tofa::graph_from_spec("geometric:" + std::to_string(tasks));
+  const double budget_ms = 1000 * tofa::scaled_placement_budget(options.budget_ms, tasks);
+  std::vector<Row> rows;
+  rows.push_back(place(m, graph, "auto", budget_ms));
+  for (const char* name : {"auto", "tofa", "greedy", "embed", "default-slurm"})
+    rows.push_back(place(m, graph, name, 0));
+  double best_unbudgeted = INFINITY;
+  bool some_abort_free = false;
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    if (rows[i].strategy != "default-slurm") best_unbudgeted = std::min(best_unbudgeted, rows[i].hop_bytes);
+    some_abort_free = some_abort_free || rows[i].abort == 0;
+  }
+  const Row& def = rows[0];
+  nlohmann::json placements = nlohmann::json::array();
+  for (const Row& r : rows)
+    placements.push_back({{"strategy", r.strategy}, {"ms", r.ms}, {"budget_ms", r.budget_ms},
+                          {"hop_bytes", r.hop_bytes}, {"objective", r.objective},
+                          {"abort_probability", r.abort}});
+  return {{"tasks", tasks},
+          {"edges", graph.edge_count()},
+          {"placements", placements},
+          {"default_ms", def.ms},
+          {"default_budget_ms", budget_ms},
+          {"default_time_bound_ms", kBudgetFactor * budget_ms + kBudgetSlackMs},
+          {"default_within_time_bound", def.ms <= kBudgetFactor * budget_ms + kBudgetSlackMs},
+          {"best_unbudgeted_hop_bytes", best_unbudgeted},
+          {"default_over_best", def.hop_bytes / best_unbudgeted},
+          {"default_within_quality_bound", def.hop_bytes <= kQualityFactor * best_unbudgeted},
+          {"abort_free_placement_found", some_abort_free},
+          {"default_abort_free_when_possible", !some_abort_free || def.abort == 0}};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const auto value = [&] {
+      if (i + 1 >= argc) throw std::runtime_error(arg + ": expected a value");
+      return std::string(argv[++i]);
+    };
+    try {
+      if (arg == "--torus") options.torus = value();
+      else if (arg == "--tasks") options.tasks = parse_list(value());
+      else if (arg == "--budget-ms") options.budget_ms = std::stod(value());
+      else if (arg == "--quick") options.torus = "32x32x16", options.tasks = {64, 256};
+      else throw std::runtime_error("unknown option " + arg);
+    } catch (const std::exception& e) {
+      std::cerr << "bench_at_scale: " << e.what() << "\n";
+      return 2;
+    }
+  }
+  try {
+    const Machine m = build_machine(options);
+    nlohmann::json jobs = nlohmann::json::array();
+    for (int tasks : options.tasks) jobs.push_back(run_job(m, tasks, options));
+    const nlohmann::json out{{"torus", options.torus},
+                             {"nodes", m.topology.node_count()},
+                             {"idle_candidates", m.idle.size()},
+                             {"failing_idle_nodes", options.failing},
+                             {"placement_budget_ms", options.budget_ms},
+                             {"time_bound", "1.2 x budget + 2 ms"},
+                             {"quality_bound", "1.25 x the best unbudgeted hop-bytes"},
+                             {"jobs", jobs}};
+    std::cout << out.dump(2) << "\n";
+  } catch (const std::exception& e) {
+    std::cerr << "bench_at_scale: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
