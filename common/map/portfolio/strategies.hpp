@@ -19,7 +19,7 @@ double scaled_placement_budget(double budget_ms, int tasks);
 /// Budgets auto's route-around search may take beyond the job's own while
 /// every placement found may abort (when some candidate fails and the
 /// fault-free ones hold the job): auto may then take up to 1 + this many
-/// budgets. For reports (bench/bench_quality).
+/// budgets and 1 ms. For reports (bench/bench_quality).
 double auto_abort_overrun_budgets();
 
 }  // namespace tofa
