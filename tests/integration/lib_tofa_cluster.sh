@@ -112,6 +112,16 @@ tofa_chose_pattern() {
     fi
 }
 
+# The slurmctld log line of a TOFA job whose nodes Slurm chose, with the
+# reason (a grep -E pattern; the reason is what precedes "; ... chose").
+tofa_fallback_pattern() {
+    if [ -z "$TOFA_RELEASE" ]; then
+        echo "select/cons_tres\+tofa: _tofa_job_test: job $1: .*; cons_tres chose its nodes"
+    else
+        echo "topology/tofa: [a-z_]*: JobId=$1: .*; Slurm chose its nodes"
+    fi
+}
+
 # 24.11/26.05: Slurm (first in PATH) and the plugin build of that release
 # (both cached; the first build takes 20-40 minutes).
 tofa_lib_release_setup() {

@@ -125,11 +125,26 @@ else
     fail "--ntasks-per-node=4 -n 48: between $lo and $hi ranks per node"
 fi
 
-chose=0
+# Node choice (issue 38, item 6): TOFA's, or Slurm's with the reason logged.
+chose=0 reasons=() unexplained=()
+# The last decision counts: the scheduler may evaluate a job several times.
+last_line() { grep -n "$@" "$DIR/log/slurmctld.log" | tail -n 1; }
 for jid in "${tofa[@]:0:12}"; do
-    grep -q "job $jid: TOFA chose its" "$DIR/log/slurmctld.log" && chose=$((chose + 1))
+    tofa_line=$(last_line "$(tofa_chose_pattern "$jid")")
+    slurm_line=$(last_line -E "$(tofa_fallback_pattern "$jid")")
+    slurm_at=${slurm_line%%:*}
+    if [ -n "$tofa_line" ] && [ "${tofa_line%%:*}" -gt "${slurm_at:-0}" ]; then
+        chose=$((chose + 1))
+    elif [ -n "$slurm_line" ]; then
+        reasons+=("job $jid: $(sed -E 's/.*(job |JobId=)[0-9]+: //; s/; (cons_tres|Slurm) chose its nodes.*//' <<<"$slurm_line")")
+    else
+        unexplained+=("$jid")
+    fi
 done
-note "TOFA chose the nodes of $chose of 12 jobs, cons_tres of the rest (all placed by TOFA on their allocation)"
+note "TOFA chose the nodes of $chose of 12 jobs${reasons:+; Slurm chose the rest: ${reasons[*]}} (all placed by TOFA on their allocation)"
+[ ${#unexplained[@]} -eq 0 ] \
+    && pass "node choice: TOFA's for $chose of 12 jobs, every other with its reason logged" \
+    || fail "node choice: neither TOFA's nor a logged reason for job(s) ${unexplained[*]}"
 # A placement failure on an allocation is logged as an error and leaves
 # Slurm's layout: that must not happen here.
 if grep -q "no TOFA mapping on its allocation" "$DIR/log/slurmctld.log"; then
