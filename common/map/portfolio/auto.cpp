@@ -220,8 +220,8 @@ class AutoRun {
         route_around_(any_faulty(request.outage) && fault_free_candidates_hold_the_job(request)),
         reserve_(route_around_ ? kRouteAroundShare * budget_ : 0),
         large_(request.graph->task_count() > kAnnealMaxTasks),
-        outage_(request.outage.empty() ? std::vector<double>(request.topology->node_count(), 0.0)
-                                       : request.outage) {
+        no_outage_(request.outage.empty() ? request.topology->node_count() : 0, 0.0),
+        outage_(request.outage.empty() ? no_outage_ : request.outage) {
     std::vector<int> window = candidate_window(request);
     if (!window.empty()) job_.candidate_nodes = std::move(window);
   }
@@ -231,7 +231,7 @@ class AutoRun {
     for (const std::string& name : heuristics(job_)) attempt(name, job_);
     const int tasks = job_.graph->task_count();
     if (route_around_ && tasks <= kGreedyRoutesMaxTasks &&
-        (budget_ == 0 || predicted_greedy_routes_seconds(tasks, effective_candidates(job_).size()) <=
+        (budget_ == 0 || predicted_greedy_routes_seconds(tasks, candidate_count(job_)) <=
                              kGreedyRoutesShare * seconds_left()))
       attempt("greedy-routes", job_);
     run_scotch();
@@ -286,7 +286,7 @@ class AutoRun {
   /// budget, local descent from the heuristics' best takes that half first.
   void run_scotch() {
     const double predicted = predicted_scotch_seconds(
-        std::max<int>(job_.graph->task_count(), effective_candidates(job_).size()));
+        std::max<int>(job_.graph->task_count(), candidate_count(job_)));
     if (large_ && budget_ > 0 && time_left() && !best_.empty() &&
         predicted > kFirstDescentShare * seconds_left()) {
       const double share = kFirstDescentShare * seconds_left();
@@ -360,7 +360,8 @@ class AutoRun {
   const bool route_around_;
   const double reserve_;  // kept for the route-around search, which runs last
   const bool large_;
-  const std::vector<double> outage_;
+  const std::vector<double> no_outage_;  // all 0, for a request without outages
+  const std::vector<double>& outage_;
   double block_cost_ = std::numeric_limits<double>::infinity();
   Placement best_;
   Rank best_rank_;

@@ -33,9 +33,9 @@ class BallSearch {
   /// Visits nodes in order of hops from `center` and passes the usable ones
   /// to take(node) until it returns false. Returns the hops of the node
   /// that ended it, kUnreached when the usable nodes ran out or the search
-  /// passed `max_hops`.
+  /// passed `max_hops` or more than `max_failing` nodes that may fail.
   template <typename Take>
-  int grow(int center, int max_hops, const Take& take) {
+  int grow(int center, int max_hops, int max_failing, const Take& take) {
     ++stamp_;
     failing_seen_ = 0;
     frontier_.assign(1, center);
@@ -44,6 +44,7 @@ class BallSearch {
       next_.clear();
       for (int node : frontier_) {
         failing_seen_ += outage_of(request_, node) > 0;
+        if (failing_seen_ > max_failing) return kUnreached;
         if (usable_[node] && !take(node)) return hops;
         visit_neighbours(node);
       }
@@ -83,6 +84,11 @@ class BallSearch {
 
 }  // namespace
 
+std::size_t candidate_count(const MappingRequest& request) {
+  return request.candidate_nodes.empty() ? static_cast<std::size_t>(request.topology->node_count())
+                                         : request.candidate_nodes.size();
+}
+
 int nodes_needed(const MappingRequest& request) {
   const int slots = effective_slots(request);
   return (request.graph->task_count() + slots - 1) / slots;
@@ -90,7 +96,7 @@ int nodes_needed(const MappingRequest& request) {
 
 std::vector<int> candidate_window(const MappingRequest& request) {
   const int size = std::max(kWindowPerNodeNeeded * nodes_needed(request), kWindowMinNodes);
-  if (static_cast<int>(effective_candidates(request).size()) <= size) return {};
+  if (candidate_count(request) <= static_cast<std::size_t>(size)) return {};
   return fault_free_ball(request, size);
 }
 
@@ -108,9 +114,10 @@ std::vector<int> fault_free_ball(const MappingRequest& request, int size) {
   // The ball around each center that holds the window: the fewest failing
   // nodes in it (routes between its nodes then rarely pass one), then the smallest.
   BallSearch search(request, usable);
-  const auto window_around = [&](int center, int max_hops, std::vector<int>* window) {
+  const auto window_around = [&](int center, int max_hops, int max_failing,
+                                 std::vector<int>* window) {
     int taken = 0;
-    return search.grow(center, max_hops, [&](int node) {
+    return search.grow(center, max_hops, max_failing, [&](int node) {
       if (window) window->push_back(node);
       return ++taken < size;
     });
@@ -119,7 +126,8 @@ std::vector<int> fault_free_ball(const MappingRequest& request, int size) {
   const std::size_t step = usable_list.size() / kWindowCenters;
   for (int i = 0; i < kWindowCenters; ++i) {
     const int center = usable_list[step / 2 + i * step];
-    const int hops = window_around(center, best_failing == 0 ? best_hops : kUnreached - 1, nullptr);
+    const int hops = window_around(center, best_failing == 0 ? best_hops : kUnreached - 1,
+                                   best_failing, nullptr);
     const int failing = search.failing_seen();
     if (hops == kUnreached) continue;
     if (failing < best_failing || (failing == best_failing && hops < best_hops))
@@ -127,7 +135,7 @@ std::vector<int> fault_free_ball(const MappingRequest& request, int size) {
   }
   std::vector<int> window;
   window.reserve(size);
-  window_around(best_center, kUnreached - 1, &window);
+  window_around(best_center, kUnreached - 1, kUnreached, &window);
   std::vector<int> position(request.topology->node_count(), 0);
   for (std::size_t i = 0; i < candidates.size(); ++i) position[candidates[i]] = static_cast<int>(i);
   std::sort(window.begin(), window.end(), [&](int a, int b) { return position[a] < position[b]; });

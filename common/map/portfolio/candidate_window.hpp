@@ -11,6 +11,9 @@
 
 namespace tofa {
 
+/// The candidates' count (every node when the list is empty), not validated.
+std::size_t candidate_count(const MappingRequest& request);
+
 /// The nodes the job needs: tasks / slots, rounded up.
 int nodes_needed(const MappingRequest& request);
 
