@@ -1,6 +1,7 @@
 // The C API: every entry point converts exceptions into TOFA_ERROR + message.
 #include "tofa.h"
 
+#include <algorithm>
 #include <cstring>
 #include <exception>
 #include <new>
@@ -8,6 +9,7 @@
 #include <string>
 
 #include "capi_guard.hpp"
+#include "map/task_limits.hpp"
 #include "tofa/tofa.hpp"
 
 struct tofa_topology {
@@ -170,6 +172,15 @@ int tofa_evaluate(const tofa_topology_t* t, const tofa_graph_t* g, const int* pl
     *out = tofa_metrics_t{m.tasks,        m.nodes_used,   m.max_hops,     m.links_used,
                           m.total_bytes,  m.hop_bytes,    m.average_hops, m.hop_variance,
                           m.dilation,     m.max_link_load, m.abort_probability};
+  });
+}
+
+int tofa_spread_task_limits(unsigned* limits, size_t count, unsigned tasks, unsigned min_nodes) {
+  return guarded(nullptr, 0, [&] {
+    require(limits != nullptr || count == 0, "tofa_spread_task_limits: NULL limits");
+    const std::vector<unsigned> spread =
+        tofa::spread_task_limits(std::vector<unsigned>(limits, limits + count), tasks, min_nodes);
+    std::copy(spread.begin(), spread.end(), limits);
   });
 }
 

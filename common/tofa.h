@@ -100,6 +100,15 @@ int tofa_evaluate(const tofa_topology_t *topology, const tofa_graph_t *graph,
                   const int *placement, int placement_size, const double *outage,
                   tofa_metrics_t *out, char *err, size_t err_size);
 
+/* A scheduler shim's per-node task limits for a job of `tasks` tasks on at
+ * least `min_nodes` nodes: `limits` holds, per candidate, the tasks its free
+ * CPUs can take (0: unusable) and receives the limits: at most the even
+ * share ceil(tasks / min_nodes), raised while the min_nodes nodes that hold
+ * the most cannot take every task under it; when min_nodes nodes hold the
+ * whole share, the others are left out (0). TOFA_ERROR, limits unchanged,
+ * only when memory runs out. */
+int tofa_spread_task_limits(unsigned *limits, size_t count, unsigned tasks, unsigned min_nodes);
+
 #ifdef __cplusplus
 }
 #endif

@@ -143,33 +143,29 @@ static uint32_t _task_limit(job_record_t *job_ptr, uint32_t cpus)
 
 /* The candidates ("NODE:MAX,...", node table = rank order): every node of
  * node_map with the tasks the CPUs cons_tres offers the job there can take;
- * with -N at most ceil(tasks / min_nodes) per node (as the 22.05 shim). */
+ * with -N at most an even share per node (tofa_spread_task_limits, as the
+ * 22.05 shim). */
 static char *_candidates(topology_eval_t *topo_eval, bitstr_t *map,
 			 uint32_t min_nodes, uint64_t *room)
 {
 	job_record_t *job_ptr = topo_eval->job_ptr;
 	job_details_t *details = job_ptr->details;
-	uint32_t spread = TOFA_MAX_TASKS_PER_NODE, full = 0;
-	uint32_t *limit = xcalloc(node_record_count, sizeof(*limit));
+	unsigned *limit = xcalloc(node_record_count, sizeof(*limit));
 	node_record_t *node_ptr;
 	char *list = NULL;
 
 	*room = 0;
-	if (details && details->num_tasks && min_nodes > 1)
-		spread = (details->num_tasks + min_nodes - 1) / min_nodes;
 	for (int i = 0; (node_ptr = next_node_bitmap(map, &i)); i++) {
 		avail_res_t *res = topo_eval->avail_res_array ?
 				   topo_eval->avail_res_array[i] : NULL;
 
-		if (!res || !res->avail_cpus)
-			continue;
-		limit[i] = MIN(_task_limit(job_ptr, res->avail_cpus), spread);
-		if (limit[i] == spread)
-			full++;
+		if (res && res->avail_cpus)
+			limit[i] = _task_limit(job_ptr, res->avail_cpus);
 	}
+	tofa_spread_task_limits(limit, node_record_count,
+				details ? details->num_tasks : 0, min_nodes);
 	for (int i = 0; (node_ptr = next_node_bitmap(map, &i)); i++) {
-		if (!limit[i] || (spread < TOFA_MAX_TASKS_PER_NODE &&
-				  full >= min_nodes && limit[i] < spread))
+		if (!limit[i])
 			continue;
 		xstrfmtcat(list, "%s%s:%u", list ? "," : "", node_ptr->name,
 			   limit[i]);

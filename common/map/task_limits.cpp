@@ -141,6 +141,39 @@ bool node_count_holds(const TaskLimits& limits, long long tasks, int min_nodes, 
   return std::accumulate(largest.begin(), largest.begin() + most, 0LL) >= tasks;
 }
 
+std::vector<unsigned> spread_task_limits(std::vector<unsigned> room, unsigned tasks,
+                                         unsigned min_nodes) {
+  if (tasks == 0 || min_nodes <= 1 || room.empty()) return room;
+  std::vector<unsigned> most = room;
+  const std::size_t kept = std::min<std::size_t>(min_nodes, most.size());
+  std::partial_sort(most.begin(), most.begin() + kept, most.end(), std::greater<unsigned>());
+  const auto held_under = [&](unsigned cap) {
+    unsigned long long held = 0;
+    for (std::size_t i = 0; i < kept; ++i) held += std::min(most[i], cap);
+    return held >= tasks;
+  };
+  unsigned cap = (tasks + min_nodes - 1) / min_nodes;
+  if (!held_under(cap)) {
+    // The smallest cap that holds the job, if any: held_under grows with it.
+    unsigned low = cap, high = std::max(cap, most.front());
+    if (!held_under(high)) return room;
+    while (low + 1 < high) {
+      const unsigned middle = low + (high - low) / 2;
+      (held_under(middle) ? high : low) = middle;
+    }
+    cap = high;
+  }
+  std::size_t full = 0;
+  for (unsigned& limit : room) {
+    limit = std::min(limit, cap);
+    full += limit == cap;
+  }
+  if (full >= min_nodes)
+    for (unsigned& limit : room)
+      if (limit < cap) limit = 0;
+  return room;
+}
+
 void check_limits_met(const MappingRequest& request, const TaskLimits& limits,
                       const Placement& placement) {
   const Topology& topology = *request.topology;

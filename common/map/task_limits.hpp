@@ -41,6 +41,16 @@ TaskLimits keep_node_count(const TaskLimits& limits, const Placement& placement,
 /// the listed nodes can hold `tasks` within their maximums.
 bool node_count_holds(const TaskLimits& limits, long long tasks, int min_nodes, int max_nodes);
 
+/// The scheduler's per-node limits for a job of `tasks` tasks on at least
+/// `min_nodes` nodes, from what each candidate's free CPUs hold (`room`, 0:
+/// unusable). With min_nodes > 1 a node takes at most a share: the even
+/// ceil(tasks / min_nodes), raised while the min_nodes nodes that hold the
+/// most cannot take every task under it (on a busy cluster's uneven free
+/// CPUs), up to no cap at all; when min_nodes nodes hold the whole share,
+/// the nodes that hold less are left out (0).
+std::vector<unsigned> spread_task_limits(std::vector<unsigned> room, unsigned tasks,
+                                         unsigned min_nodes);
+
 /// Throws Error unless every task is on a listed node and every node is
 /// within its limits.
 void check_limits_met(const MappingRequest& request, const TaskLimits& limits,

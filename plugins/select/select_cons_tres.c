@@ -244,23 +244,20 @@ static uint32_t _task_limit(job_record_t *job_ptr, uint32_t cpus)
 
 /* The candidates as tofa_service_place_job takes them, in node table (=
  * rank) order, each with the tasks it can take now: its idle CPUs (whole
- * idle nodes only for --exclusive). With -N, at most ceil(tasks / min_nodes)
- * per node so that the placement spans -N nodes, and only the nodes with
- * room for that many while there are enough of them. NULL when no node can
+ * idle nodes only for --exclusive). With -N, at most an even share per node
+ * (tofa_spread_task_limits) so that the placement spans -N nodes, and only
+ * the nodes with room for that share while there are enough of them. NULL when no node can
  * take a task; *room receives the sum of the listed limits. */
 static char *_free_task_slots(job_record_t *job_ptr, bitstr_t *bitmap,
 			      uint32_t min_nodes, uint64_t *room)
 {
 	struct job_details *details = job_ptr->details;
 	bool whole = details && (details->whole_node == 1 || !details->share_res);
-	uint32_t spread = TOFA_MAX_TASKS_PER_NODE, full = 0;
-	uint32_t *limit = xcalloc(node_record_count, sizeof(*limit));
+	unsigned *limit = xcalloc(node_record_count, sizeof(*limit));
 	node_record_t *node_ptr;
 	char *list = NULL;
 
 	*room = 0;
-	if (details && details->num_tasks && min_nodes > 1)
-		spread = (details->num_tasks + min_nodes - 1) / min_nodes;
 	select_g_select_nodeinfo_set_all();
 	for (int i = 0; (node_ptr = next_node(&i)); i++) {
 		uint16_t alloc_cpus = 0;
@@ -272,15 +269,12 @@ static char *_free_task_slots(job_record_t *job_ptr, bitstr_t *bitmap,
 					     NODE_STATE_ALLOCATED, &alloc_cpus);
 		if ((whole && alloc_cpus) || node_ptr->cpus_efctv <= alloc_cpus)
 			continue;
-		limit[i] = MIN(_task_limit(job_ptr,
-					   node_ptr->cpus_efctv - alloc_cpus),
-			       spread);
-		if (limit[i] == spread)
-			full++;
+		limit[i] = _task_limit(job_ptr, node_ptr->cpus_efctv - alloc_cpus);
 	}
+	tofa_spread_task_limits(limit, node_record_count,
+				details ? details->num_tasks : 0, min_nodes);
 	for (int i = 0; (node_ptr = next_node(&i)); i++) {
-		if (!limit[i] || (spread < TOFA_MAX_TASKS_PER_NODE &&
-				  full >= min_nodes && limit[i] < spread))
+		if (!limit[i])
 			continue;
 		xstrfmtcat(list, "%s%s:%u", list ? "," : "", node_ptr->name,
 			   limit[i]);

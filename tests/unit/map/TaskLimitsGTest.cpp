@@ -2,6 +2,7 @@
 // every node within them, as a Slurm allocation needs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "fixtures.hpp"
 #include "map/task_limits.hpp"
 #include "service/placement.hpp"
+#include "tofa.h"
 #include "tofa/error.hpp"
 #include "tofa/mapper.hpp"
 
@@ -237,3 +239,40 @@ TEST(ParseParameters, KeysValuesAndErrors) {
 }
 
 }  // namespace
+
+// The scheduler's limits (issue 38, item 6): -N 12 -n 48 on a busy cluster
+// where only 11 nodes have 4 free CPUs still gets limits that hold the job.
+TEST(SpreadTaskLimits, TheEvenShareWhenEnoughNodesHoldIt) {
+  // 12 nodes hold 4 (the even share of 48 on 12): the rest are left out.
+  std::vector<unsigned> room(12, 6);
+  room.push_back(3);
+  room.push_back(2);
+  const std::vector<unsigned> limits = tofa::spread_task_limits(room, 48, 12);
+  EXPECT_EQ(limits, (std::vector<unsigned>{4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0}));
+}
+
+TEST(SpreadTaskLimits, TheShareIsRaisedUntilTheBusiestClusterHoldsTheJob) {
+  // 11 nodes hold 4 or more, the others 3: at 4 each the best 12 hold 47.
+  const std::vector<unsigned> room{8, 8, 8, 4, 4, 4, 4, 4, 4, 4, 4, 3, 3, 3, 3, 3};
+  const std::vector<unsigned> limits = tofa::spread_task_limits(room, 48, 12);
+  long long best12 = 0;
+  std::vector<unsigned> sorted = limits;
+  std::sort(sorted.rbegin(), sorted.rend());
+  for (int i = 0; i < 12; ++i) best12 += sorted[i];
+  EXPECT_GE(best12, 48);
+  EXPECT_EQ(*std::max_element(limits.begin(), limits.end()), 5u) << "the smallest cap that holds it";
+  EXPECT_EQ(limits[11], 3u) << "nodes below the cap keep what they hold";
+}
+
+TEST(SpreadTaskLimits, NoCapWhenNothingHoldsTheJobAndNoneForOneNode) {
+  const std::vector<unsigned> room{2, 2, 2};
+  EXPECT_EQ(tofa::spread_task_limits(room, 48, 3), room);
+  EXPECT_EQ(tofa::spread_task_limits({8, 1, 0}, 4, 1), (std::vector<unsigned>{8, 1, 0}));
+}
+
+TEST(SpreadTaskLimits, TheCEntryPointWritesTheLimitsInPlace) {
+  unsigned limits[] = {8, 8, 8, 4, 4, 4, 4, 4, 4, 4, 4, 3, 3, 3, 3, 3};
+  ASSERT_EQ(tofa_spread_task_limits(limits, 16, 48, 12), TOFA_OK);
+  EXPECT_EQ(limits[0], 5u);
+  EXPECT_EQ(tofa_spread_task_limits(nullptr, 0, 48, 12), TOFA_OK);
+}
