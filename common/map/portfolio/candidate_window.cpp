@@ -6,14 +6,18 @@
 namespace tofa {
 namespace {
 
-/// The window holds this many times the nodes the job needs: room for the
-/// searches to shape the job (Scotch and annealing on 4x the nodes found
-/// hop-bytes within 3% of theirs on all idle nodes, bench/at_scale.sh).
+/// Up to this many candidates are searched whole (bench/quality.sh's 8x8x8
+/// tori: a window there lowered (b) from 1.468 to 1.561 F/F_min).
+/// Tuned on: bench/quality.sh (b).
+constexpr int kWholeMachineNodes = 512;
+/// The window holds this many times the nodes the job needs, and at least
+/// kWindowMinNodes: room for the searches to shape the job. At 4x, auto ran
+/// over its budget at 1024 tasks (83 ms for 53); 3x gave 2x's hop-bytes;
+/// a 512-node window for 64 tasks left annealing too little of its 6 ms
+/// budget (1.45x the unbudgeted best hop-bytes, 1.16x at 256).
 /// Tuned on: bench/at_scale.sh, geometric 64 to 4096 tasks on 64x32x32.
 constexpr int kWindowPerNodeNeeded = 2;
-/// Machines of up to this many candidates are searched whole.
-/// Not tuned: the size of the 8x8x8 torus bench/quality.sh runs on.
-constexpr int kWindowMinNodes = 512;
+constexpr int kWindowMinNodes = 256;
 /// Centers tried, spread evenly over the usable candidates in their order.
 /// Not tuned: enough to find the large free regions of a half-busy torus.
 constexpr int kWindowCenters = 16;
@@ -95,6 +99,7 @@ int nodes_needed(const MappingRequest& request) {
 }
 
 std::vector<int> candidate_window(const MappingRequest& request) {
+  if (candidate_count(request) <= static_cast<std::size_t>(kWholeMachineNodes)) return {};
   const int size = std::max(kWindowPerNodeNeeded * nodes_needed(request), kWindowMinNodes);
   if (candidate_count(request) <= static_cast<std::size_t>(size)) return {};
   return fault_free_ball(request, size);

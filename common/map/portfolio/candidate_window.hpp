@@ -18,8 +18,8 @@ std::size_t candidate_count(const MappingRequest& request);
 int nodes_needed(const MappingRequest& request);
 
 /// Empty when the candidates are few enough to search them all (at most
-/// kWindowPerNodeNeeded times the nodes the job needs, or kWindowMinNodes);
-/// otherwise fault_free_ball of that many.
+/// kWholeMachineNodes, or kWindowPerNodeNeeded times the nodes the job
+/// needs, at least kWindowMinNodes); otherwise fault_free_ball of that many.
 std::vector<int> candidate_window(const MappingRequest& request);
 
 /// `size` candidates (all when there are no more), in the request's

@@ -288,7 +288,7 @@ TEST(Auto, OnALargeMachineTheSearchesStayInTheWindow) {
   for (int node = 0; node < topology.node_count(); node += 3) request.candidate_nodes.push_back(node);
   for (int node = 0; node < topology.node_count(); node += 97) request.outage[node] = 0.02;
   const std::vector<int> window = tofa::candidate_window(request);
-  ASSERT_EQ(window.size(), 512u);
+  ASSERT_EQ(window.size(), 256u);
   const Placement block = tofa::make_mapper("default-slurm")->map(request);
   const double block_cost = tofa::fault_weighted_hop_bytes(topology, graph, block, request.outage,
                                                            request.fault_cost);
