@@ -12,7 +12,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string bytes = tofa_fuzz::text_of(data, size);
   try {
     const std::unique_ptr<MapJob> job = decode_map_job(bytes);
-    FUZZ_CHECK(job->request.graph == &job->graph && job->request.topology == &job->topology,
+    FUZZ_CHECK(job->request.graph == &job->graph && job->request.topology == job->topology.get(),
                "decoded request does not point into its job");
     const std::unique_ptr<MapJob> again = decode_map_job(encode_map_job(job->request, job->strategy));
     FUZZ_CHECK(again->graph.undirected_edges().size() == job->graph.undirected_edges().size() &&

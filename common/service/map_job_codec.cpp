@@ -2,6 +2,8 @@
 
 #include <cstdint>
 #include <cstring>
+#include <memory>
+#include <mutex>
 #include <type_traits>
 
 #include "service/map_worker.hpp"
@@ -123,6 +125,21 @@ std::string encode_map_job(const MappingRequest& request, const std::string& str
   return out.take();
 }
 
+namespace {
+
+/// The topology of that shape, the last one built when it has it.
+std::shared_ptr<const Topology> shared_topology(const std::vector<int>& dims,
+                                                const std::vector<bool>& wrap, int cores) {
+  static std::mutex mutex;
+  static std::shared_ptr<const Topology> last;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!last || last->dims() != dims || last->wrap() != wrap || last->cores_per_node() != cores)
+    last = std::make_shared<const Topology>(dims, wrap, cores);
+  return last;
+}
+
+}  // namespace
+
 std::unique_ptr<MapJob> decode_map_job(const std::string& bytes) {
   Reader in(bytes);
   char magic[sizeof kJobMagic];
@@ -132,7 +149,8 @@ std::unique_ptr<MapJob> decode_map_job(const std::string& bytes) {
   const auto dims = in.get_array<int>(kMaxTopologyDimensions, "dims");
   const auto wrap_bytes = in.get_array<std::uint8_t>(kMaxTopologyDimensions, "wrap");
   const auto cores = in.get<std::int32_t>("cores");
-  Topology topology(dims, std::vector<bool>(wrap_bytes.begin(), wrap_bytes.end()), cores);
+  std::shared_ptr<const Topology> topology =
+      shared_topology(dims, std::vector<bool>(wrap_bytes.begin(), wrap_bytes.end()), cores);
 
   const auto tasks = in.get<std::int32_t>("task count");
   if (tasks < 0 || tasks > kMaxTasks) in.fail("task count " + std::to_string(tasks));
@@ -151,9 +169,9 @@ std::unique_ptr<MapJob> decode_map_job(const std::string& bytes) {
                                       CommGraph::from_directed_edges(tasks, edges));
 
   MappingRequest& request = job->request;
-  request.topology = &job->topology;
+  request.topology = job->topology.get();
   request.graph = &job->graph;
-  const auto nodes = static_cast<std::uint64_t>(job->topology.node_count());
+  const auto nodes = static_cast<std::uint64_t>(job->topology->node_count());
   request.candidate_nodes = in.get_array<int>(nodes, "candidates");
   request.outage = in.get_array<double>(nodes, "outage");
   request.slots_per_node = in.get<std::int32_t>("slots");

@@ -162,7 +162,7 @@ TEST(MapJobCodec, RoundTripAndEveryTruncationIsRefused) {
   EXPECT_EQ(decoded->request.outage, job.request.outage);
   EXPECT_EQ(decoded->request.parameters, job.request.parameters);
   EXPECT_EQ(decoded->graph.undirected_edges().size(), job.graph.undirected_edges().size());
-  EXPECT_EQ(decoded->topology.dims(), job.torus.dims());
+  EXPECT_EQ(decoded->topology->dims(), job.torus.dims());
   for (std::size_t size = 0; size < bytes.size(); size += 7)
     EXPECT_THROW(tofa::service::decode_map_job(bytes.substr(0, size)), tofa::Error) << size;
   EXPECT_THROW(tofa::service::decode_map_job(bytes + "x"), tofa::Error);
