@@ -187,6 +187,10 @@ int run(const RunOptions& o) {
   // phase, or the truth; so a seeded stream reproduces exactly.
   std::vector<double> truth = model.truths();
   const std::vector<double>& pinned = o.stream_outage == "truth" ? truth : estimates;
+  if (pinned.size() != names.size())
+    throw tofa::Error("the heartbeat phase ended with outage estimates for " +
+                      std::to_string(pinned.size()) + " of " + std::to_string(names.size()) +
+                      " nodes (did it reach --limit before --rounds?)");
   pin_outages(names, pinned);
   long above_threshold = 0;
   for (double p : pinned) above_threshold += p > tofa_service_outage_threshold();
