@@ -295,11 +295,16 @@ TEST(Auto, OnALargeMachineTheSearchesStayInTheWindow) {
   request.parameters["budget"] = "0.005";
   const Placement placement = tofa::make_mapper("auto")->map(request);
   tofa::check_placement(request, placement);
-  if (placement != block)
-    for (int node : placement)
-      EXPECT_TRUE(std::binary_search(window.begin(), window.end(), node)) << node << " is outside the window";
+  if (placement != block) {
+    for (int node : placement) {
+      EXPECT_TRUE(std::binary_search(window.begin(), window.end(), node))
+          << node << " is outside the window";
+    }
+  }
   const Ranked chosen = ranked(request, placement, block_cost);
   const Ranked slurm = ranked(request, block, block_cost);
   EXPECT_TRUE(chosen.safe >= slurm.safe);
-  if (chosen.safe == slurm.safe) EXPECT_LE(chosen.cost, block_cost);
+  if (chosen.safe == slurm.safe) {
+    EXPECT_LE(chosen.cost, block_cost);
+  }
 }
