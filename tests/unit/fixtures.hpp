@@ -12,6 +12,7 @@
 
 #include "tofa/error.hpp"
 #include "tofa/graph.hpp"
+#include "tofa/mapper.hpp"
 
 namespace tofa_test {
 
@@ -95,6 +96,17 @@ inline tofa::CommGraph ring_graph(int n, double bytes = 1.0) {
   std::vector<tofa::CommEdge> edges;
   for (int i = 0; i < n; ++i) edges.push_back({i, (i + 1) % n, bytes, 1});
   return tofa::CommGraph::from_directed_edges(n, edges);
+}
+
+/// A request for `graph` on every node of `topology`, no node failing yet
+/// (an outage entry per node to set).
+inline tofa::MappingRequest request_on(const tofa::Topology& topology,
+                                       const tofa::CommGraph& graph) {
+  tofa::MappingRequest request;
+  request.topology = &topology;
+  request.graph = &graph;
+  request.outage.assign(topology.node_count(), 0.0);
+  return request;
 }
 
 }  // namespace tofa_test

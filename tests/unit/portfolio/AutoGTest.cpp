@@ -281,10 +281,7 @@ TEST(Auto, SaysWhyWhenNothingFits) {
 TEST(Auto, OnALargeMachineTheSearchesStayInTheWindow) {
   const Topology topology = Topology::from_spec("torus:32x32x16");
   const CommGraph graph = tofa_test::random_sparse_graph(64, 3);
-  MappingRequest request;
-  request.topology = &topology;
-  request.graph = &graph;
-  request.outage.assign(topology.node_count(), 0.0);
+  MappingRequest request = tofa_test::request_on(topology, graph);
   for (int node = 0; node < topology.node_count(); node += 3) request.candidate_nodes.push_back(node);
   for (int node = 0; node < topology.node_count(); node += 97) request.outage[node] = 0.02;
   const std::vector<int> window = tofa::candidate_window(request);

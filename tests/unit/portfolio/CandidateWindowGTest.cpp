@@ -10,16 +10,9 @@
 using tofa::CommGraph;
 using tofa::MappingRequest;
 using tofa::Topology;
+using tofa_test::request_on;
 
 namespace {
-
-MappingRequest request_on(const Topology& topology, const CommGraph& graph) {
-  MappingRequest request;
-  request.topology = &topology;
-  request.graph = &graph;
-  request.outage.assign(topology.node_count(), 0.0);
-  return request;
-}
 
 int widest_pair(const Topology& topology, const std::vector<int>& nodes) {
   int widest = 0;
