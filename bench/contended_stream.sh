@@ -82,9 +82,9 @@ run() {
         grep -q "job $jid: TOFA chose its" "$DIR/log/slurmctld.log" && chose=$((chose + 1))
         query "PLACEMENT job=$jid" 2>/dev/null | grep -q '^OK' && recorded=$((recorded + 1))
     done
-    # "TOFA chose its K nodes (T ms, of which placement P ms)": TOFA's time per started job
+    # "TOFA chose its K nodes (T ms, of which node choice P ms)": TOFA's time per started job
     local tofa_us placement_us
-    read -r tofa_us placement_us < <(sed -n 's/.*TOFA chose its [0-9]* nodes (\([0-9.]*\) ms, of which placement \([0-9.]*\) ms).*/\1 \2/p' \
+    read -r tofa_us placement_us < <(sed -n 's/.*TOFA chose its [0-9]* nodes (\([0-9.]*\) ms, of which node choice \([0-9.]*\) ms).*/\1 \2/p' \
         "$DIR/log/slurmctld.log" | awk '{ t += $1; p += $2; n++ } END { if (n) printf "%d %d\n", 1000 * t / n, 1000 * p / n; else print "0 0" }')
     printf '{"select": "%s", "jobs": %d, "completed": %d, "tofa_jobs": %d, "tofa_chose_nodes": %d, "placement_recorded": %d, "cycles": %d, "mean_cycle_us": %d, "max_cycle_us": %d, "mean_tofa_job_test_us": %d, "mean_placement_us": %d}\n' \
         "$select" $((2 * jobs_each)) "$completed" "$jobs_each" "$chose" "$recorded" \

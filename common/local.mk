@@ -40,7 +40,8 @@ common_libtofa_la_SOURCES = \
 	common/map/stencil/job_shape.hpp common/map/stencil/linear_order.cpp common/map/stencil/linear_order.hpp \
 	common/map/stencil/problem.cpp common/map/stencil/problem.hpp common/map/stencil/rcb.cpp \
 	common/map/stencil/rcb.hpp common/alloc/fragmented_machine.cpp common/alloc/free_nodes.cpp \
-	common/alloc/free_nodes.hpp common/alloc/mc1x1.cpp common/alloc/snake_best_fit.cpp \
+	common/alloc/free_nodes.hpp common/alloc/compact_choice.hpp common/alloc/compact_choice.cpp \
+	common/map/ball_search.hpp common/alloc/mc1x1.cpp common/alloc/snake_best_fit.cpp \
 	common/map/mims/bin_packing.cpp common/map/mims/bin_packing.hpp common/map/mims/packing.cpp \
 	common/map/rubik/grid.hpp common/map/rubik/partition.cpp common/map/rubik/permute.cpp \
 	common/map/rubik/spec_parser.cpp common/map/rubik/tree.cpp common/map/rubik/writers.cpp \
@@ -86,6 +87,7 @@ common_libtofa_la_SOURCES = \
 	common/service/place_request.hpp \
 	common/service/srun_claims.hpp common/service/srun_claims.cpp \
 	common/service/user_slots.hpp common/service/user_slots.cpp \
+	common/service/mapping_queue.hpp common/service/mapping_queue.cpp common/service/deferred_mapping.cpp \
 	common/service/work_limits.hpp common/service/work_limits.cpp \
 	common/service/map_job_codec.hpp common/service/map_job_codec.cpp \
 	common/service/map_worker.hpp common/service/map_worker.cpp \

@@ -200,6 +200,33 @@ int tofa_service_place_job(unsigned job_id, unsigned uid, const char* graph_id,
   });
 }
 
+int tofa_service_choose_nodes(unsigned job_id, unsigned uid, const char* graph_id,
+                              const char* candidates, int min_nodes, int max_nodes,
+                              char** placement, char* err, size_t err_size) {
+  return guarded(err, err_size, [&] {
+    require(graph_id != nullptr && placement != nullptr,
+            "tofa_service_choose_nodes: NULL argument");
+    *placement = nullptr;
+    PlaceRequest request;
+    request.uid = uid;
+    request.graph_id = graph_id;
+    request.job = job_id;
+    request.from_slurmctld = true;
+    request.candidates = text_or_empty(candidates);
+    request.min_nodes = min_nodes;
+    request.max_nodes = max_nodes;
+    *placement = malloc_copy(join_nodes(running_service()->state().choose_nodes(request).nodes));
+  });
+}
+
+int tofa_service_map_later(unsigned job_id, const char* allocation, const char* strategy,
+                           const char* parameters, char* err, size_t err_size) {
+  return guarded(err, err_size, [&] {
+    running_service()->state().map_later(job_id, text_or_empty(allocation), text_or_empty(strategy),
+                                         text_or_empty(parameters));
+  });
+}
+
 int tofa_service_fit_job(unsigned job_id, const char* candidates, char** placement, char* err,
                          size_t err_size) {
   return guarded(err, err_size, [&] {

@@ -141,6 +141,26 @@ int tofa_service_place_job(unsigned job_id, unsigned uid, const char *graph_id,
                            char **placement, tofa_metrics_t *metrics, char *err,
                            size_t err_size);
 
+/* The scheduler's node choice for job_id, what slurmctld's scheduling pass
+ * runs instead of a strategy (time linear in the candidates, the graph not
+ * read): the compact ball of `candidates` (as in tofa_service_place_job)
+ * that holds the graph's tasks, fault-free nodes first, on min_nodes to
+ * max_nodes nodes (0 = no bound), tasks in blocks; recorded for the job.
+ * *placement as in tofa_service_place_job. */
+int tofa_service_choose_nodes(unsigned job_id, unsigned uid, const char *graph_id,
+                              const char *candidates, int min_nodes, int max_nodes,
+                              char **placement, char *err, size_t err_size);
+
+/* Fits job_id's recorded placement to its allocation (as
+ * tofa_service_fit_job, without metrics; NULL: each node of the record
+ * keeps at most the tasks it has) and queues `strategy` (NULL = the
+ * default) with `parameters` to order the job's tasks on it, outside
+ * slurmctld's locks; srun waits for that up to PlacementWait seconds, then
+ * runs the recorded order. TOFA_ERROR when the job has no record or the
+ * limits cannot be met. */
+int tofa_service_map_later(unsigned job_id, const char *allocation, const char *strategy,
+                           const char *parameters, char *err, size_t err_size);
+
 /* Fits job_id's recorded placement to the per-node task limits of
  * `candidates` (as in tofa_service_place_job, e.g. its allocation
  * "t1:1-8,t2:1-5") by moving the fewest tasks, in process and without

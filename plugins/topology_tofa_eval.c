@@ -175,32 +175,26 @@ static char *_candidates(topology_eval_t *topo_eval, bitstr_t *map,
 	return list;
 }
 
-/* Places the job on `candidates` and records it; the node set or NULL. */
+/* TOFA's node choice on `candidates`, recorded for the job (no strategy
+ * runs under slurmctld's locks: tofa_service_choose_nodes); the node set or
+ * NULL. */
 static bitstr_t *_place(job_record_t *job_ptr, const char *graph_id,
 			const char *candidates, uint32_t min_nodes,
-			uint32_t max_nodes, char *err, size_t err_size,
-			bool *worker_failed)
+			uint32_t max_nodes, char *err, size_t err_size)
 {
-	const char *strategy = _job_env(job_ptr, TOFA_ENV_STRATEGY);
-	const char *parameters = _job_env(job_ptr, TOFA_ENV_PARAMS);
 	char *placement = NULL;
 	bitstr_t *nodes = NULL;
-	int rc;
 
 	if (!candidates) {
 		snprintf(err, err_size, "no usable node offers a CPU");
 		return NULL;
 	}
-	rc = tofa_service_place_job(job_ptr->job_id, job_ptr->user_id,
-				    graph_id, strategy, candidates, 0,
-				    min_nodes > 1 ? min_nodes : 0,
-				    max_nodes < (uint32_t) node_record_count ?
-					    max_nodes : 0,
-				    parameters, &placement, NULL, err,
-				    err_size);
-	if (worker_failed)
-		*worker_failed = rc == TOFA_MAPPING_FAILED;
-	if (rc != TOFA_OK)
+	if (tofa_service_choose_nodes(job_ptr->job_id, job_ptr->user_id,
+				      graph_id, candidates,
+				      min_nodes > 1 ? min_nodes : 0,
+				      max_nodes < (uint32_t) node_record_count ?
+					      max_nodes : 0,
+				      &placement, err, err_size) != TOFA_OK)
 		return NULL;
 	if (TOFA_NODE_NAME2BITMAP(placement, false, &nodes) != SLURM_SUCCESS) {
 		snprintf(err, err_size, "placement names unknown nodes: %s",
@@ -212,6 +206,18 @@ static bitstr_t *_place(job_record_t *job_ptr, const char *graph_id,
 	}
 	free(placement);
 	return nodes;
+}
+
+/* Queues the job's strategy to order its tasks on `allocation` (NULL: the
+ * nodes of its record, as many tasks on each), outside slurmctld's locks;
+ * its steps wait for that up to PlacementWait. */
+static int _map_later(job_record_t *job_ptr, const char *allocation,
+		      char *err, size_t err_size)
+{
+	return tofa_service_map_later(job_ptr->job_id, allocation,
+				      _job_env(job_ptr, TOFA_ENV_STRATEGY),
+				      _job_env(job_ptr, TOFA_ENV_PARAMS), err,
+				      err_size);
 }
 
 /* Drops the placement this node choice recorded: the job did not get its
@@ -287,8 +293,8 @@ static int _choose_exactly(topology_eval_t *topo_eval, bitstr_t *wanted)
 
 /* TOFA's node choice on the nodes of `map` (a subset of node_map). */
 static int _tofa_choose(topology_eval_t *topo_eval, const char *graph_id,
-			bitstr_t *map, bool *worker_failed, bool *recorded,
-			char *err, size_t err_size)
+			bitstr_t *map, bool *recorded, char *err,
+			size_t err_size)
 {
 	job_record_t *job_ptr = topo_eval->job_ptr;
 	job_details_t *details = job_ptr->details;
@@ -317,7 +323,7 @@ static int _tofa_choose(topology_eval_t *topo_eval, const char *graph_id,
 		return SLURM_ERROR;
 	}
 	wanted = _place(job_ptr, graph_id, candidates, min_nodes, max_nodes,
-			err, err_size, worker_failed);
+			err, err_size);
 	xfree(candidates);
 	if (!wanted)
 		return SLURM_ERROR;
@@ -340,14 +346,20 @@ static int _tofa_choose(topology_eval_t *topo_eval, const char *graph_id,
 	}
 	last_tofa_job_id = job_ptr->job_id;
 	last_place_anew = false;
+#if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(26, 5, 0)
+	/* No later hook (get_rank is 26.05's): the strategy orders the tasks
+	 * on the chosen nodes, each keeping the tasks the choice gave it. */
+	if (_map_later(job_ptr, NULL, err, err_size) != TOFA_OK)
+		error("%s: %s: %pJ: %s; srun runs the node choice's order",
+		      plugin_type, __func__, job_ptr, err);
+#endif
 	info("%s: %s: %pJ: TOFA chose its %u nodes (%.2f ms)", plugin_type,
 	     __func__, job_ptr, count, _now_ms() - start);
 	return SLURM_SUCCESS;
 }
 
 /*
- * The answer of eval_nodes when a TOFA job must wait (OnlyFailingNodesFit=wait,
- * MapFailure=wait). cons_tres asks eval_nodes both to allocate and whether the
+ * The answer of eval_nodes when a TOFA job must wait (OnlyFailingNodesFit=wait). cons_tres asks eval_nodes both to allocate and whether the
  * job could ever run (SELECT_MODE_TEST_ONLY) without telling which, and
  * slurmctld rejects a job that fails the latter ("Requested node configuration
  * is not available"): a direct srun was refused where 22.05's select shim,
@@ -397,7 +409,7 @@ extern int topology_p_eval_nodes(topology_eval_t *topo_eval)
 	job_record_t *job_ptr = topo_eval->job_ptr;
 	const char *graph_id = NULL;
 	char err[1024] = "";
-	bool worker_failed = false, recorded = false;
+	bool recorded = false;
 	bitstr_t *healthy;
 	int dropped = 0, rc;
 
@@ -417,16 +429,11 @@ extern int topology_p_eval_nodes(topology_eval_t *topo_eval)
 	}
 
 	healthy = _without_failing(topo_eval->node_map, &dropped);
-	rc = _tofa_choose(topo_eval, graph_id, healthy, &worker_failed,
-			  &recorded, err, sizeof(err));
+	rc = _tofa_choose(topo_eval, graph_id, healthy, &recorded, err,
+			  sizeof(err));
 	FREE_NULL_BITMAP(healthy);
 	if (rc == SLURM_SUCCESS)
 		return rc;
-	if (worker_failed && tofa_service_map_failure_waits()) {
-		info("%s: %s: %pJ waits: %s (MapFailure=wait)", plugin_type,
-		     __func__, job_ptr, err);
-		return _wait(job_ptr, recorded);
-	}
 	if (dropped && tofa_service_only_failing_fit_waits()) {
 		info("%s: %s: %pJ waits: it does not fit without the %d usable node(s) above OutageThreshold=%g",
 		     plugin_type, __func__, job_ptr, dropped,
@@ -435,7 +442,7 @@ extern int topology_p_eval_nodes(topology_eval_t *topo_eval)
 	}
 	if (dropped) {
 		rc = _tofa_choose(topo_eval, graph_id, topo_eval->node_map,
-				  &worker_failed, &recorded, err, sizeof(err));
+				  &recorded, err, sizeof(err));
 		if (rc == SLURM_SUCCESS)
 			return rc;
 	}
@@ -477,7 +484,6 @@ static char *_allocation(job_record_t *job_ptr)
 static void _place_on_allocation(job_record_t *job_ptr, bool anew)
 {
 	char err[1024] = "", *allocation = _allocation(job_ptr);
-	char *placement = NULL;
 	bitstr_t *nodes = NULL;
 
 	if (!allocation) {
@@ -485,15 +491,15 @@ static void _place_on_allocation(job_record_t *job_ptr, bool anew)
 			_forget(job_ptr);
 		return;
 	}
-	if (!anew && tofa_service_fit_job(job_ptr->job_id, allocation,
-					  &placement, err,
-					  sizeof(err)) == TOFA_OK) {
-		free(placement);
+	if (!anew && _map_later(job_ptr, allocation, err, sizeof(err)) ==
+			     TOFA_OK) {
 		xfree(allocation);
 		return;
 	}
-	nodes = _place(job_ptr, _job_env(job_ptr, TOFA_ENV_GRAPH_ID),
-		       allocation, 0, 0, err, sizeof(err), NULL);
+	if ((nodes = _place(job_ptr, _job_env(job_ptr, TOFA_ENV_GRAPH_ID),
+			    allocation, 0, 0, err, sizeof(err))) &&
+	    _map_later(job_ptr, allocation, err, sizeof(err)) != TOFA_OK)
+		FREE_NULL_BITMAP(nodes);
 	if (!nodes) {
 		error("%s: %s: %pJ: no TOFA placement on its allocation %s: %s; srun places its steps",
 		      plugin_type, __func__, job_ptr, allocation, err);

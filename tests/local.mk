@@ -12,7 +12,7 @@ tests_unit_tests_SOURCES = \
 	tests/unit/topology/TopologyFileGTest.cpp \
 	tests/unit/faults/FaultsGTest.cpp \
 	tests/unit/metrics/MetricsGTest.cpp \
-	tests/unit/map/MapperGTest.cpp tests/unit/portfolio/AutoGTest.cpp tests/unit/portfolio/CandidateWindowGTest.cpp tests/unit/map/TaskLimitsGTest.cpp \
+	tests/unit/map/MapperGTest.cpp tests/unit/portfolio/AutoGTest.cpp tests/unit/portfolio/CandidateWindowGTest.cpp tests/unit/alloc/CompactChoiceGTest.cpp tests/unit/map/TaskLimitsGTest.cpp \
 	tests/unit/embed/EmbedGTest.cpp \
 	tests/unit/capi/CApiGTest.cpp \
 	tests/unit/net/NetGTest.cpp tests/unit/net/ServerLimitsGTest.cpp tests/unit/net/raw_peers.hpp \
@@ -38,7 +38,7 @@ tests_unit_tests_SOURCES = \
 	tests/unit/service/ServiceNetworkGTest.cpp tests/unit/service/TofactlGTest.cpp \
 	tests/unit/service/HeartbeatDatagramGTest.cpp \
 	tests/unit/service/DeferredWriterGTest.cpp tests/unit/service/NodeHealthGTest.cpp \
-	tests/unit/service/MapWorkerGTest.cpp tests/unit/service/UserSlotsGTest.cpp \
+	tests/unit/service/MapWorkerGTest.cpp tests/unit/service/UserSlotsGTest.cpp tests/unit/service/MappingQueueGTest.cpp \
 	tests/unit/service/StateFormatGTest.cpp tests/unit/service/StateRecoveryGTest.cpp \
 	tests/unit/sim/FailureDrawGTest.cpp tests/unit/sim/AbortRuleGTest.cpp \
 	tests/unit/sim/BatchModelGTest.cpp tests/unit/sim/MdGridGTest.cpp \

@@ -99,9 +99,24 @@ UploadedGraph upload_graph_file(const ClientContext& context, const std::string&
 }
 
 JobPlacement fetch_job_placement(const ClientContext& context, unsigned job) {
-  const Message reply =
-      call(context, format_message("PLACEMENT", {{"job", std::to_string(job)}}));
-  return JobPlacement{reply.field_or("graph", ""), split_nodes(reply.field("nodes"))};
+  // The scheduler recorded the job's node choice; the job's strategy may
+  // still be ordering its tasks on them (a reply says pending=yes): ask
+  // again with growing pauses for PlacementWait seconds, then take what is
+  // recorded.
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point give_up =
+      Clock::now() + seconds_to_ms(std::min(context.settings.placement_wait, 1e6));
+  std::chrono::milliseconds pause{20};
+  for (;;) {
+    const bool last = Clock::now() + pause >= give_up;
+    std::vector<std::pair<std::string, std::string>> fields = {{"job", std::to_string(job)}};
+    if (last) fields.emplace_back("take", "yes");
+    const Message reply = call(context, format_message("PLACEMENT", fields));
+    if (last || reply.field_or("pending", "no") != "yes")
+      return JobPlacement{reply.field_or("graph", ""), split_nodes(reply.field("nodes"))};
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::milliseconds(500));
+  }
 }
 
 std::vector<std::string> request_placement(const ClientContext& context,

@@ -85,6 +85,11 @@ const PlacementRecord* PlacementStore::find(unsigned job) const {
   return found == records_.end() ? nullptr : &found->second;
 }
 
+PlacementRecord* PlacementStore::find(unsigned job) {
+  const auto found = records_.find(job);
+  return found == records_.end() ? nullptr : &found->second;
+}
+
 std::string PlacementStore::to_text() const {
   std::vector<const PlacementRecord*> ordered;
   for (const auto& entry : records_) ordered.push_back(&entry.second);

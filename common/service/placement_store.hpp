@@ -22,6 +22,10 @@ struct PlacementRecord {
   PlacementMetrics metrics;
   double time = 0;  ///< epoch seconds
   long long sequence = 0;  ///< insertion order, for eviction
+  /// The scheduler's node choice, its tasks still being ordered by the job's
+  /// strategy (ServiceState::map_later). Not saved: after a restart the
+  /// node choice's own order stands.
+  bool pending = false;
 };
 
 class PlacementStore {
@@ -33,6 +37,8 @@ class PlacementStore {
   /// clamp_metrics), then evicts the oldest records beyond the retention.
   void put(PlacementRecord record);
   const PlacementRecord* find(unsigned job) const;
+  /// Changes in place keep the record's sequence (put gives a new one).
+  PlacementRecord* find(unsigned job);
   void erase(unsigned job) { records_.erase(job); }
   std::size_t size() const { return records_.size(); }
   const std::map<unsigned, PlacementRecord>& records() const { return records_; }

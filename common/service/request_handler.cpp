@@ -158,10 +158,14 @@ std::string dispatch(ServiceState& state, const Message& m, uid_t uid) {
                                                            split_nodes(m.field("nodes"))),
                                     false));
   if (verb == "PLACEMENT") {
-    const PlacementRecord r = state.job_placement(job_field(m), uid);
-    return format_message("OK", {{"job", std::to_string(r.job)},
-                                 {"graph", r.graph_id},
-                                 {"nodes", join_nodes(r.nodes)}});
+    // take=yes: the step stops waiting for the strategy and runs what it gets.
+    const PlacementRecord r = m.field_or("take", "no") == "yes"
+                                  ? state.take_placement(job_field(m), uid)
+                                  : state.job_placement(job_field(m), uid);
+    std::vector<std::pair<std::string, std::string>> fields = {
+        {"job", std::to_string(r.job)}, {"graph", r.graph_id}, {"nodes", join_nodes(r.nodes)}};
+    if (r.pending) fields.emplace_back("pending", "yes");
+    return format_message("OK", fields);
   }
   if (verb == "JOB")
     return format_message("OK", placement_fields(state.job_placement(job_field(m), uid), true));

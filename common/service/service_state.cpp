@@ -383,7 +383,6 @@ PlacementRecord ServiceState::place(const PlaceRequest& request) {
   check_work_limits(parse_parameters(request.parameters),
                     settings_.map_worker.program.empty() ? 0 : settings_.map_worker.seconds);
   std::shared_ptr<const CommGraph> graph;
-  PlacementInput input;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     const GraphRecord& record = graphs_.usable(request.graph_id, request.uid,
@@ -399,29 +398,41 @@ PlacementRecord ServiceState::place(const PlaceRequest& request) {
     }
     graph = record.graph;
     graphs_.touch(record.id, now_seconds());
-    input.outage = health_.outage_vector(topology_, settings_.outage_model);
-    if (claims)
-      for (int node = 0; node < topology_.node_count(); ++node)
-        if (input.outage[node] > settings_.outage_threshold)
-          input.failing.push_back(topology_.node_name(node));
   }
   graph = restored(request.graph_id, std::move(graph));
+  PlacementInput input;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    input = placement_input(request, strategy, *graph, claims);
+  }
+  return keep(request, strategy, claims ? computed_with_claims(input, request.uid)
+                                         : compute_placement(input));
+}
+
+PlacementInput ServiceState::placement_input(const PlaceRequest& request,
+                                             const std::string& strategy, const CommGraph& graph,
+                                             bool claims) const {
+  PlacementInput input;
+  input.outage = health_.outage_vector(topology_, settings_.outage_model);
+  if (claims)
+    for (int node = 0; node < topology_.node_count(); ++node)
+      if (input.outage[node] > settings_.outage_threshold)
+        input.failing.push_back(topology_.node_name(node));
   input.topology = &topology_;
-  input.graph = graph.get();
+  input.graph = &graph;
   input.fault_cost = settings_.fault_cost;
   input.strategy = strategy;
   input.candidates = request.candidates;
   // More slots than tasks change nothing but the work of some strategies.
-  input.slots_per_node = std::min(request.slots_per_node, graph->task_count());
+  input.slots_per_node = std::min(request.slots_per_node, graph.task_count());
   input.min_nodes = request.min_nodes;
   input.max_nodes = request.max_nodes;
   input.parameters = parse_parameters(request.parameters);
   if (strategy == "auto" && !input.parameters.count("budget"))
     input.parameters["budget"] =
-        std::to_string(scaled_placement_budget(settings_.placement_budget_ms, graph->task_count()));
+        std::to_string(scaled_placement_budget(settings_.placement_budget_ms, graph.task_count()));
   if (!settings_.map_worker.program.empty()) input.worker = &settings_.map_worker;
-  return keep(request, strategy, claims ? computed_with_claims(input, request.uid)
-                                         : compute_placement(input));
+  return input;
 }
 
 // A direct srun avoids the tasks promised to other direct sruns. The
@@ -479,10 +490,9 @@ PlacementRecord ServiceState::keep(const PlaceRequest& request, const std::strin
   return record;
 }
 
-PlacementRecord ServiceState::fit_job(unsigned job, const std::string& candidates) {
+PlacementRecord ServiceState::fitted(unsigned job, const std::string& candidates) {
   PlacementRecord record;
   std::shared_ptr<const CommGraph> graph;
-  std::vector<double> outage;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     const PlacementRecord* existing = placements_.find(job);
@@ -491,16 +501,14 @@ PlacementRecord ServiceState::fit_job(unsigned job, const std::string& candidate
     if (graph_record == nullptr) throw Error("unknown graph id " + existing->graph_id);
     record = *existing;
     graph = graph_record->graph;
-    outage = health_.outage_vector(topology_, settings_.outage_model);
   }
   graph = restored(record.graph_id, std::move(graph));
   const TaskLimits limits = parse_candidates(topology_, candidates);
-  if (limits.max_tasks.empty()) throw Error("fit_job needs per-node task limits");
+  if (limits.max_tasks.empty()) throw Error("fitting a placement needs per-node task limits");
   MappingRequest request;
   request.graph = graph.get();
   request.topology = &topology_;
   request.candidate_nodes = limits.nodes;
-  request.outage = outage;
   Placement placement;
   for (const std::string& name : record.nodes) placement.push_back(topology_.node_by_name(name));
   if (static_cast<int>(placement.size()) != graph->task_count() ||
@@ -509,8 +517,26 @@ PlacementRecord ServiceState::fit_job(unsigned job, const std::string& candidate
   fit_task_limits(request, limits, placement);
   record.nodes.clear();
   for (int node : placement) record.nodes.push_back(topology_.node_name(node));
-  record.metrics = evaluate_placement(*graph, topology_, placement, outage);
+  record.metrics = PlacementMetrics{};
   record.time = now_seconds();
+  return record;
+}
+
+PlacementRecord ServiceState::fit_job(unsigned job, const std::string& candidates) {
+  PlacementRecord record = fitted(job, candidates);
+  std::shared_ptr<const CommGraph> graph;
+  std::vector<double> outage;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const GraphRecord* graph_record = graphs_.find(record.graph_id);
+    if (graph_record == nullptr) throw Error("unknown graph id " + record.graph_id);
+    graph = graph_record->graph;
+    outage = health_.outage_vector(topology_, settings_.outage_model);
+  }
+  graph = restored(record.graph_id, std::move(graph));
+  Placement placement;
+  for (const std::string& name : record.nodes) placement.push_back(topology_.node_by_name(name));
+  record.metrics = evaluate_placement(*graph, topology_, placement, outage);
   {
     std::lock_guard<std::mutex> lock(mutex_);
     placements_.put(record);

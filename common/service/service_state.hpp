@@ -18,6 +18,7 @@
 
 #include "service/deferred_writer.hpp"
 #include "service/graph_store.hpp"
+#include "service/mapping_queue.hpp"
 #include "service/node_health.hpp"
 #include "service/place_request.hpp"
 #include "service/placement.hpp"
@@ -115,6 +116,21 @@ class ServiceState {
   /// Throws Error when the job has no record, its graph is gone or the
   /// limits cannot be met.
   PlacementRecord fit_job(unsigned job, const std::string& candidates);
+  /// The scheduler's node choice for a job, what slurmctld's scheduling
+  /// pass runs instead of a strategy: compact_choice over the candidates
+  /// (linear time, in this process, the graph not read), recorded at once
+  /// with the tasks in blocks and without metrics. Same checks as place().
+  PlacementRecord choose_nodes(const PlaceRequest& request);
+  /// Fits the job's recorded placement to its allocation (as fit_job; ""
+  /// = each node of the record keeps at most the tasks it has) and queues `strategy` ("" = DefaultStrategy) to order the job's tasks on
+  /// those nodes outside slurmctld's locks (MappingQueue); meanwhile the
+  /// record is pending. The result replaces it unless the job was placed
+  /// again or take_placement settled it first. Throws Error as fit_job.
+  void map_later(unsigned job, const std::string& allocation, const std::string& strategy,
+                 const std::string& parameters);
+  /// job_placement, and a pending record is settled as it is: what a step
+  /// that stops waiting for the strategy runs.
+  PlacementRecord take_placement(unsigned job, std::optional<uid_t> uid);
   /// Records a placement computed earlier (PLACE job=none by a direct
   /// srun, recorded once Slurm gave the job its id): the same checks as
   /// place() (graph usable by uid, task count, the job not another user's),
@@ -163,6 +179,15 @@ class ServiceState {
   /// The record of a computed placement; kept (and saved) when it is a job's.
   PlacementRecord keep(const PlaceRequest& request, const std::string& strategy,
                        ComputedPlacement computed);
+  /// What compute_placement needs for `request` on `graph` (outage vector,
+  /// settings, auto's budget); failing nodes only for a claiming srun.
+  PlacementInput placement_input(const PlaceRequest& request, const std::string& strategy,
+                                 const CommGraph& graph, bool claims) const;  // mutex_ held
+  /// The job's record without metrics, its tasks moved to meet `candidates`'
+  /// limits (fit_job, map_later).
+  PlacementRecord fitted(unsigned job, const std::string& candidates);
+  /// map_later's work: the strategy on the allocation, then the record.
+  void finish_mapping(const PlaceRequest& request, long long sequence) noexcept;
   /// Reads and parses one state file, logging the records it skipped.
   /// Unreadable: logged and moved aside. Newer version: Error.
   template <typename Parse>
@@ -227,10 +252,14 @@ class ServiceState {
   UserSlots user_slots_{1};
   net::LogLimiter refusal_log_{1, std::chrono::seconds(60)};
 
-  // Last member: destroyed (and so flushed and joined) before the others.
+  // Destroyed (and so flushed and joined) before the members above.
   DeferredWriter placements_writer_{[this] {
     return persist(kPlacementsFile, [&] { return placements_.to_text(); });
   }};
+  /// Not tuned: two mappings at once on the two cores this was built on.
+  static constexpr int kMappingThreads = 2;
+  // After the writer: joined before it, the mappings it runs save through it.
+  MappingQueue mapping_queue_{kMappingThreads};
 };
 
 }  // namespace tofa::service

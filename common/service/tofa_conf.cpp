@@ -170,6 +170,8 @@ class ConfParser {
       s.request_timeout = number(0, false, "seconds > 0");
     } else if (key == "ServiceWait") {
       s.service_wait = number(0, true, "seconds >= 0");
+    } else if (key == "PlacementWait") {
+      s.placement_wait = number(0, true, "seconds >= 0");
     } else if (key == "HeartbeatInterval") {
       s.heartbeat_interval = number(0, false, "seconds > 0");
     } else if (key == "HeartbeatTimeout") {
@@ -262,7 +264,7 @@ std::chrono::milliseconds seconds_to_ms(double seconds) {
 
 const std::vector<std::string>& service_keys() {
   static const std::vector<std::string> keys = {
-      "ServiceHost",      "ServicePort",         "ServiceBindAddress", "RequestTimeout", "ServiceWait",
+      "ServiceHost",      "ServicePort",         "ServiceBindAddress", "RequestTimeout", "ServiceWait", "PlacementWait",
       "HeartbeatInterval", "HeartbeatTimeout",   "HeartbeatPortOffset", "HeartbeatSessions", "OutageModel",
       "DefaultStrategy",  "PlacementBudget",     "LinkCost",            "FaultPenalty",       "MaxGraphBytes",
       "MaxGraphTasks",    "MaxGraphsPerUser",    "PlacementRetention", "MaxConnections",
@@ -278,6 +280,7 @@ std::string setting_text(const ServiceSettings& s, const std::string& name) {
   if (key == "ServiceBindAddress") return s.bind_address;
   if (key == "RequestTimeout") return format_double(s.request_timeout);
   if (key == "ServiceWait") return format_double(s.service_wait);
+  if (key == "PlacementWait") return format_double(s.placement_wait);
   if (key == "HeartbeatInterval") return format_double(s.heartbeat_interval);
   if (key == "HeartbeatTimeout") return format_double(s.heartbeat_timeout);
   if (key == "HeartbeatPortOffset") return std::to_string(s.heartbeat_port_offset);

@@ -27,6 +27,10 @@ struct ServiceSettings {
   /// Seconds a client keeps trying while the service cannot be reached (it
   /// restarts with slurmctld) or is busy with the same user's placement.
   double service_wait = 120;
+  /// Seconds srun waits for the job's strategy to order its tasks on the
+  /// nodes the scheduler chose (deferred out of slurmctld's scheduling
+  /// pass); then it runs the node choice's own order.
+  double placement_wait = 30;
   double heartbeat_interval = 10;            ///< seconds between rounds
   double heartbeat_timeout = 2;              ///< seconds per heartbeat
   int heartbeat_port_offset = 1000;          ///< responder port = slurmd port + offset

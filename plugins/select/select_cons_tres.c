@@ -341,35 +341,27 @@ static uint64_t _allocation_task_room(job_record_t *job_ptr)
 	return room;
 }
 
-/* Runs the placement on `candidates` (a list with task limits), spanning
- * min_nodes to max_nodes nodes (0 = no bound), and records it for the job.
- * Returns its node set, or NULL with err set (and *worker_failed true when
- * the mapping worker itself failed). */
+/* TOFA's node choice on `candidates` (a list with task limits), spanning
+ * min_nodes to max_nodes nodes (0 = no bound), recorded for the job: no
+ * strategy runs under slurmctld's locks (tofa_service_choose_nodes).
+ * Returns its node set, or NULL with err set. */
 static bitstr_t *_place(job_record_t *job_ptr, const char *graph_id,
 			const char *candidates, uint32_t min_nodes,
-			uint32_t max_nodes, char *err, size_t err_size,
-			bool *worker_failed)
+			uint32_t max_nodes, char *err, size_t err_size)
 {
-	const char *strategy = _job_env(job_ptr, TOFA_ENV_STRATEGY);
-	const char *parameters = _job_env(job_ptr, TOFA_ENV_PARAMS);
 	char *placement = NULL;
 	bitstr_t *nodes = NULL;
-	int rc;
 
 	if (!candidates) {
 		snprintf(err, err_size, "no candidate node has a free CPU");
 		return NULL;
 	}
-	rc = tofa_service_place_job(job_ptr->job_id, job_ptr->user_id,
-				    graph_id, strategy, candidates, 0,
-				    min_nodes > 1 ? min_nodes : 0,
-				    max_nodes < (uint32_t) node_record_count ?
-					    max_nodes : 0,
-				    parameters, &placement, NULL, err,
-				    err_size);
-	if (worker_failed)
-		*worker_failed = rc == TOFA_MAPPING_FAILED;
-	if (rc != TOFA_OK)
+	if (tofa_service_choose_nodes(job_ptr->job_id, job_ptr->user_id,
+				      graph_id, candidates,
+				      min_nodes > 1 ? min_nodes : 0,
+				      max_nodes < (uint32_t) node_record_count ?
+					      max_nodes : 0,
+				      &placement, err, err_size) != TOFA_OK)
 		return NULL;
 	if (node_name2bitmap(placement, false, &nodes) != SLURM_SUCCESS) {
 		snprintf(err, err_size, "placement names unknown nodes: %s",
@@ -394,6 +386,17 @@ static void _forget(job_record_t *job_ptr)
 		      job_ptr->job_id, err);
 }
 
+/* Queues the job's strategy to order its tasks on its allocation, outside
+ * slurmctld's locks; its steps wait for that up to PlacementWait. */
+static int _map_later(job_record_t *job_ptr, const char *allocation,
+		      char *err, size_t err_size)
+{
+	return tofa_service_map_later(job_ptr->job_id, allocation,
+				      _job_env(job_ptr, TOFA_ENV_STRATEGY),
+				      _job_env(job_ptr, TOFA_ENV_PARAMS), err,
+				      err_size);
+}
+
 /* Records the job's placement on what cons_tres granted: its nodes and, on
  * each, the tasks its CPUs allow, so that srun's step always fits.
  * `allocation` is _allocation(job_ptr) (freed here). */
@@ -405,9 +408,10 @@ static void _place_on_allocation(job_record_t *job_ptr, const char *graph_id,
 
 	if (!allocation)
 		snprintf(err, sizeof(err), "cons_tres left no job resources");
-	else
-		nodes = _place(job_ptr, graph_id, allocation, 0, 0, err,
-			       sizeof(err), NULL);
+	else if ((nodes = _place(job_ptr, graph_id, allocation, 0, 0, err,
+				 sizeof(err))) &&
+		 _map_later(job_ptr, allocation, err, sizeof(err)) != TOFA_OK)
+		FREE_NULL_BITMAP(nodes);
 	if (!nodes) {
 		error("%s: %s: job %u: no TOFA mapping on its allocation %s: %s; srun uses Slurm's layout",
 		      log_prefix, __func__, job_ptr->job_id,
@@ -423,12 +427,10 @@ static void _place_on_allocation(job_record_t *job_ptr, const char *graph_id,
  * than the placement gave it tasks); a new placement if that fails. */
 static void _fit_to_allocation(job_record_t *job_ptr, const char *graph_id)
 {
-	char err[1024], *allocation = _allocation(job_ptr), *placement = NULL;
+	char err[1024], *allocation = _allocation(job_ptr);
 
 	if (allocation &&
-	    tofa_service_fit_job(job_ptr->job_id, allocation, &placement, err,
-				 sizeof(err)) == TOFA_OK) {
-		free(placement);
+	    _map_later(job_ptr, allocation, err, sizeof(err)) == TOFA_OK) {
 		xfree(allocation);
 		return;
 	}
@@ -476,7 +478,6 @@ static int _tofa_job_test(slurm_select_ops_t *ops, job_record_t *job_ptr,
 {
 	char err[1024] = "", *free_slots = NULL;
 	bitstr_t *wanted = NULL, *restricted = NULL;
-	bool worker_failed = false;
 	double start = _now_ms(), placed_in = 0;
 	uint64_t room = 0;
 	uint32_t count, tasks = job_ptr->details ? job_ptr->details->num_tasks : 0;
@@ -504,17 +505,11 @@ static int _tofa_job_test(slurm_select_ops_t *ops, job_record_t *job_ptr,
 	}
 	placed_in = _now_ms();
 	wanted = _place(job_ptr, graph_id, free_slots, place_min, place_max,
-			err, sizeof(err), &worker_failed);
+			err, sizeof(err));
 	placed_in = _now_ms() - placed_in;
 	xfree(free_slots);
-	if (!wanted) {
-		if (worker_failed && tofa_service_map_failure_waits()) {
-			info("%s: %s: job %u waits: %s (MapFailure=wait)",
-			     log_prefix, __func__, job_ptr->job_id, err);
-			return SLURM_ERROR;
-		}
+	if (!wanted)
 		goto fallback;
-	}
 	count = bit_set_count(wanted);
 	if (count < min_nodes || (max_nodes && count > max_nodes)) {
 		snprintf(err, sizeof(err),
@@ -546,7 +541,7 @@ static int _tofa_job_test(slurm_select_ops_t *ops, job_record_t *job_ptr,
 		bit_clear_all(bitmap);
 		bit_or(bitmap, restricted);
 		_fit_to_allocation(job_ptr, graph_id);
-		info("%s: %s: job %u: TOFA chose its %u nodes (%.2f ms, of which placement %.2f ms)",
+		info("%s: %s: job %u: TOFA chose its %u nodes (%.2f ms, of which node choice %.2f ms)",
 		     log_prefix, __func__, job_ptr->job_id, count,
 		     _now_ms() - start, placed_in);
 		FREE_NULL_BITMAP(wanted);
@@ -567,12 +562,7 @@ fallback:
 	if (rc == SLURM_SUCCESS) {
 		info("%s: %s: job %u: %s; cons_tres chose its nodes",
 		     log_prefix, __func__, job_ptr->job_id, err);
-		/* A worker that just crashed or ran out of time would again. */
-		if (!worker_failed)
-			_place_on_allocation(job_ptr, graph_id,
-					     _allocation(job_ptr));
-		else
-			_forget(job_ptr);
+		_place_on_allocation(job_ptr, graph_id, _allocation(job_ptr));
 	} else {
 		debug("%s: %s: job %u: %s; cons_tres cannot run it now either",
 		      log_prefix, __func__, job_ptr->job_id, err);

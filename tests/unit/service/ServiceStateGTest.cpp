@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -401,6 +402,68 @@ TEST_F(ServiceStateTest, FitJobMovesTheFewestTasksToMeetTheAllocation) {
             "no placement recorded for job 10");
   EXPECT_EQ(tofa_test::error_text([&] { state->fit_job(9, "n5:1-1,n6:1-1"); }),
             "4 tasks do not fit the 2 task slots of 2 nodes");
+}
+
+// Issue 38: slurmctld's scheduling pass only chooses the nodes (recorded at
+// once, tasks in blocks); the job's strategy orders the tasks on its
+// allocation later, the record pending meanwhile.
+TEST_F(ServiceStateTest, NodeChoiceNowTheStrategyLater) {
+  auto state = open_state();
+  ASSERT_EQ(upload(*state, kAlice, "ring.mat", kRing), "OK id=g1 tasks=4 existing=0");
+  PlaceRequest request;
+  request.uid = kAlice;
+  request.graph_id = "g1";
+  request.job = 12;
+  request.from_slurmctld = true;
+  request.candidates = "n[0-63]:2";
+  const PlacementRecord chosen = state->choose_nodes(request);
+  EXPECT_EQ(chosen.strategy, "compact");
+  const std::set<std::string> nodes(chosen.nodes.begin(), chosen.nodes.end());
+  ASSERT_EQ(chosen.nodes.size(), 4u);
+  ASSERT_EQ(nodes.size(), 2u);
+  EXPECT_EQ(ask(*state, kAlice, "PLACEMENT job=12"), "OK job=12 graph=g1 nodes=" +
+                                                         join_nodes(chosen.nodes));
+  std::string allocation;
+  for (const std::string& node : nodes) allocation += (allocation.empty() ? "" : ",") + node + ":1-2";
+  state->map_later(12, allocation, "greedy", "");
+  PlacementRecord done = state->job_placement(12, kAlice);
+  for (int i = 0; i < 10000 && done.pending; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    done = state->job_placement(12, kAlice);
+  }
+  ASSERT_FALSE(done.pending);
+  EXPECT_EQ(done.strategy, "greedy");
+  EXPECT_EQ(std::set<std::string>(done.nodes.begin(), done.nodes.end()), nodes);
+  EXPECT_EQ(done.metrics.tasks, 4);
+  EXPECT_TRUE(logged("job 12: greedy ordered its tasks on the scheduler's node choice"));
+  EXPECT_EQ(tofa_test::error_text([&] { state->map_later(13, allocation, "", ""); }),
+            "no placement recorded for job 13");
+}
+
+// A step that stops waiting takes the record as it is; the strategy's
+// result, when it comes, does not change what the step runs.
+TEST_F(ServiceStateTest, ATakenPlacementStaysWhatTheStepRuns) {
+  auto state = open_state();
+  ASSERT_EQ(upload(*state, kAlice, "ring.mat", kRing), "OK id=g1 tasks=4 existing=0");
+  PlaceRequest request;
+  request.uid = kAlice;
+  request.graph_id = "g1";
+  request.job = 14;
+  request.from_slurmctld = true;
+  request.candidates = "n[0-63]:1";
+  state->choose_nodes(request);
+  state->map_later(14, "", "anneal", "");
+  const PlacementRecord taken = state->take_placement(14, kAlice);
+  EXPECT_FALSE(taken.pending);
+  PlacementRecord later = state->job_placement(14, kAlice);
+  for (int i = 0; i < 10000 && later.metrics.tasks == 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    later = state->job_placement(14, kAlice);
+  }
+  EXPECT_EQ(later.metrics.tasks, 4);  // evaluated by the queued work
+  EXPECT_EQ(later.nodes, taken.nodes);
+  EXPECT_EQ(tofa_test::error_text([&] { state->take_placement(14, kBob); }),
+            "no placement recorded for job 14");
 }
 
 // A job array task is placed under the array's id, then split off with its

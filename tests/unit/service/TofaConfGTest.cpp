@@ -97,7 +97,7 @@ TEST(TofaConfTest, ErrorsNameFileLineAndColumn) {
             "tofa.conf:3:13: bad ServicePort '70000': expected a port number 0..65535");
   EXPECT_EQ(parse_error("Dims=2x2\n  Foo=1\n"),
             "tofa.conf:2:3: unknown key 'Foo': expected Dims, Wrap, CoresPerNode, NodeName, "
-            "Coord, ServiceHost, ServicePort, ServiceBindAddress, RequestTimeout, ServiceWait, "
+            "Coord, ServiceHost, ServicePort, ServiceBindAddress, RequestTimeout, ServiceWait, PlacementWait, "
             "HeartbeatInterval, HeartbeatTimeout, HeartbeatPortOffset, HeartbeatSessions, OutageModel, "
             "DefaultStrategy, PlacementBudget, LinkCost, FaultPenalty, MaxGraphBytes, MaxGraphTasks, "
             "MaxGraphsPerUser, PlacementRetention, MaxConnections, MaxConnectionsPerPeer, "

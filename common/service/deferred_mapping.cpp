@@ -1,0 +1,175 @@
+// The service's half of the scheduler path (issue 38): slurmctld's
+// scheduling pass only chooses the nodes (choose_nodes, linear time) and
+// queues the job's strategy (map_later); the strategy orders the tasks on
+// those nodes on the MappingQueue's threads, and srun waits for it up to
+// PlacementWait seconds (take_placement settles what it runs).
+#include <algorithm>
+#include <map>
+
+#include "alloc/compact_choice.hpp"
+#include "service/placement.hpp"
+#include "service/service_state.hpp"
+#include "tofa/error.hpp"
+
+namespace tofa::service {
+
+PlacementRecord ServiceState::choose_nodes(const PlaceRequest& request) {
+  if (!request.job) throw Error("choosing nodes needs a job");
+  int tasks = 0;
+  std::vector<double> outage;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const GraphRecord& record = graphs_.usable(request.graph_id, request.uid,
+                                               is_admin(request.uid));
+    if (request.tasks != 0 && request.tasks != record.task_count)
+      throw Error("graph " + record.id + " has " + std::to_string(record.task_count) +
+                  " tasks, the request asks for " + std::to_string(request.tasks));
+    tasks = record.task_count;
+    graphs_.touch(record.id, now_seconds());
+    outage = health_.outage_vector(topology_, settings_.outage_model);
+  }
+  TaskLimits limits = parse_candidates(topology_, request.candidates);
+  if (request.candidates.empty())
+    for (int node = 0; node < topology_.node_count(); ++node) limits.nodes.push_back(node);
+  if (limits.max_tasks.empty()) {
+    const int slots = request.slots_per_node > 0 ? request.slots_per_node
+                                                 : topology_.cores_per_node();
+    limits.max_tasks.assign(limits.nodes.size(), slots);
+  }
+  const Placement placement = compact_choice(topology_, limits, outage, tasks,
+                                             request.min_nodes, request.max_nodes);
+  PlacementRecord record;
+  record.job = *request.job;
+  record.uid = request.uid;
+  record.graph_id = request.graph_id;
+  record.strategy = "compact";
+  record.time = now_seconds();
+  record.nodes.reserve(placement.size());
+  for (int node : placement) record.nodes.push_back(topology_.node_name(node));
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    placements_.put(record);
+  }
+  placements_writer_.request();
+  return record;
+}
+
+void ServiceState::map_later(unsigned job, const std::string& allocation,
+                             const std::string& strategy, const std::string& parameters) {
+  PlacementRecord record;
+  std::string candidates = allocation;
+  if (allocation.empty()) {
+    record = job_placement(job, std::nullopt);
+    std::map<std::string, int> tasks_on;
+    for (const std::string& node : record.nodes) ++tasks_on[node];
+    for (const auto& [node, tasks] : tasks_on)
+      candidates += (candidates.empty() ? "" : ",") + node + ":1-" + std::to_string(tasks);
+  } else {
+    record = fitted(job, allocation);
+  }
+  record.pending = true;
+  PlaceRequest request;
+  request.uid = record.uid;
+  request.graph_id = record.graph_id;
+  request.job = job;
+  request.strategy = strategy.empty() ? settings_.default_strategy : strategy;
+  request.candidates = candidates;
+  request.parameters = parameters;
+  request.from_slurmctld = true;
+  long long sequence = 0;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    placements_.put(record);
+    sequence = placements_.find(job)->sequence;
+  }
+  placements_writer_.request();
+  mapping_queue_.push(record.uid, [this, request, sequence] { finish_mapping(request, sequence); });
+}
+
+void ServiceState::finish_mapping(const PlaceRequest& request, long long sequence) noexcept {
+  const unsigned job = *request.job;
+  const std::string name = "job " + std::to_string(job);
+  // Still the record map_later queued: not placed again, forgotten or moved.
+  const auto current = [&]() -> PlacementRecord* {
+    PlacementRecord* record = placements_.find(job);
+    return record != nullptr && record->sequence == sequence ? record : nullptr;
+  };
+  try {
+    std::shared_ptr<const CommGraph> graph;
+    std::vector<std::string> taken;  // the nodes a step already runs on
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      const PlacementRecord* record = current();
+      if (record == nullptr) return;
+      if (!record->pending) taken = record->nodes;
+      const GraphRecord* graph_record = graphs_.find(request.graph_id);
+      if (graph_record == nullptr) throw Error("unknown graph id " + request.graph_id);
+      graph = graph_record->graph;
+    }
+    graph = restored(request.graph_id, std::move(graph));
+    ComputedPlacement computed;
+    if (taken.empty()) {
+      PlacementInput input;
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        input = placement_input(request, request.strategy, *graph, false);
+      }
+      computed = compute_placement(input);
+    } else {  // settled by take_placement before its turn: its metrics only
+      std::vector<double> outage;
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        outage = health_.outage_vector(topology_, settings_.outage_model);
+      }
+      Placement placement;
+      for (const std::string& node : taken) placement.push_back(topology_.node_by_name(node));
+      computed.nodes = std::move(taken);
+      computed.metrics = evaluate_placement(*graph, topology_, placement, outage);
+    }
+    bool kept = false;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      PlacementRecord* record = current();
+      if (record != nullptr && (record->pending || record->nodes == computed.nodes)) {
+        record->nodes = std::move(computed.nodes);
+        record->metrics = computed.metrics;
+        clamp_metrics(record->metrics);
+        if (record->pending) record->strategy = request.strategy;
+        record->pending = false;
+        record->time = now_seconds();
+        kept = true;
+      }
+    }
+    if (!kept) return;
+    placements_writer_.request();
+    log(1, name + ": " + request.strategy + " ordered its tasks on the scheduler's node choice");
+  } catch (const std::exception& e) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (PlacementRecord* record = current()) record->pending = false;
+    }
+    log(0, name + ": " + request.strategy + " on its allocation failed: " + e.what() +
+               "; its steps run the node choice's order");
+  } catch (...) {
+  }
+}
+
+PlacementRecord ServiceState::take_placement(unsigned job, std::optional<uid_t> uid) {
+  PlacementRecord taken;
+  bool was_pending = false;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    PlacementRecord* record = placements_.find(job);
+    if (record == nullptr || (uid && record->uid != *uid && !is_admin(*uid)))
+      throw Error("no placement recorded for job " + std::to_string(job));
+    was_pending = record->pending;
+    record->pending = false;
+    taken = *record;
+  }
+  if (was_pending)
+    log(1, "job " + std::to_string(job) + ": a step stopped waiting for its strategy "
+           "(PlacementWait) and runs the node choice's order");
+  return taken;
+}
+
+}  // namespace tofa::service
