@@ -143,7 +143,7 @@ int tofa_service_place_job(unsigned job_id, unsigned uid, const char *graph_id,
 
 /* The scheduler's node choice for job_id, what slurmctld's scheduling pass
  * runs instead of a strategy (time linear in the candidates, the graph not
- * read): the compact ball of `candidates` (as in tofa_service_place_job)
+ * read): the compact box of `candidates` (as in tofa_service_place_job)
  * that holds the graph's tasks, fault-free nodes first, on min_nodes to
  * max_nodes nodes (0 = no bound), tasks in blocks; recorded for the job.
  * *placement as in tofa_service_place_job. */

@@ -1,22 +1,90 @@
 #include "compact_choice.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <string>
 
-#include "../map/ball_search.hpp"
 #include "../tofa/error.hpp"
 
 namespace tofa {
 namespace {
 
-/// Centers tried, spread evenly over the usable candidates in their order:
-/// as the candidate window's (map/portfolio/candidate_window.cpp).
-constexpr int kCenters = 16;
+/// Corners tried, spread evenly over the usable candidates in their order
+/// (as the candidate window's centers, map/portfolio/candidate_window.cpp).
+constexpr int kCorners = 16;
+constexpr int kUnreached = std::numeric_limits<int>::max();
 
-struct Ball {
-  int center = -1;
-  int failing = kBallUnreached;
-  int hops = kBallUnreached;
+/// Grows boxes from a corner: the nodes at offsets 0..r along every
+/// dimension, one shell (r = 0, 1, ...) at a time, each shell layer by layer
+/// (dimension 0 fastest). The first nodes of an idle torus so taken are a
+/// near-cube (4 a square, 8 a cube), where a breadth-first ball of 4 is a
+/// star whose tips are 2 hops apart. Along a mesh dimension the box grows
+/// away from the nearer end.
+class BoxSearch {
+ public:
+  BoxSearch(const Topology& topology, const std::vector<char>& usable,
+            const std::vector<double>& outage)
+      : topology_(topology), usable_(usable), outage_(outage),
+        longest_(*std::max_element(topology.dims().begin(), topology.dims().end())) {}
+
+  /// Passes the usable nodes of the growing box to take(node) until it
+  /// returns false; returns the shell of the node that ended it, kUnreached
+  /// when the nodes ran out or the box passed `max_radius` or more than
+  /// `max_failing` nodes that may fail.
+  template <typename Take>
+  int grow(int corner, int max_radius, int max_failing, const Take& take) {
+    const int count = topology_.dimension_count();
+    const std::vector<int> origin = topology_.coords(corner);
+    std::vector<int> step(count, 1), offset(count), at(count);
+    for (int d = 0; d < count; ++d)
+      if (!topology_.wrap()[d] && origin[d] >= topology_.dims()[d] / 2) step[d] = -1;
+    failing_seen_ = 0;
+    for (int radius = 0; radius < longest_ && radius <= max_radius; ++radius) {
+      std::fill(offset.begin(), offset.end(), 0);
+      for (;;) {
+        const int node = node_at(origin, step, offset, radius, at);
+        if (node >= 0) {
+          failing_seen_ += !outage_.empty() && outage_[node] > 0;
+          if (failing_seen_ > max_failing) return kUnreached;
+          if (usable_[node] && !take(node)) return radius;
+        }
+        int d = 0;  // the next offset in [0, radius]^count, dimension 0 fastest
+        while (d < count && offset[d] == std::min(radius, topology_.dims()[d] - 1)) offset[d++] = 0;
+        if (d == count) break;
+        ++offset[d];
+      }
+    }
+    return kUnreached;
+  }
+
+  int failing_seen() const { return failing_seen_; }
+
+ private:
+  /// The node at `offset` when it lies on shell `radius` and inside the
+  /// topology; else -1.
+  int node_at(const std::vector<int>& origin, const std::vector<int>& step,
+              const std::vector<int>& offset, int radius, std::vector<int>& at) const {
+    if (*std::max_element(offset.begin(), offset.end()) != radius) return -1;
+    for (std::size_t d = 0; d < offset.size(); ++d) {
+      const int length = topology_.dims()[d];
+      at[d] = origin[d] + step[d] * offset[d];
+      if (topology_.wrap()[d]) at[d] = ((at[d] % length) + length) % length;
+      else if (at[d] < 0 || at[d] >= length) return -1;
+    }
+    return topology_.node_at(at);
+  }
+
+  const Topology& topology_;
+  const std::vector<char>& usable_;
+  const std::vector<double>& outage_;
+  const int longest_;
+  int failing_seen_ = 0;
+};
+
+struct Box {
+  int corner = -1;
+  int failing = kUnreached;
+  int radius = kUnreached;
 };
 
 }  // namespace
@@ -50,63 +118,66 @@ Placement compact_choice(const Topology& topology, const TaskLimits& limits,
   for (int node : limits.nodes)
     if (cap[node] > 0 && (!healthy_only || !fails(node))) usable[node] = 1, usable_list.push_back(node);
 
-  // Grows until the ball holds the job (every listed node when some must
+  // Grows until the box holds the job (every listed node when some must
   // take tasks).
-  BallSearch search(topology, usable, outage);
-  const auto ball_around = [&](int center, int max_hops, int max_failing,
-                               std::vector<int>* ball) {
+  BoxSearch search(topology, usable, outage);
+  const auto box_from = [&](int corner, int max_radius, int max_failing,
+                            std::vector<int>* box) {
     long long held = 0;
     int taken = 0;
-    return search.grow(center, max_hops, max_failing, [&](int node) {
-      if (ball) ball->push_back(node);
+    return search.grow(corner, max_radius, max_failing, [&](int node) {
+      if (box) box->push_back(node);
       held += cap[node];
       ++taken;
       return forced ? taken < static_cast<int>(usable_list.size())
                     : held < tasks || taken < min_nodes;
     });
   };
-  Ball best;
-  const std::size_t centers = std::min<std::size_t>(kCenters, usable_list.size());
-  const std::size_t step = usable_list.size() / centers;
-  for (std::size_t i = 0; i < centers; ++i) {
-    const int center = usable_list[step / 2 + i * step];
-    const int hops = ball_around(center, best.failing == 0 ? best.hops : kBallUnreached - 1,
-                                 best.failing, nullptr);
-    if (hops == kBallUnreached) continue;
+  Box best;
+  const std::size_t corners = std::min<std::size_t>(kCorners, usable_list.size());
+  const std::size_t step = usable_list.size() / corners;
+  for (std::size_t i = 0; i < corners; ++i) {
+    const int corner = usable_list[step / 2 + i * step];
+    const int radius = box_from(corner, best.failing == 0 ? best.radius : kUnreached - 1,
+                                best.failing, nullptr);
+    if (radius == kUnreached) continue;
     const int failing = search.failing_seen();
-    if (failing < best.failing || (failing == best.failing && hops < best.hops))
-      best = Ball{center, failing, hops};
+    if (failing < best.failing || (failing == best.failing && radius < best.radius))
+      best = Box{corner, failing, radius};
   }
-  std::vector<int> ball;
-  ball_around(best.center < 0 ? usable_list.front() : best.center, kBallUnreached - 1,
-              kBallUnreached, &ball);
-  // Unreachable nodes of a forced list (a mesh cut by unusable ones): last.
-  if (forced && ball.size() < usable_list.size()) {
-    std::vector<char> in_ball(topology.node_count(), 0);
-    for (int node : ball) in_ball[node] = 1;
+  std::vector<int> box;
+  box_from(best.corner < 0 ? usable_list.front() : best.corner, kUnreached - 1, kUnreached,
+           &box);
+  // Nodes the box did not reach (a forced list's far ones; a mesh the box
+  // cannot grow across): last.
+  long long held = 0;
+  for (int node : box) held += cap[node];
+  if ((forced || held < tasks) && box.size() < usable_list.size()) {
+    std::vector<char> in_box(topology.node_count(), 0);
+    for (int node : box) in_box[node] = 1;
     for (int node : usable_list)
-      if (!in_ball[node]) ball.push_back(node);
+      if (!in_box[node]) box.push_back(node);
   }
 
   // Each node its minimum (one each on the first min_nodes), then blocks
-  // nearest the center first.
-  std::vector<int> count(ball.size(), 0);
+  // in the box's order.
+  std::vector<int> count(box.size(), 0);
   long long left = tasks;
-  for (std::size_t i = 0; i < ball.size(); ++i) {
-    count[i] = std::max(floor[ball[i]], static_cast<int>(i) < min_nodes ? 1 : 0);
+  for (std::size_t i = 0; i < box.size(); ++i) {
+    count[i] = std::max(floor[box[i]], static_cast<int>(i) < min_nodes ? 1 : 0);
     left -= count[i];
   }
-  for (std::size_t i = 0; i < ball.size() && left > 0; ++i) {
-    const long long more = std::min<long long>(left, cap[ball[i]] - count[i]);
+  for (std::size_t i = 0; i < box.size() && left > 0; ++i) {
+    const long long more = std::min<long long>(left, cap[box[i]] - count[i]);
     count[i] += static_cast<int>(more);
     left -= more;
   }
   int spanned = 0;
   Placement placement;
   placement.reserve(tasks);
-  for (std::size_t i = 0; i < ball.size(); ++i) {
+  for (std::size_t i = 0; i < box.size(); ++i) {
     spanned += count[i] > 0;
-    placement.insert(placement.end(), count[i], ball[i]);
+    placement.insert(placement.end(), count[i], box[i]);
   }
   if (left > 0 || static_cast<int>(placement.size()) != tasks)
     throw Error("the candidates' limits do not hold the " + std::to_string(tasks) + " tasks");

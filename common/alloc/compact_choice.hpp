@@ -13,10 +13,10 @@
 namespace tofa {
 
 /// A placement of `tasks` tasks within `limits` (each listed node at least
-/// its minimum, at most its maximum): the ball of usable nodes (maximum > 0,
-/// fault-free ones while they hold the job) around one of a few centers
-/// spread over the list that passes the fewest nodes that may fail, then
-/// the smallest; tasks in blocks, nearest the center first. At least
+/// its minimum, at most its maximum): the box of usable nodes (maximum > 0,
+/// fault-free ones while they hold the job) grown from one of a few corners
+/// spread over the list, the one that passes the fewest nodes that may
+/// fail, then the smallest; tasks in blocks in the box's order. At least
 /// `min_nodes` nodes, at most `max_nodes` (0 = no bound). Throws Error when
 /// the limits cannot hold the job.
 Placement compact_choice(const Topology& topology, const TaskLimits& limits,

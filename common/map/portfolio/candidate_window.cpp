@@ -1,8 +1,7 @@
 #include "candidate_window.hpp"
 
 #include <algorithm>
-
-#include "../ball_search.hpp"
+#include <limits>
 
 namespace tofa {
 namespace {
@@ -22,6 +21,70 @@ constexpr int kWindowMinNodes = 256;
 /// Centers tried, spread evenly over the usable candidates in their order.
 /// Not tuned: enough to find the large free regions of a half-busy torus.
 constexpr int kWindowCenters = 16;
+
+constexpr int kUnreached = std::numeric_limits<int>::max();
+
+/// Breadth-first search over the torus, reusing its buffers between balls.
+class BallSearch {
+ public:
+  BallSearch(const MappingRequest& request, const std::vector<char>& usable)
+      : request_(request), topology_(*request.topology), usable_(usable),
+        seen_(topology_.node_count(), 0), stride_(topology_.dimension_count(), 1) {
+    for (int d = 1; d < topology_.dimension_count(); ++d)
+      stride_[d] = stride_[d - 1] * topology_.dims()[d - 1];
+  }
+
+  /// Visits nodes in order of hops from `center` and passes the usable ones
+  /// to take(node) until it returns false. Returns the hops of the node
+  /// that ended it, kUnreached when the usable nodes ran out or the search
+  /// passed `max_hops` or more than `max_failing` nodes that may fail.
+  template <typename Take>
+  int grow(int center, int max_hops, int max_failing, const Take& take) {
+    ++stamp_;
+    failing_seen_ = 0;
+    frontier_.assign(1, center);
+    seen_[center] = stamp_;
+    for (int hops = 0; !frontier_.empty() && hops <= max_hops; ++hops) {
+      next_.clear();
+      for (int node : frontier_) {
+        failing_seen_ += outage_of(request_, node) > 0;
+        if (failing_seen_ > max_failing) return kUnreached;
+        if (usable_[node] && !take(node)) return hops;
+        visit_neighbours(node);
+      }
+      frontier_.swap(next_);
+    }
+    return kUnreached;
+  }
+
+  /// Nodes with an outage probability the last grow passed, usable or not.
+  int failing_seen() const { return failing_seen_; }
+
+ private:
+  void visit_neighbours(int node) {
+    for (int d = 0; d < topology_.dimension_count(); ++d) {
+      const int length = topology_.dims()[d], at = (node / stride_[d]) % length;
+      const bool ring = topology_.wrap()[d];
+      for (int step : {1, -1}) {
+        const int to = at + step;
+        if (!ring && (to < 0 || to >= length)) continue;
+        const int neighbour = node + (((to + length) % length) - at) * stride_[d];
+        if (seen_[neighbour] == stamp_) continue;
+        seen_[neighbour] = stamp_;
+        next_.push_back(neighbour);
+      }
+    }
+  }
+
+  const MappingRequest& request_;
+  const Topology& topology_;
+  const std::vector<char>& usable_;
+  std::vector<unsigned> seen_;
+  std::vector<int> stride_;
+  unsigned stamp_ = 0;
+  int failing_seen_ = 0;
+  std::vector<int> frontier_, next_;
+};
 
 }  // namespace
 
@@ -55,7 +118,7 @@ std::vector<int> fault_free_ball(const MappingRequest& request, int size) {
 
   // The ball around each center that holds the window: the fewest failing
   // nodes in it (routes between its nodes then rarely pass one), then the smallest.
-  BallSearch search(*request.topology, usable, request.outage);
+  BallSearch search(request, usable);
   const auto window_around = [&](int center, int max_hops, int max_failing,
                                  std::vector<int>* window) {
     int taken = 0;
@@ -64,20 +127,20 @@ std::vector<int> fault_free_ball(const MappingRequest& request, int size) {
       return ++taken < size;
     });
   };
-  int best_center = usable_list.front(), best_failing = kBallUnreached, best_hops = kBallUnreached;
+  int best_center = usable_list.front(), best_failing = kUnreached, best_hops = kUnreached;
   const std::size_t step = usable_list.size() / kWindowCenters;
   for (int i = 0; i < kWindowCenters; ++i) {
     const int center = usable_list[step / 2 + i * step];
-    const int hops = window_around(center, best_failing == 0 ? best_hops : kBallUnreached - 1,
+    const int hops = window_around(center, best_failing == 0 ? best_hops : kUnreached - 1,
                                    best_failing, nullptr);
     const int failing = search.failing_seen();
-    if (hops == kBallUnreached) continue;
+    if (hops == kUnreached) continue;
     if (failing < best_failing || (failing == best_failing && hops < best_hops))
       best_center = center, best_failing = failing, best_hops = hops;
   }
   std::vector<int> window;
   window.reserve(size);
-  window_around(best_center, kBallUnreached - 1, kBallUnreached, &window);
+  window_around(best_center, kUnreached - 1, kUnreached, &window);
   std::vector<int> position(request.topology->node_count(), 0);
   for (std::size_t i = 0; i < candidates.size(); ++i) position[candidates[i]] = static_cast<int>(i);
   std::sort(window.begin(), window.end(), [&](int a, int b) { return position[a] < position[b]; });

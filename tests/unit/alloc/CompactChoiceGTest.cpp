@@ -28,21 +28,23 @@ std::map<int, int> tasks_per_node(const Placement& placement) {
   return count;
 }
 
-int widest_hops(const Topology& torus, const Placement& placement) {
-  int widest = 0;
-  for (int a : placement)
-    for (int b : placement) widest = std::max(widest, torus.hop_distance(a, b));
-  return widest;
+int neighbours_within(const Topology& torus, int node, const std::map<int, int>& nodes) {
+  int count = 0;
+  for (int other : torus.neighbours(node)) count += nodes.count(other);
+  return count;
 }
 
-// 7 single-slot tasks on an idle 8x8x8 torus: a node and its 6 neighbours,
-// no two more than 2 hops apart (a block of 7 along the node order spans 6).
-TEST(CompactChoiceTest, AnIdleTorusGivesABallNotARun) {
+// On an idle 8x8x8 torus, 8 single-slot tasks get a 2x2x2 cube (every node
+// beside 3 others) and 4 a square (beside 2): a breadth-first ball of 4 is
+// a star, where two pairs cannot both be neighbours.
+TEST(CompactChoiceTest, AnIdleTorusGivesACubeAndASquare) {
   const Topology torus({8, 8, 8}, {true, true, true});
-  const Placement placement = tofa::compact_choice(torus, every_node(torus, 1), {}, 7, 0, 0);
-  ASSERT_EQ(placement.size(), 7u);
-  EXPECT_EQ(tasks_per_node(placement).size(), 7u);
-  EXPECT_LE(widest_hops(torus, placement), 2);
+  for (const auto& [tasks, beside] : std::map<int, int>{{8, 3}, {4, 2}}) {
+    const std::map<int, int> nodes =
+        tasks_per_node(tofa::compact_choice(torus, every_node(torus, 1), {}, tasks, 0, 0));
+    ASSERT_EQ(static_cast<int>(nodes.size()), tasks);
+    for (const auto& [node, count] : nodes) EXPECT_EQ(neighbours_within(torus, node, nodes), beside);
+  }
 }
 
 // Tasks in blocks: the first node's tasks first, each node at most its limit.
@@ -60,7 +62,7 @@ TEST(CompactChoiceTest, TasksComeInBlocksWithinTheLimits) {
 }
 
 // Nodes that may fail are left out while the others hold the job, and the
-// ball sits where it passes none of them.
+// box sits where it passes none of them.
 TEST(CompactChoiceTest, NodesThatMayFailAreAvoided) {
   const Topology torus({8, 8, 1}, {true, true, false});
   std::vector<double> outage(torus.node_count(), 0.0);
