@@ -29,9 +29,11 @@
 #include "../common/tofa/generators.hpp"
 #include "../common/tofa/mapper.hpp"
 #include "../common/tofa/metrics.hpp"
+#include "bench_machine.hpp"
 
 namespace {
 
+using tofa_bench::Machine;
 using Clock = std::chrono::steady_clock;
 
 /// Item 2: auto returns within this many budgets plus kBudgetSlackMs.
@@ -47,64 +49,6 @@ struct Options {
   int max_box = 8;
   int failing = 64;
 };
-
-std::vector<int> parse_list(const std::string& text) {
-  std::vector<int> values;
-  std::stringstream in(text);
-  for (std::string item; std::getline(in, item, ',');) values.push_back(std::stoi(item));
-  return values;
-}
-
-struct Machine {
-  tofa::Topology topology;
-  std::vector<int> idle;        ///< the candidates, in id order
-  std::vector<double> outage;   ///< p on `failing` idle nodes
-};
-
-/// Half the nodes busy in boxes of 1 to max_box nodes a side at random
-/// free spots (seeded), as jobs on a torus leave them.
-std::vector<bool> busy_in_boxes(const tofa::Topology& topology, int max_box, unsigned seed) {
-  std::mt19937 engine(seed);
-  const std::vector<int>& dims = topology.dims();
-  std::vector<bool> busy(topology.node_count(), false);
-  int used = 0;
-  std::vector<int> side(dims.size()), origin(dims.size()), at(dims.size());
-  while (used < topology.node_count() / 2) {
-    for (std::size_t d = 0; d < dims.size(); ++d) {
-      side[d] = 1 + static_cast<int>(engine() % static_cast<unsigned>(std::min(max_box, dims[d])));
-      origin[d] = static_cast<int>(engine() % static_cast<unsigned>(dims[d]));
-    }
-    std::vector<int> box;
-    std::fill(at.begin(), at.end(), 0);
-    for (bool more = true; more;) {
-      std::vector<int> coords(dims.size());
-      for (std::size_t d = 0; d < dims.size(); ++d) coords[d] = (origin[d] + at[d]) % dims[d];
-      box.push_back(topology.node_at(coords));
-      more = false;
-      for (std::size_t d = 0; d < dims.size() && !more; ++d) {
-        if (++at[d] < side[d]) more = true;
-        else at[d] = 0;
-      }
-    }
-    if (std::any_of(box.begin(), box.end(), [&](int node) { return busy[node]; })) continue;
-    for (int node : box) busy[node] = true;
-    used += static_cast<int>(box.size());
-  }
-  return busy;
-}
-
-Machine build_machine(const Options& options) {
-  Machine m{tofa::Topology::from_spec("torus:" + options.torus), {}, {}};
-  const std::vector<bool> busy = busy_in_boxes(m.topology, options.max_box, 7);
-  for (int node = 0; node < m.topology.node_count(); ++node)
-    if (!busy[node]) m.idle.push_back(node);
-  std::vector<int> shuffled = m.idle;
-  std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937(2024));
-  m.outage.assign(m.topology.node_count(), 0.0);
-  for (int i = 0; i < options.failing && i < static_cast<int>(shuffled.size()); ++i)
-    m.outage[shuffled[i]] = 0.02;
-  return m;
-}
 
 struct Row {
   std::string strategy;
@@ -179,7 +123,7 @@ int main(int argc, char** argv) {
     };
     try {
       if (arg == "--torus") options.torus = value();
-      else if (arg == "--tasks") options.tasks = parse_list(value());
+      else if (arg == "--tasks") options.tasks = tofa_bench::parse_list(value());
       else if (arg == "--budget-ms") options.budget_ms = std::stod(value());
       else if (arg == "--quick") options.torus = "32x32x16", options.tasks = {64, 256};
       else throw std::runtime_error("unknown option " + arg);
@@ -189,7 +133,7 @@ int main(int argc, char** argv) {
     }
   }
   try {
-    const Machine m = build_machine(options);
+    const Machine m = tofa_bench::build_machine(options.torus, options.max_box, options.failing);
     nlohmann::json jobs = nlohmann::json::array();
     for (int tasks : options.tasks) jobs.push_back(run_job(m, tasks, options));
     const nlohmann::json out{{"torus", options.torus},

@@ -40,17 +40,24 @@ class BoxSearch {
       if (!topology_.wrap()[d] && origin[d] >= topology_.dims()[d] / 2) step[d] = -1;
     failing_seen_ = 0;
     for (int radius = 0; radius < longest_ && radius <= max_radius; ++radius) {
+      // The shell's offsets in order (dimension 0 fastest): the other
+      // dimensions' offsets in [0, radius]; dimension 0's all of them when
+      // one of those is on the shell, else radius alone.
       std::fill(offset.begin(), offset.end(), 0);
       for (;;) {
-        const int node = node_at(origin, step, offset, radius, at);
-        if (node >= 0) {
+        const bool on_shell = std::any_of(offset.begin() + 1, offset.end(),
+                                          [&](int o) { return o == radius; });
+        const int last = std::min(radius, topology_.dims()[0] - 1);
+        for (offset[0] = on_shell ? 0 : radius; offset[0] <= last; ++offset[0]) {
+          const int node = node_at(origin, step, offset, at);
+          if (node < 0) continue;
           failing_seen_ += !outage_.empty() && outage_[node] > 0;
           if (failing_seen_ > max_failing) return kUnreached;
           if (usable_[node] && !take(node)) return radius;
         }
-        int d = 0;  // the next offset in [0, radius]^count, dimension 0 fastest
+        int d = 1;
         while (d < count && offset[d] == std::min(radius, topology_.dims()[d] - 1)) offset[d++] = 0;
-        if (d == count) break;
+        if (d >= count) break;
         ++offset[d];
       }
     }
@@ -60,11 +67,9 @@ class BoxSearch {
   int failing_seen() const { return failing_seen_; }
 
  private:
-  /// The node at `offset` when it lies on shell `radius` and inside the
-  /// topology; else -1.
+  /// The node at `offset` from the corner; -1 off a mesh's end.
   int node_at(const std::vector<int>& origin, const std::vector<int>& step,
-              const std::vector<int>& offset, int radius, std::vector<int>& at) const {
-    if (*std::max_element(offset.begin(), offset.end()) != radius) return -1;
+              const std::vector<int>& offset, std::vector<int>& at) const {
     for (std::size_t d = 0; d < offset.size(); ++d) {
       const int length = topology_.dims()[d];
       at[d] = origin[d] + step[d] * offset[d];

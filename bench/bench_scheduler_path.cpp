@@ -1,0 +1,204 @@
+// What tofa costs inside slurmctld's scheduling pass per TOFA job (issue 38,
+// item 1): everything the select shim (22.05) or eval_nodes (24.11, 26.05)
+// does for a job there, in the service's own code: the failing-node list,
+// the candidate list built from the free CPUs ("name:tasks,..."), the node
+// choice (ServiceState::choose_nodes) and queueing the job's strategy on the
+// allocation (map_later). Slurm's own work on the job (cons_tres) is not
+// counted. The strategy then runs on the service's mapping threads; the
+// time until the job's placement is final is reported beside it, and the
+// hop-bytes of that placement over those of the strategy run on every
+// candidate, as the scheduler ran it before (median of 3 jobs).
+//
+// The machine: a torus half busy in box-shaped allocations, `failing` idle
+// nodes at p = 0.02, CORES task slots on every idle node; geometric graphs.
+// Prints JSON: per task count, p50/p99/max of the scheduler path and p50 of
+// the time to the final placement.
+//
+//   bench/bench_scheduler_path [--torus 8x8x8] [--cores 16] [--failing 8]
+//                              [--tasks 1,16,64,256,1024,4096] [--jobs 40]
+//                              [--max-box 8] [--strategy NAME]
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <iostream>
+#include <random>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "../common/service/service_state.hpp"
+#include "../common/tofa/generators.hpp"
+#include "bench_machine.hpp"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using tofa::service::PlaceRequest;
+using tofa::service::PlacementRecord;
+using tofa::service::ServiceSettings;
+using tofa::service::ServiceState;
+
+struct Options {
+  std::string torus = "8x8x8";
+  int cores = 16;
+  int failing = 8;
+  std::vector<int> tasks = {1, 16, 64, 256, 1024, 4096};
+  int jobs = 40;
+  int max_box = 8;
+  std::string strategy;  ///< queued on the allocation; "" = the default
+};
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+double percentile(std::vector<double> values, double p) {
+  std::sort(values.begin(), values.end());
+  const std::size_t at = std::min(values.size() - 1, static_cast<std::size_t>(p * values.size()));
+  return values[at];
+}
+
+std::string graph_text(int tasks) {
+  if (tasks == 1) return "1\n0\n";  // matrix format: a lone task
+  std::ostringstream text;
+  for (const tofa::CommEdge& edge : tofa::graph_from_spec("geometric:" + std::to_string(tasks)).undirected_edges())
+    text << edge.from << ' ' << edge.to << ' ' << edge.bytes << '\n';
+  return text.str();
+}
+
+/// One job through the scheduler's path; returns its milliseconds there and
+/// (in *final_ms) until its placement was final.
+double schedule_one(ServiceState& state, const tofa_bench::Machine& m, unsigned job,
+                    const std::string& graph_id, const Options& options, double* final_ms) {
+  const Clock::time_point start = Clock::now();
+  const std::vector<std::string> failing_list = state.failing_nodes();
+  const std::set<std::string> failing(failing_list.begin(), failing_list.end());
+  std::string candidates;
+  for (int node : m.idle) {
+    const std::string& name = m.topology.node_name(node);
+    if (failing.count(name)) continue;
+    candidates += (candidates.empty() ? "" : ",") + name + ":" + std::to_string(options.cores);
+  }
+  PlaceRequest request;
+  request.uid = 1000;
+  request.graph_id = graph_id;
+  request.job = job;
+  request.from_slurmctld = true;
+  request.candidates = candidates;
+  const PlacementRecord chosen = state.choose_nodes(request);
+  std::vector<std::string> nodes = chosen.nodes;
+  std::sort(nodes.begin(), nodes.end());
+  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  std::string allocation;
+  for (const std::string& name : nodes)
+    allocation += (allocation.empty() ? "" : ",") + name + ":1-" + std::to_string(options.cores);
+  state.map_later(job, allocation, options.strategy, "");
+  const double scheduler_ms = ms_since(start);
+  while (state.job_placement(job, std::nullopt).pending)
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  *final_ms = ms_since(start);
+  return scheduler_ms;
+}
+
+/// Hop-bytes of the job's final placement, and of the strategy run as the
+/// scheduler ran it before (on every candidate, with the graph in view).
+std::pair<double, double> hop_bytes_now_and_before(ServiceState& state, const tofa_bench::Machine& m,
+                                                   unsigned job, const std::string& graph_id,
+                                                   const Options& options) {
+  std::string candidates;
+  for (int node : m.idle)
+    candidates += (candidates.empty() ? "" : ",") + m.topology.node_name(node) + ":" +
+                  std::to_string(options.cores);
+  PlaceRequest request;
+  request.uid = 1000;
+  request.graph_id = graph_id;
+  request.from_slurmctld = true;
+  request.strategy = options.strategy;
+  request.candidates = candidates;
+  const double before = state.place(request).metrics.hop_bytes;
+  return {state.job_placement(job, std::nullopt).metrics.hop_bytes, before};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const auto value = [&] {
+      if (i + 1 >= argc) throw std::runtime_error(arg + ": expected a value");
+      return std::string(argv[++i]);
+    };
+    try {
+      if (arg == "--torus") options.torus = value();
+      else if (arg == "--cores") options.cores = std::stoi(value());
+      else if (arg == "--failing") options.failing = std::stoi(value());
+      else if (arg == "--tasks") options.tasks = tofa_bench::parse_list(value());
+      else if (arg == "--jobs") options.jobs = std::stoi(value());
+      else if (arg == "--max-box") options.max_box = std::stoi(value());
+      else if (arg == "--strategy") options.strategy = value();
+      else throw std::runtime_error("unknown option " + arg);
+    } catch (const std::exception& e) {
+      std::cerr << "bench_scheduler_path: " << e.what() << "\n";
+      return 2;
+    }
+  }
+  try {
+    const tofa_bench::Machine m = tofa_bench::build_machine(options.torus, options.max_box, options.failing);
+    ServiceSettings settings;
+    settings.map_worker.program.clear();  // strategies in this process
+    ServiceState state(settings, m.topology, 0, "", nullptr);
+    std::vector<std::pair<std::string, double>> outages;
+    for (int node = 0; node < m.topology.node_count(); ++node)
+      if (m.outage[node] > 0) outages.emplace_back(m.topology.node_name(node), m.outage[node]);
+    state.set_outages(0, outages);
+    nlohmann::json rows = nlohmann::json::array();
+    unsigned job = 1;
+    for (int tasks : options.tasks) {
+      if (static_cast<long long>(tasks) > static_cast<long long>(m.idle.size()) * options.cores)
+        continue;
+      const std::string graph_id = state.upload_graph(1000, "geometric", graph_text(tasks)).id;
+      std::vector<double> scheduler, final, ratio;
+      for (int j = 0; j < options.jobs; ++j) {
+        double final_ms = 0;
+        scheduler.push_back(schedule_one(state, m, job, graph_id, options, &final_ms));
+        final.push_back(final_ms);
+        if (j < 3 && tasks > 1) {
+          const auto [now, before] = hop_bytes_now_and_before(state, m, job, graph_id, options);
+          ratio.push_back(before > 0 ? now / before : 1);
+        }
+        ++job;
+        if (isatty(STDERR_FILENO))
+          std::cerr << "\r  " << tasks << " tasks: job " << j + 1 << "/" << options.jobs << std::flush;
+      }
+      if (isatty(STDERR_FILENO)) std::cerr << "\n";
+      rows.push_back({{"tasks", tasks},
+                      {"jobs", options.jobs},
+                      {"scheduler_ms_p50", percentile(scheduler, 0.5)},
+                      {"scheduler_ms_p99", percentile(scheduler, 0.99)},
+                      {"scheduler_ms_max", percentile(scheduler, 1.0)},
+                      {"final_placement_ms_p50", percentile(final, 0.5)},
+                      {"hop_bytes_over_strategy_on_all_candidates",
+                       ratio.empty() ? 1.0 : percentile(ratio, 0.5)}});
+    }
+    std::cout << nlohmann::json{{"torus", options.torus},
+                                {"nodes", m.topology.node_count()},
+                                {"idle_nodes", m.idle.size()},
+                                {"cores_per_idle_node", options.cores},
+                                {"failing_idle_nodes", options.failing},
+                                {"busy_box_side_max", options.max_box},
+                                {"strategy", options.strategy.empty() ? std::string("auto") : options.strategy},
+                                {"rows", rows}}
+                     .dump(2)
+              << "\n";
+  } catch (const std::exception& e) {
+    std::cerr << "bench_scheduler_path: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
