@@ -107,7 +107,10 @@ def markdown(reports, anchor, revision, seconds, quick, sample=None):
              "tofa_loadmatrix.so under tofa_harness_host.so, answers the other nodes from 2 responder "
              "processes with the failure model (5% of nodes failing 1-30% of rounds, 0.2% frozen from "
              "round 50, 0.1% of exchanges lost), observes the heartbeat rounds, then runs a generated "
-             "job stream (EASY) per strategy through tofa_service_place_job. The simulated nodes run on "
+             "job stream (EASY) per strategy as the select shim runs it (the node choice, "
+             "`tofa_service_choose_nodes`, in the scheduler; the strategy on the chosen nodes "
+             "afterwards on the service's mapping threads, `tofa_service_map_later`; a job's metrics "
+             "on its final placement). The simulated nodes run on "
              "the same 2 cores as the service, so round times include their work.",
              "", "## Targets (issue 15)", "",
              "| target | goal | measured | |", "|---|---|---|---|"]
@@ -187,13 +190,14 @@ def markdown(reports, anchor, revision, seconds, quick, sample=None):
               "- Not loaded: the select shim (it *is* select/cons_tres: job records, partitions, core "
               "bitmaps, GRES, i.e. slurmctld itself) and topology/tofa (same internals, and on 22.05 "
               "it only ranks nodes for the select path). The harness calls what they call, "
-              "`tofa_service_place_job`, with the free CPUs as candidates and the nodes above "
-              "OutageThreshold left out as select/tofa leaves them out. cli_filter/tofa needs a "
-              "controller to allocate from.",
+              "`tofa_service_choose_nodes` with the free CPUs as candidates and the nodes above "
+              "OutageThreshold left out as select/tofa leaves them out, then "
+              "`tofa_service_map_later`. cli_filter/tofa needs a controller to allocate from.",
               "", "## Job streams per strategy", "",
               "| nodes | strategy | jobs | utilisation | mean wait s | hop-bytes | avg hops (Bunde) | "
-              "mean P(abort) | completion proxy | median | p50 ms |",
-              "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+              "mean P(abort) | completion proxy | median | scheduler p50 ms | stream s | "
+              "mappings after it s |",
+              "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for nodes, report in sorted(reports.items()):
         for s in report["strategies"]:
             median = s.get("completion_proxy_median")
@@ -201,7 +205,8 @@ def markdown(reports, anchor, revision, seconds, quick, sample=None):
                          f"{s['mean_wait']:.0f} | {s['mean_hop_bytes']:.0f} | {s['bunde']['average_hops']:.2f} | "
                          f"{s['mean_abort_probability']:.4f} | {s['completion_proxy_ratio']:.3f} | "
                          f"{'inf' if median is None else f'{median:.3f}'} | "
-                         f"{s['placement_latency_ms']['p50']:.1f} |")
+                         f"{s['placement_latency_ms']['p50']:.1f} | {s['seconds']:.0f} | "
+                         f"{s.get('mapping_drain_seconds', 0):.0f} |")
     lines += ["", "Completion proxy: sum over jobs of runtime x (1 + 0.3 x (hop-bytes / block hop-bytes - 1)) "
               "/ (1 - P(abort)), over the sum of runtimes (the seed Bunde's 30% communication share), "
               "jobs certain to abort left out; median: of the per-job ratio, those jobs included. "

@@ -227,6 +227,21 @@ int tofa_service_map_later(unsigned job_id, const char* allocation, const char* 
   });
 }
 
+void tofa_service_wait_for_mappings(void) {
+  try {
+    if (tofa_service_running()) running_service()->state().wait_for_mappings();
+  } catch (...) {
+  }
+}
+
+int tofa_service_placement_pending(unsigned job_id) {
+  try {
+    return running_service()->state().job_placement(job_id, std::nullopt).pending ? 1 : 0;
+  } catch (...) {
+    return -1;
+  }
+}
+
 int tofa_service_fit_job(unsigned job_id, const char* candidates, char** placement, char* err,
                          size_t err_size) {
   return guarded(err, err_size, [&] {

@@ -161,6 +161,14 @@ int tofa_service_choose_nodes(unsigned job_id, unsigned uid, const char *graph_i
 int tofa_service_map_later(unsigned job_id, const char *allocation, const char *strategy,
                            const char *parameters, char *err, size_t err_size);
 
+/* Returns once every mapping tofa_service_map_later queued has finished
+ * (tofa-harness reads its stream's final placements; never in slurmctld). */
+void tofa_service_wait_for_mappings(void);
+
+/* 1 while job_id's strategy is still ordering its tasks (map_later), 0 when
+ * its record is final, -1 when it has none. */
+int tofa_service_placement_pending(unsigned job_id);
+
 /* Fits job_id's recorded placement to the per-node task limits of
  * `candidates` (as in tofa_service_place_job, e.g. its allocation
  * "t1:1-8,t2:1-5") by moving the fewest tasks, in process and without

@@ -9,23 +9,24 @@
  * these releases tofa needs neither the select/cons_tres shim of 22.05 nor
  * slurmctld/tofa:
  *   - topology_p_eval_nodes: for a job whose spank environment carries
- *     TOFA_GRAPH_ID (tofa_loadmatrix) and that pinned no nodes, a TOFA
- *     placement over the usable nodes (each limited to the tasks the CPUs
- *     cons_tres offers it can take; nodes above OutageThreshold left out
- *     while the job fits elsewhere) is recorded for the job and Slurm's
- *     generic node choice (common_topo_choose_nodes) then runs on exactly the
- *     placement's nodes; if that fails, or anything before it, the generic
+ *     TOFA_GRAPH_ID (tofa_loadmatrix) and that pinned no nodes, TOFA's node
+ *     choice over the usable nodes (tofa_service_choose_nodes: each node
+ *     limited to the tasks the CPUs cons_tres offers it can take; nodes
+ *     above OutageThreshold left out while the job fits elsewhere; linear
+ *     time, no strategy under slurmctld's locks) is recorded for the job and
+ *     Slurm's generic node choice (common_topo_choose_nodes) then runs on
+ *     exactly those nodes; if that fails, or anything before it, the generic
  *     choice runs on all usable nodes (logged), and a placement recorded on
  *     the way goes (24.11; the job's first srun places it on its allocation)
- *     or is made anew on the allocation (26.05, get_rank). Other jobs: the generic
- *     choice as with topology/flat (26.05) or topology/default (24.11),
- *     on the node table ranked along the torus' snake order.
- *   - 26.05 topology_p_get_rank runs right after cons_tres has built the
- *     allocation (job_test.c, after dist_tasks): there the recorded placement
- *     is fitted to the CPUs actually granted (tofa_service_fit_job), or
- *     made anew on them when that fails, as the
- *     22.05 select shim does after job_test. 24.11 has no such hook: the
- *     placement recorded at node choice stands.
+ *     or is made anew on the allocation (26.05, get_rank). Other jobs: the
+ *     generic choice as with topology/flat (26.05) or topology/default
+ *     (24.11), on the node table ranked along the torus' snake order.
+ *   - The job's strategy orders its tasks afterwards, outside the locks
+ *     (tofa_service_map_later): on 26.05 from topology_p_get_rank, right
+ *     after cons_tres has built the allocation (job_test.c, after
+ *     dist_tasks), on the CPUs actually granted, as the 22.05 select shim
+ *     does after job_test; 24.11 has no such hook, so on the chosen nodes
+ *     with the tasks the choice gave each.
  *   - init() in slurmctld starts the TOFA service (plugins/common/tofa_ctld.c,
  *     as slurmctld/tofa does on 22.05).
  * The torus ranking itself is topology_tofa.c's (tofa_topo_generate_ranking).

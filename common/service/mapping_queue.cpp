@@ -31,6 +31,11 @@ std::size_t MappingQueue::waiting() const {
   return waiting_;
 }
 
+void MappingQueue::wait_idle() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  idle_.wait(lock, [&] { return waiting_ == 0 && running_ == 0; });
+}
+
 void MappingQueue::run() {
   for (;;) {
     std::function<void()> work;
@@ -44,6 +49,7 @@ void MappingQueue::run() {
       work = std::move(queue.front());
       queue.pop_front();
       --waiting_;
+      ++running_;
       if (queue.empty())
         work_.erase(uid);
       else
@@ -53,6 +59,8 @@ void MappingQueue::run() {
       work();
     } catch (...) {
     }
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (--running_ == 0 && waiting_ == 0) idle_.notify_all();
   }
 }
 

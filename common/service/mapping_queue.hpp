@@ -31,6 +31,9 @@ class MappingQueue {
   void push(uid_t uid, std::function<void()> work);
   /// Work queued and not started yet.
   std::size_t waiting() const;
+  /// Returns once no work is queued or running (tools and tests: the
+  /// harness reads the final placements of its stream).
+  void wait_idle();
 
  private:
   void run();
@@ -39,6 +42,8 @@ class MappingQueue {
   std::map<uid_t, std::deque<std::function<void()>>> work_;
   std::deque<uid_t> turns_;  ///< users with work, in the order they are served
   std::size_t waiting_ = 0;
+  std::size_t running_ = 0;
+  std::condition_variable idle_;
   bool stopping_ = false;
   std::vector<std::thread> threads_;
 };

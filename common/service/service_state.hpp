@@ -131,6 +131,8 @@ class ServiceState {
   /// job_placement, and a pending record is settled as it is: what a step
   /// that stops waiting for the strategy runs.
   PlacementRecord take_placement(unsigned job, std::optional<uid_t> uid);
+  /// Returns once every queued mapping has finished (tools and tests).
+  void wait_for_mappings() { mapping_queue_.wait_idle(); }
   /// Records a placement computed earlier (PLACE job=none by a direct
   /// srun, recorded once Slurm gave the job its id): the same checks as
   /// place() (graph usable by uid, task count, the job not another user's),

@@ -18,16 +18,18 @@
  * TOFA_GRAPH_ID (set by tofa_loadmatrix) and that did not pin its nodes:
  *   1. node choice: the nodes cons_tres may use (the bitmap, in node table
  *      order, which topology/tofa ranks along the torus), each with the
- *      tasks its idle CPUs can take, are the candidates of a TOFA placement
- *      (fault-aware; skipped when they cannot hold the job's tasks);
- *   2. cons_tres runs on exactly the placement's nodes; if that fails, or
+ *      tasks its idle CPUs can take, are the candidates of TOFA's node
+ *      choice (tofa_service_choose_nodes: a compact box of fault-free nodes,
+ *      linear time, no strategy runs under slurmctld's locks; skipped when
+ *      they cannot hold the job's tasks);
+ *   2. cons_tres runs on exactly the chosen nodes; if that fails, or
  *      anything before it, plain cons_tres decides and the reason is logged;
- *   3. once cons_tres allocated, the recorded placement must give every
- *      node of the allocation 1 to (CPUs granted / CPUs per task) tasks:
- *      the node choice's is fitted to that by moving the fewest tasks (in
- *      process, tofa_service_fit_job), cons_tres's choice gets a new
- *      placement. srun inside the allocation lays out its step from it,
- *      so the step always fits what Slurm granted.
+ *   3. once cons_tres allocated, the recorded placement is fitted to the
+ *      CPUs granted (every node 1 to CPUs / CPUs per task tasks) and the
+ *      job's strategy is queued to order its tasks on the allocation
+ *      outside the locks (tofa_service_map_later); srun inside the
+ *      allocation waits for that order (PlacementWait) and lays out its
+ *      step from it, so the step always fits what Slurm granted.
  * Jobs without a graph get exactly what cons_tres gives them.
 
  */

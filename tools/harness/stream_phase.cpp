@@ -8,6 +8,8 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <deque>
+#include <functional>
 #include <queue>
 
 #include "harness/cluster_files.hpp"
@@ -71,10 +73,16 @@ std::vector<int> take_node_list(char* names) {
   return nodes;
 }
 
-/// Places a job through the service, as select/tofa does: when the
-/// placement fails the job gets Slurm's own layout (the block layout here),
-/// unless the mapping worker failed and MapFailure=wait; nullopt when it
-/// does not fit now.
+/// The Slurm job id a stream job gets in the service (never 0).
+unsigned service_job_id(const StreamJob& job) { return static_cast<unsigned>(job.id) + 1; }
+
+/// Chooses a job's nodes through the service, as the select shim does in
+/// slurmctld's scheduling pass (tofa_service_choose_nodes, then
+/// tofa_service_map_later: the strategy orders the tasks later, on the
+/// service's mapping threads); when the node choice fails the job gets
+/// Slurm's own layout (the block layout here). The latency is the
+/// scheduler's part alone. Every node keeps the tasks the choice gave it,
+/// so the stream's CPU accounting holds for the final placement.
 Allocate service_allocator(const std::string& strategy, JobGraphs& graphs,
                            std::vector<double>* latencies,
                            std::map<int, std::vector<double>>* by_size,
@@ -109,21 +117,23 @@ Allocate service_allocator(const std::string& strategy, JobGraphs& graphs,
         std::snprintf(err, sizeof err, "no free CPU left to choose from");
         return TOFA_ERROR;
       }
-      return tofa_service_place_job(0, 0, graph.c_str(), strategy.c_str(), candidates.c_str(), 0,
-                                    0, 0, nullptr, &placement, nullptr, err, sizeof err);
+      return tofa_service_choose_nodes(service_job_id(job), 0, graph.c_str(), candidates.c_str(), 0,
+                                       0, &placement, err, sizeof err);
     };
     int rc = place(healthy);
     if (rc != TOFA_OK && dropped && !tofa_service_only_failing_fit_waits()) rc = place(free_slots);
+    if (rc == TOFA_OK)
+      rc = tofa_service_map_later(service_job_id(job), nullptr, strategy.c_str(), nullptr, err,
+                                  sizeof err);
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
     latencies->push_back(ms);
     (*by_size)[size_bucket(job.tasks)].push_back(ms);
     if (rc == TOFA_OK) return take_node_list(placement);
+    std::free(placement);
+    char forget_err[256];
+    tofa_service_forget_job(service_job_id(job), forget_err, sizeof forget_err);
     const std::string reason = std::string(err).substr(0, 120);
-    if (rc == TOFA_MAPPING_FAILED && tofa_service_map_failure_waits()) {
-      ++(*refusals)[reason];
-      return std::nullopt;
-    }
     std::optional<std::vector<int>> fallback = slurm_layout(job, free_slots);
     ++(fallback ? *fallbacks : *refusals)[reason];
     return fallback;
@@ -165,6 +175,17 @@ Json run_stream(const std::string& strategy, const Topology& topology,
   EasyOptions options;
   options.keep_task_nodes = false;
   options.progress = [&](long done, long) { progress.update(done); };
+  std::deque<ScheduledJob> started_jobs;  // not measured yet, in start order
+  std::function<void(ScheduledJob)> measure;
+  // Measures the oldest started jobs whose placement is final (and drops
+  // their records: a 10,000-job stream would hold millions of node names).
+  const auto measure_final = [&] {
+    while (!started_jobs.empty() &&
+           (latencies.empty() || tofa_service_placement_pending(service_job_id(started_jobs.front().job)) != 1)) {
+      measure(std::move(started_jobs.front()));
+      started_jobs.pop_front();
+    }
+  };
   options.on_start = [&](const ScheduledJob& started) {
     for (; !running.empty() && running.top().first <= started.start; running.pop())
       for (int node : running.top().second) --used[static_cast<std::size_t>(node)];
@@ -173,6 +194,21 @@ Json run_stream(const std::string& strategy, const Topology& topology,
       over |= ++used[static_cast<std::size_t>(node)] > topology.cores_per_node();
     oversubscribed += over;
     running.emplace(started.end, started.task_nodes);
+    started_jobs.push_back(started);
+    measure_final();
+  };
+  // Each started job's metrics, on its final placement: the service's
+  // record once its strategy ordered the tasks (the same nodes, as many
+  // tasks on each), else what the allocator returned.
+  measure = [&](ScheduledJob started) {
+    char* recorded = nullptr;
+    char err[256];
+    if (!latencies.empty() &&
+        tofa_service_job_placement(service_job_id(started.job), &recorded, err, sizeof err) == TOFA_OK) {
+      std::vector<int> final_nodes = take_node_list(recorded);
+      if (final_nodes.size() == started.task_nodes.size()) started.task_nodes = std::move(final_nodes);
+      tofa_service_forget_job(service_job_id(started.job), err, sizeof err);
+    }
     const CommGraph graph = graphs.graph(started.job.tasks);
     const JobMetrics m = job_metrics(started.job.runtime, graph, topology, started.task_nodes, outage);
     csv << started.job.id << "," << started.job.tasks << "," << started.job.submit << ","
@@ -209,6 +245,11 @@ Json run_stream(const std::string& strategy, const Topology& topology,
   progress.finish();
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  // The strategies still ordering tasks when the last job was scheduled.
+  tofa_service_wait_for_mappings();
+  const double mapping_drain_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() - seconds;
+  measure_final();
   const double count = static_cast<double>(std::max<long>(1, measured));
   int smallest_rejected = 0;
   for (const RejectedJob& r : result.rejected)
@@ -239,8 +280,10 @@ Json run_stream(const std::string& strategy, const Topology& topology,
   return Json{
       {"strategy", strategy},
       {"jobs_csv", jobs_csv},
-      {"path", latencies.empty() ? "harness allocator" : "tofa_service_place_job"},
+      {"path", latencies.empty() ? "harness allocator"
+                                 : "tofa_service_choose_nodes + tofa_service_map_later"},
       {"seconds", seconds},
+      {"mapping_drain_seconds", mapping_drain_seconds},
       {"jobs_started", result.jobs.size()},
       {"jobs_rejected", result.rejected.size()},
       {"smallest_rejected_job", smallest_rejected},
