@@ -150,45 +150,78 @@ Placement compact_choice(const Topology& topology, const TaskLimits& limits,
     if (failing < best.failing || (failing == best.failing && radius < best.radius))
       best = Box{corner, failing, radius};
   }
+  const int corner = best.corner < 0 ? usable_list.front() : best.corner;
   std::vector<int> box;
-  box_from(best.corner < 0 ? usable_list.front() : best.corner, kUnreached - 1, kUnreached,
-           &box);
-  // Nodes the box did not reach (a forced list's far ones; a mesh the box
-  // cannot grow across): last.
-  long long held = 0;
-  for (int node : box) held += cap[node];
-  if ((forced || held < tasks) && box.size() < usable_list.size()) {
+  box_from(corner, kUnreached - 1, kUnreached, &box);
+  // Nodes the box did not reach (a forced list's far ones; on a mesh, those
+  // behind the corner): last.
+  const auto add_unreached = [&] {
+    if (box.size() == usable_list.size()) return;
     std::vector<char> in_box(topology.node_count(), 0);
     for (int node : box) in_box[node] = 1;
     for (int node : usable_list)
       if (!in_box[node]) box.push_back(node);
-  }
+  };
+  long long held = 0;
+  for (int node : box) held += cap[node];
+  if (forced || held < tasks) add_unreached();
 
   // Each node its minimum (one each on the first min_nodes), then blocks
   // in the box's order.
-  std::vector<int> count(box.size(), 0);
-  long long left = tasks;
-  for (std::size_t i = 0; i < box.size(); ++i) {
-    count[i] = std::max(floor[box[i]], static_cast<int>(i) < min_nodes ? 1 : 0);
-    left -= count[i];
-  }
-  for (std::size_t i = 0; i < box.size() && left > 0; ++i) {
-    const long long more = std::min<long long>(left, cap[box[i]] - count[i]);
-    count[i] += static_cast<int>(more);
-    left -= more;
-  }
+  const auto fill = [&](const std::vector<int>& nodes, int* spanned) {
+    Placement placement;
+    placement.reserve(tasks);
+    std::vector<int> count(nodes.size(), 0);
+    long long left = tasks;
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      count[i] = std::max(floor[nodes[i]], static_cast<int>(i) < min_nodes ? 1 : 0);
+      left -= count[i];
+    }
+    for (std::size_t i = 0; i < nodes.size() && left > 0; ++i) {
+      const long long more = std::min<long long>(left, cap[nodes[i]] - count[i]);
+      count[i] += static_cast<int>(more);
+      left -= more;
+    }
+    *spanned = 0;
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      *spanned += count[i] > 0;
+      placement.insert(placement.end(), count[i], nodes[i]);
+    }
+    if (left > 0 || static_cast<int>(placement.size()) != tasks)
+      throw Error("the candidates' limits do not hold the " + std::to_string(tasks) + " tasks");
+    return placement;
+  };
   int spanned = 0;
-  Placement placement;
-  placement.reserve(tasks);
-  for (std::size_t i = 0; i < box.size(); ++i) {
-    spanned += count[i] > 0;
-    placement.insert(placement.end(), count[i], box[i]);
+  Placement placement = fill(box, &spanned);
+  if (max_nodes > 0 && spanned > max_nodes) {
+    // Too many small nodes near the corner (-N on a busy machine): the
+    // fewest nodes that hold the job, the roomiest first (nearest the corner
+    // among equals), in the order the box grows.
+    box.clear();
+    search.grow(corner, kUnreached - 1, kUnreached, [&](int node) {
+      box.push_back(node);
+      return true;
+    });
+    add_unreached();
+    std::vector<std::size_t> roomiest(box.size());
+    for (std::size_t i = 0; i < box.size(); ++i) roomiest[i] = i;
+    std::stable_sort(roomiest.begin(), roomiest.end(),
+                     [&](std::size_t a, std::size_t b) { return cap[box[a]] > cap[box[b]]; });
+    std::vector<char> kept(box.size(), 0);
+    long long kept_room = 0;
+    int kept_count = 0;
+    for (std::size_t i : roomiest) {
+      if (kept_room >= tasks && kept_count >= min_nodes) break;
+      kept[i] = 1, kept_room += cap[box[i]], ++kept_count;
+    }
+    if (kept_count > max_nodes)
+      throw Error("no " + std::to_string(max_nodes) + " of the candidates hold the " +
+                  std::to_string(tasks) + " tasks");
+    std::vector<int> fewer;
+    for (std::size_t i = 0; i < box.size(); ++i)
+      if (kept[i]) fewer.push_back(box[i]);
+    placement = fill(fewer, &spanned);
   }
-  if (left > 0 || static_cast<int>(placement.size()) != tasks)
-    throw Error("the candidates' limits do not hold the " + std::to_string(tasks) + " tasks");
-  if (max_nodes > 0 && spanned > max_nodes)
-    throw Error("the nearest nodes that hold the job are " + std::to_string(spanned) +
-                ", the job asks for at most " + std::to_string(max_nodes));
   return placement;
 }
 

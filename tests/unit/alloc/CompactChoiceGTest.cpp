@@ -90,6 +90,17 @@ TEST(CompactChoiceTest, AnAllocationUsesEveryNode) {
   EXPECT_EQ(count, (std::map<int, int>{{3, 4}, {100, 1}, {200, 1}, {300, 2}}));
 }
 
+// -N 3 -n 12 where the nodes nearest the corner have room for 2: the 3
+// roomiest nodes of the box, not 6 small ones.
+TEST(CompactChoiceTest, MaxNodesPrefersTheRoomiestNodes) {
+  const Topology torus({4, 4, 1}, {true, true, false});
+  TaskLimits limits = every_node(torus, 2);
+  for (int node : {5, 10, 15}) limits.max_tasks[node] = 4;
+  const std::map<int, int> count =
+      tasks_per_node(tofa::compact_choice(torus, limits, {}, 12, 3, 3));
+  EXPECT_EQ(count, (std::map<int, int>{{5, 4}, {10, 4}, {15, 4}}));
+}
+
 TEST(CompactChoiceTest, TooLittleRoomOrTooFewNodesAreErrors) {
   const Topology torus({4, 4, 1}, {true, true, false});
   EXPECT_THROW(tofa::compact_choice(torus, every_node(torus, 1), {}, 17, 0, 0), tofa::Error);
