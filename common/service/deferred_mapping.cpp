@@ -59,11 +59,17 @@ void ServiceState::map_later(unsigned job, const std::string& allocation,
   PlacementRecord record;
   std::string candidates = allocation;
   if (allocation.empty()) {
+    // In Slurm's node order, which topology/tofa ranks along the snake order:
+    // the order a strategy's preferences follow on an allocation.
     record = job_placement(job, std::nullopt);
-    std::map<std::string, int> tasks_on;
-    for (const std::string& node : record.nodes) ++tasks_on[node];
-    for (const auto& [node, tasks] : tasks_on)
-      candidates += (candidates.empty() ? "" : ",") + node + ":1-" + std::to_string(tasks);
+    std::map<int, std::pair<std::string, int>> by_rank;  // snake rank -> node, tasks
+    for (const std::string& node : record.nodes) {
+      auto& [name, tasks] = by_rank[snake_rank_[topology_.node_by_name(node)]];
+      name = node;
+      ++tasks;
+    }
+    for (const auto& [rank, node] : by_rank)
+      candidates += (candidates.empty() ? "" : ",") + node.first + ":1-" + std::to_string(node.second);
   } else {
     record = fitted(job, allocation);
   }

@@ -18,10 +18,22 @@
 
 namespace tofa::service {
 
+namespace {
+
+std::vector<int> snake_ranks(const Topology& topology) {
+  const std::vector<int> order = snake_order(topology);
+  std::vector<int> rank(order.size());
+  for (std::size_t i = 0; i < order.size(); ++i) rank[order[i]] = static_cast<int>(i);
+  return rank;
+}
+
+}  // namespace
+
 ServiceState::ServiceState(ServiceSettings settings, Topology topology, uid_t admin_uid,
                            std::string state_dir, Logger log)
     : settings_(std::move(settings)),
       topology_(std::move(topology)),
+      snake_rank_(snake_ranks(topology_)),
       admin_uid_(admin_uid),
       state_dir_(std::move(state_dir)),
       log_(std::move(log)),

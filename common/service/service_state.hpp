@@ -222,6 +222,9 @@ class ServiceState {
 
   const ServiceSettings settings_;
   const Topology topology_;
+  /// Node id -> position in the snake order (Slurm's node order under
+  /// topology/tofa).
+  const std::vector<int> snake_rank_;
   const uid_t admin_uid_;
   const std::string state_dir_;
   const Logger log_;
