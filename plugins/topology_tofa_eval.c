@@ -24,9 +24,10 @@
  *   - The job's strategy orders its tasks afterwards, outside the locks
  *     (tofa_service_map_later): on 26.05 from topology_p_get_rank, right
  *     after cons_tres has built the allocation (job_test.c, after
- *     dist_tasks), on the CPUs actually granted, as the 22.05 select shim
- *     does after job_test; 24.11 has no such hook, so on the chosen nodes
- *     with the tasks the choice gave each.
+ *     dist_tasks, for allocations of more than one node), on the CPUs
+ *     actually granted, as the 22.05 select shim does after job_test;
+ *     24.11 has no such hook (nor 26.05 on one node), so there on the
+ *     chosen nodes with the tasks the choice gave each.
  *   - init() in slurmctld starts the TOFA service (plugins/common/tofa_ctld.c,
  *     as slurmctld/tofa does on 22.05).
  * The torus ranking itself is topology_tofa.c's (tofa_topo_generate_ranking).
@@ -347,13 +348,13 @@ static int _tofa_choose(topology_eval_t *topo_eval, const char *graph_id,
 	}
 	last_tofa_job_id = job_ptr->job_id;
 	last_place_anew = false;
-#if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(26, 5, 0)
-	/* No later hook (get_rank is 26.05's): the strategy orders the tasks
-	 * on the chosen nodes, each keeping the tasks the choice gave it. */
-	if (_map_later(job_ptr, NULL, err, err_size) != TOFA_OK)
+	/* No later hook (get_rank is 26.05's, and cons_tres calls it only for
+	 * more than one node): the strategy orders the tasks on the chosen
+	 * nodes, each keeping the tasks the choice gave it. */
+	if ((SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(26, 5, 0) || count == 1) &&
+	    _map_later(job_ptr, NULL, err, err_size) != TOFA_OK)
 		error("%s: %s: %pJ: %s; srun runs the node choice's order",
 		      plugin_type, __func__, job_ptr, err);
-#endif
 	info("%s: %s: %pJ: TOFA chose its %u nodes (%.2f ms)", plugin_type,
 	     __func__, job_ptr, count, _now_ms() - start);
 	return SLURM_SUCCESS;
