@@ -145,11 +145,6 @@ int tofa_service_running(void) {
   return g_service ? 1 : 0;
 }
 
-int tofa_service_map_failure_waits(void) {
-  std::lock_guard<std::mutex> lock(g_mutex);
-  return g_service && g_service->state().settings().map_failure_waits ? 1 : 0;
-}
-
 double tofa_service_outage_threshold(void) {
   std::lock_guard<std::mutex> lock(g_mutex);
   return g_service ? g_service->state().settings().outage_threshold : 1.0;
@@ -240,16 +235,6 @@ int tofa_service_placement_pending(unsigned job_id) {
   } catch (...) {
     return -1;
   }
-}
-
-int tofa_service_fit_job(unsigned job_id, const char* candidates, char** placement, char* err,
-                         size_t err_size) {
-  return guarded(err, err_size, [&] {
-    require(candidates != nullptr && placement != nullptr, "tofa_service_fit_job: NULL argument");
-    *placement = nullptr;
-    const PlacementRecord record = running_service()->state().fit_job(job_id, candidates);
-    *placement = malloc_copy(join_nodes(record.nodes));
-  });
 }
 
 int tofa_service_move_placement(unsigned from, unsigned to, char* err, size_t err_size) {

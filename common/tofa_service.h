@@ -151,9 +151,10 @@ int tofa_service_choose_nodes(unsigned job_id, unsigned uid, const char *graph_i
                               const char *candidates, int min_nodes, int max_nodes,
                               char **placement, char *err, size_t err_size);
 
-/* Fits job_id's recorded placement to its allocation (as
- * tofa_service_fit_job, without metrics; NULL: each node of the record
- * keeps at most the tasks it has) and queues `strategy` (NULL = the
+/* Fits job_id's recorded placement to the per-node task limits of its
+ * allocation (as tofa_service_place_job takes candidates, e.g.
+ * "t1:1-8,t2:1-5"), moving the fewest tasks (NULL: each node of the record
+ * keeps at most the tasks it has), and queues `strategy` (NULL = the
  * default) with `parameters` to order the job's tasks on it, outside
  * slurmctld's locks; srun waits for that up to PlacementWait seconds, then
  * runs the recorded order. TOFA_ERROR when the job has no record or the
@@ -169,14 +170,6 @@ void tofa_service_wait_for_mappings(void);
  * its record is final, -1 when it has none. */
 int tofa_service_placement_pending(unsigned job_id);
 
-/* Fits job_id's recorded placement to the per-node task limits of
- * `candidates` (as in tofa_service_place_job, e.g. its allocation
- * "t1:1-8,t2:1-5") by moving the fewest tasks, in process and without
- * running a strategy, and records it. *placement as there. TOFA_ERROR when
- * the job has no record or the limits cannot be met. */
-int tofa_service_fit_job(unsigned job_id, const char *candidates, char **placement, char *err,
-                         size_t err_size);
-
 /* Moves job `from`'s record to job `to` (a job array task, placed under the
  * array's id before Slurm gave it its own). TOFA_ERROR when `from` has none. */
 int tofa_service_move_placement(unsigned from, unsigned to, char *err, size_t err_size);
@@ -184,10 +177,6 @@ int tofa_service_move_placement(unsigned from, unsigned to, char *err, size_t er
 /* Drops job_id's recorded placement, if any (TOFA_OK either way): the
  * select shim's placement did not survive to the job's allocation. */
 int tofa_service_forget_job(unsigned job_id, char *err, size_t err_size);
-
-/* 1 when MapFailure=wait: a job whose mapping fails with
- * TOFA_MAPPING_FAILED waits instead of getting Slurm's layout; else 0. */
-int tofa_service_map_failure_waits(void);
 
 /* OutageThreshold: TOFA jobs avoid nodes whose outage probability is above
  * it (1 when the service is not running). */

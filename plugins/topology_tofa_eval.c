@@ -459,7 +459,7 @@ extern int topology_p_eval_nodes(topology_eval_t *topo_eval)
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
 /* ------------------------------- Slurm 26.05 ------------------------------ */
 
-/* The job's allocation as tofa_service_fit_job takes it ("NODE:1-MAX"). */
+/* The job's allocation as tofa_service_map_later takes it ("NODE:1-MAX"). */
 static char *_allocation(job_record_t *job_ptr)
 {
 	job_resources_t *res = job_ptr->job_resrcs;

@@ -244,7 +244,7 @@ static uint32_t _task_limit(job_record_t *job_ptr, uint32_t cpus)
 	return MIN(limit, TOFA_MAX_TASKS_PER_NODE);
 }
 
-/* The candidates as tofa_service_place_job takes them, in node table (=
+/* The candidates as tofa_service_choose_nodes takes them, in node table (=
  * rank) order, each with the tasks it can take now: its idle CPUs (whole
  * idle nodes only for --exclusive). With -N, at most an even share per node
  * (tofa_spread_task_limits) so that the placement spans -N nodes, and only
@@ -286,7 +286,7 @@ static char *_free_task_slots(job_record_t *job_ptr, bitstr_t *bitmap,
 	return list;
 }
 
-/* The job's allocation as tofa_service_place_job takes it: every node with
+/* The job's allocation as tofa_service_map_later takes it: every node with
  * 1 to (its CPUs granted / CPUs per task) tasks. cons_tres may grant fewer
  * CPUs than tasks x --cpus-per-task (28 CPUs on 8, 8, 8 and 4 for -n 10
  * -c 3); Slurm's step then puts at most CPUs / -c rounded up on a node

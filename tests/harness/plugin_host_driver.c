@@ -22,8 +22,9 @@
  *      (slurm_spank_slurmd_exit): node2's outage probability climbs above 0,
  *      node1's stays 0 (node3, never answered, stays 0 by design);
  *   4. tofa_loadmatrix.so uploads a 4-task matrix; TOFA_GRAPH_ID names a
- *      graph of 4 tasks (tofa_service_graph_info), which the service places
- *      (tofa_service_place_job, called directly as the tool will);
+ *      graph of 4 tasks (tofa_service_graph_info), for which the service
+ *      chooses nodes (tofa_service_choose_nodes, called directly as the tool
+ *      and the select shim do);
  *   5. a malformed matrix: an error naming the file and line; a wrong plugin
  *      path and a plugin of the wrong type: clear errors; the service still
  *      runs;
@@ -474,13 +475,13 @@ static int run(const char *self)
 		/* The caller drives the service directly from here on. */
 		char *placement = NULL;
 		err[0] = '\0';
-		rc = tofa_service_place_job(1, 0, graph_id, NULL, "node1,node3,node4", 2, 0, 0,
-					    NULL, &placement, NULL, err, sizeof(err));
+		rc = tofa_service_choose_nodes(1, 0, graph_id, "node1:2,node3:2,node4:2", 0, 0,
+					       &placement, err, sizeof(err));
 		int commas = 0;
 		for (const char *c = placement ? placement : ""; *c; c++)
 			commas += *c == ',';
 		check(rc == TOFA_OK && placement && commas == 3 && !strstr(placement, "node2"),
-		      "tofa_service_place_job(job 1, %s, candidates node1,node3,node4): %s%s",
+		      "tofa_service_choose_nodes(job 1, %s, candidates node1:2,node3:2,node4:2): %s%s",
 		      graph_id, placement ? placement : "(none)", err);
 		free(placement);
 	}

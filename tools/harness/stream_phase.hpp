@@ -1,8 +1,9 @@
 // The job-stream phase: FIFO with EASY backfilling over the synthetic
 // cluster, once per strategy. TOFA strategies (and Slurm's block layout,
 // "default-slurm") place every job through the service, as select/cons_tres
-// does (tofa_service_place_job, the free CPUs as candidates; a failed
-// placement gets Slurm's layout, as there); "mc1x1" and "snake" are the Bunde
+// does (tofa_service_choose_nodes on the free CPUs, then the strategy on the
+// chosen nodes by tofa_service_map_later; a failed node choice gets Slurm's
+// layout, as there); "mc1x1" and "snake" are the Bunde
 // seed's allocators, tasks in allocation order, with the seed's mappers also
 // scored on each of their allocations.
 // Every job communicates as `graphs` says.
