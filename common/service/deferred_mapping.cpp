@@ -133,6 +133,7 @@ void ServiceState::finish_mapping(const PlaceRequest& request, long long sequenc
       computed.metrics = evaluate_placement(*graph, topology_, placement, outage);
     }
     bool kept = false;
+    const bool ordered = taken.empty();
     {
       std::lock_guard<std::mutex> lock(mutex_);
       PlacementRecord* record = current();
@@ -148,7 +149,8 @@ void ServiceState::finish_mapping(const PlaceRequest& request, long long sequenc
     }
     if (!kept) return;
     placements_writer_.request();
-    log(1, name + ": " + request.strategy + " ordered its tasks on the scheduler's node choice");
+    if (ordered)
+      log(1, name + ": " + request.strategy + " ordered its tasks on the scheduler's node choice");
   } catch (const std::exception& e) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
