@@ -113,8 +113,9 @@ void ServiceState::finish_mapping(const PlaceRequest& request, long long sequenc
       graph = graph_record->graph;
     }
     graph = restored(request.graph_id, std::move(graph));
+    const bool ordered = taken.empty();
     ComputedPlacement computed;
-    if (taken.empty()) {
+    if (ordered) {
       PlacementInput input;
       {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -133,7 +134,6 @@ void ServiceState::finish_mapping(const PlaceRequest& request, long long sequenc
       computed.metrics = evaluate_placement(*graph, topology_, placement, outage);
     }
     bool kept = false;
-    const bool ordered = taken.empty();
     {
       std::lock_guard<std::mutex> lock(mutex_);
       PlacementRecord* record = current();
