@@ -64,9 +64,13 @@ std::string node_name(int node, int node_count) {
   return text;
 }
 
-std::string node_address(int node) {
-  return "127.1." + std::to_string(node / 256) + "." + std::to_string(node % 256);
+/// 127.1.x.y for the first 65,536 nodes, then 127.2.x.y, ...: every octet
+/// below 256 (a 158,976-node torus had 127.1.621.y, which no connect reaches).
+static std::string address_prefix(int node) {
+  return "127." + std::to_string(1 + node / 65536) + "." + std::to_string(node / 256 % 256) + ".";
 }
+
+std::string node_address(int node) { return address_prefix(node) + std::to_string(node % 256); }
 
 int node_index(const std::string& name) {
   if (name.size() < 2 || name[0] != 'h' || name.size() > 10) return -1;
@@ -111,7 +115,7 @@ void write_cluster_files(const std::string& dir, const Topology& topology,
     while (last + 1 < n && layout.slurmd_port(last + 1) == layout.slurmd_port(first) &&
            (last + 1) / 256 == first / 256)
       ++last;
-    const std::string prefix = "127.1." + std::to_string(first / 256) + ".";
+    const std::string prefix = address_prefix(first);
     const std::string addresses = first == last ? node_address(first)
                                                 : prefix + "[" + std::to_string(first % 256) + "-" +
                                                       std::to_string(last % 256) + "]";

@@ -1,5 +1,6 @@
 // The synthetic cluster's files: tofa.conf and slurm.conf for N nodes named
-// h00000..., each with its own loopback address (127.1.x.y), grouped so that
+// h00000..., each with its own loopback address (127.1.x.y, then 127.2.x.y
+// beyond 65,536 nodes), grouped so that
 // one responder process answers for a group on one port.
 #pragma once
 
