@@ -3,6 +3,7 @@
 // orders its tasks on those nodes here, on threads of their own. Users take
 // turns: each thread takes the oldest work of the next user in line, so one
 // user's many jobs delay another user's by at most one mapping per thread.
+// The threads run at a lower priority than the rest of the process.
 #pragma once
 
 #include <sys/types.h>
@@ -37,6 +38,8 @@ class MappingQueue {
 
  private:
   void run();
+  /// The threads' nice value, relative to the process's.
+  static constexpr int kNice = 10;
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   std::map<uid_t, std::deque<std::function<void()>>> work_;
