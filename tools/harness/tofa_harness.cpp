@@ -1,5 +1,6 @@
 // tofa-harness: the tofa plugins outside slurmctld, on a synthetic cluster of
-// up to 65,536 nodes, with a job stream. See man/tofa-harness.1.
+// up to 158,976 nodes (Fugaku's torus) and beyond, with a job stream. See
+// man/tofa-harness.1.
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -229,6 +230,11 @@ int run(const RunOptions& o) {
   children.clear();
   report["failures"]["events"] = failure_events(dir, layout.responder_groups);
   report["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_started).count();
+  // The service runs in this process (as in slurmctld), beside Slurm's node
+  // table that libslurmfull built here.
+  rusage usage{};
+  ::getrusage(RUSAGE_SELF, &usage);
+  report["host_max_rss_mib"] = static_cast<double>(usage.ru_maxrss) / 1024;
   const std::string json_path = o.json.empty() ? dir + "/harness.json" : o.json;
   std::ofstream(json_path) << report.dump(2) << "\n";
   std::fprintf(stderr, "tofa-harness: report %s\n", json_path.c_str());
