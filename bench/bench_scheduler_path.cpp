@@ -21,6 +21,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <random>
 #include <set>
@@ -57,10 +60,11 @@ double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
+/// Nearest rank: the smallest value at or above a share p of the values.
 double percentile(std::vector<double> values, double p) {
   std::sort(values.begin(), values.end());
-  const std::size_t at = std::min(values.size() - 1, static_cast<std::size_t>(p * values.size()));
-  return values[at];
+  const auto rank = static_cast<std::size_t>(std::ceil(p * static_cast<double>(values.size())));
+  return values[std::min(values.size() - 1, rank == 0 ? 0 : rank - 1)];
 }
 
 std::string graph_text(int tasks) {
@@ -156,11 +160,18 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  // A state directory, as slurmctld's: every record is written out.
+  char state_dir[] = "/tmp/tofa-bench-state-XXXXXX";
+  if (mkdtemp(state_dir) == nullptr) {
+    std::cerr << "bench_scheduler_path: mkdtemp failed\n";
+    return 1;
+  }
+  int rc = 0;
   try {
     const tofa_bench::Machine m = tofa_bench::build_machine(options.torus, options.max_box, options.failing);
     ServiceSettings settings;
     settings.map_worker.program.clear();  // strategies in this process
-    ServiceState state(settings, m.topology, 0, "", nullptr);
+    ServiceState state(settings, m.topology, 0, state_dir, nullptr);
     std::vector<std::pair<std::string, double>> outages;
     for (int node = 0; node < m.topology.node_count(); ++node)
       if (m.outage[node] > 0) outages.emplace_back(m.topology.node_name(node), m.outage[node]);
@@ -175,6 +186,7 @@ int main(int argc, char** argv) {
       for (int j = 0; j < options.jobs; ++j) {
         double final_ms = 0;
         scheduler.push_back(schedule_one(state, m, job, graph_id, options, &final_ms));
+        if (std::getenv("TOFA_BENCH_TRACE")) std::cerr << tasks << " " << j << " " << scheduler.back() << "\n";
         final.push_back(final_ms);
         if (j < 3) {
           const Before before = compare_with_before(state, m, job, graph_id, options);
@@ -207,7 +219,8 @@ int main(int argc, char** argv) {
               << "\n";
   } catch (const std::exception& e) {
     std::cerr << "bench_scheduler_path: " << e.what() << "\n";
-    return 1;
+    rc = 1;
   }
-  return 0;
+  std::filesystem::remove_all(state_dir);
+  return rc;
 }

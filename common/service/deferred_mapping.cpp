@@ -96,8 +96,8 @@ void ServiceState::finish_mapping(const PlaceRequest& request, long long sequenc
   const unsigned job = *request.job;
   const std::string name = "job " + std::to_string(job);
   // Still the record map_later queued: not placed again, forgotten or moved.
-  const auto current = [&]() -> PlacementRecord* {
-    PlacementRecord* record = placements_.find(job);
+  const auto current = [&]() -> const PlacementRecord* {
+    const PlacementRecord* record = placements_.find(job);
     return record != nullptr && record->sequence == sequence ? record : nullptr;
   };
   try {
@@ -136,14 +136,15 @@ void ServiceState::finish_mapping(const PlaceRequest& request, long long sequenc
     bool kept = false;
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      PlacementRecord* record = current();
+      const PlacementRecord* record = current();
       if (record != nullptr && (record->pending || record->nodes == computed.nodes)) {
-        record->nodes = std::move(computed.nodes);
-        record->metrics = computed.metrics;
-        clamp_metrics(record->metrics);
-        if (record->pending) record->strategy = request.strategy;
-        record->pending = false;
-        record->time = now_seconds();
+        placements_.update(job, [&](PlacementRecord& r) {
+          r.nodes = std::move(computed.nodes);
+          r.metrics = computed.metrics;
+          if (r.pending) r.strategy = request.strategy;
+          r.pending = false;
+          r.time = now_seconds();
+        });
         kept = true;
       }
     }
@@ -154,7 +155,7 @@ void ServiceState::finish_mapping(const PlaceRequest& request, long long sequenc
   } catch (const std::exception& e) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      if (PlacementRecord* record = current()) record->pending = false;
+      if (current()) placements_.update(job, [](PlacementRecord& r) { r.pending = false; });
     }
     log(0, name + ": " + request.strategy + " on its allocation failed: " + e.what() +
                "; its steps run the node choice's order");
@@ -167,12 +168,13 @@ PlacementRecord ServiceState::take_placement(unsigned job, std::optional<uid_t> 
   bool was_pending = false;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    PlacementRecord* record = placements_.find(job);
+    const PlacementRecord* record = placements_.find(job);
     if (record == nullptr || (uid && record->uid != *uid && !is_admin(*uid)))
       throw Error("no placement recorded for job " + std::to_string(job));
     was_pending = record->pending;
-    record->pending = false;
     taken = *record;
+    taken.pending = false;
+    if (was_pending) placements_.update(job, [](PlacementRecord& r) { r.pending = false; });
   }
   if (was_pending)
     log(1, "job " + std::to_string(job) + ": a step stopped waiting for its strategy "

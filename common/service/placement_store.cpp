@@ -63,12 +63,42 @@ void PlacementStore::set_retention(int retention) {
   evict();
 }
 
+namespace {
+
+std::string record_line(const PlacementRecord& r) {
+  std::vector<std::pair<std::string, std::string>> fields = {
+      {"job", std::to_string(r.job)},   {"uid", std::to_string(r.uid)},
+      {"graph", r.graph_id},            {"strategy", r.strategy},
+      {"time", state_number(r.time)},  {"nodes", join_nodes(r.nodes)}};
+  PlacementMetrics metrics = r.metrics;
+  clamp_metrics(metrics);  // put() did; a state file must never hold inf
+  for (auto& field : metrics_fields(metrics)) fields.push_back(std::move(field));
+  return format_message("placement", fields) + "\n";
+}
+
+}  // namespace
+
 void PlacementStore::put(PlacementRecord record) {
   clamp_metrics(record.metrics);
   record.sequence = next_sequence_++;
   const unsigned job = record.job;
+  lines_[job] = std::make_shared<const std::string>(record_line(record));
   records_[job] = std::move(record);
   evict();
+}
+
+bool PlacementStore::update(unsigned job, const std::function<void(PlacementRecord&)>& change) {
+  const auto found = records_.find(job);
+  if (found == records_.end()) return false;
+  change(found->second);
+  clamp_metrics(found->second.metrics);
+  lines_[job] = std::make_shared<const std::string>(record_line(found->second));
+  return true;
+}
+
+void PlacementStore::erase(unsigned job) {
+  records_.erase(job);
+  lines_.erase(job);
 }
 
 void PlacementStore::evict() {
@@ -76,6 +106,7 @@ void PlacementStore::evict() {
     auto oldest = std::min_element(records_.begin(), records_.end(), [](const auto& a, const auto& b) {
       return a.second.sequence < b.second.sequence;
     });
+    lines_.erase(oldest->first);
     records_.erase(oldest);
   }
 }
@@ -85,29 +116,25 @@ const PlacementRecord* PlacementStore::find(unsigned job) const {
   return found == records_.end() ? nullptr : &found->second;
 }
 
-PlacementRecord* PlacementStore::find(unsigned job) {
-  const auto found = records_.find(job);
-  return found == records_.end() ? nullptr : &found->second;
+PlacementStore::Lines PlacementStore::lines() const {
+  Lines out;
+  out.reserve(records_.size());
+  for (const auto& [job, record] : records_) out.emplace_back(record.sequence, lines_.at(job));
+  return out;
 }
 
-std::string PlacementStore::to_text() const {
-  std::vector<const PlacementRecord*> ordered;
-  for (const auto& entry : records_) ordered.push_back(&entry.second);
-  std::sort(ordered.begin(), ordered.end(),
-            [](auto* a, auto* b) { return a->sequence < b->sequence; });
+std::string PlacementStore::text_of(Lines lines) {
+  std::sort(lines.begin(), lines.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::size_t size = 0;
+  for (const auto& line : lines) size += line.second->size();
   std::string text = state_header("placements");
-  for (const PlacementRecord* r : ordered) {
-    std::vector<std::pair<std::string, std::string>> fields = {
-        {"job", std::to_string(r->job)},   {"uid", std::to_string(r->uid)},
-        {"graph", r->graph_id},            {"strategy", r->strategy},
-        {"time", state_number(r->time)},  {"nodes", join_nodes(r->nodes)}};
-    PlacementMetrics metrics = r->metrics;
-    clamp_metrics(metrics);  // put() did; a state file must never hold inf
-    for (auto& field : metrics_fields(metrics)) fields.push_back(std::move(field));
-    text += format_message("placement", fields) + "\n";
-  }
+  text.reserve(text.size() + size);
+  for (const auto& line : lines) text += *line.second;
   return text;
 }
+
+std::string PlacementStore::to_text() const { return text_of(lines()); }
 
 PlacementStore PlacementStore::parse(const std::string& text, const std::string& source,
                                      int retention, LoadNotes* notes) {

@@ -4,7 +4,9 @@
 
 #include <sys/types.h>
 
+#include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -37,15 +39,23 @@ class PlacementStore {
   /// clamp_metrics), then evicts the oldest records beyond the retention.
   void put(PlacementRecord record);
   const PlacementRecord* find(unsigned job) const;
-  /// Changes in place keep the record's sequence (put gives a new one).
-  PlacementRecord* find(unsigned job);
-  void erase(unsigned job) { records_.erase(job); }
+  /// Changes the job's record in place, keeping its sequence (put gives a
+  /// new one); false when there is none.
+  bool update(unsigned job, const std::function<void(PlacementRecord&)>& change);
+  void erase(unsigned job);
   std::size_t size() const { return records_.size(); }
   const std::map<unsigned, PlacementRecord>& records() const { return records_; }
 
   /// Versioned text ("# tofa-state placements 2", one "placement ..." line
   /// per job).
   std::string to_text() const;
+  /// Each record's line (formatted when the record changed), with its
+  /// sequence: a copy of pointers, for writing the file outside the state
+  /// lock (a few thousand tasks a record make megabytes of text).
+  using Lines = std::vector<std::pair<long long, std::shared_ptr<const std::string>>>;
+  Lines lines() const;
+  /// to_text's text of lines().
+  static std::string text_of(Lines lines);
   /// Reads to_text's format or the previous one ("tofa-placements 1"). A bad
   /// record is skipped, non-finite metrics are clamped, both noted in
   /// `notes` when given.
@@ -57,6 +67,7 @@ class PlacementStore {
  private:
   void evict();
   std::map<unsigned, PlacementRecord> records_;
+  std::map<unsigned, std::shared_ptr<const std::string>> lines_;  ///< records_' lines
   int retention_;
   long long next_sequence_ = 1;
 };

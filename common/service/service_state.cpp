@@ -177,15 +177,21 @@ void ServiceState::load_graphs() {
 
 bool ServiceState::persist(const char* file, const std::function<std::string()>& snapshot,
                            std::string* why) {
+  return persist_built(file, [&] { return [text = snapshot()] { return text; }; }, why);
+}
+
+bool ServiceState::persist_built(const char* file,
+                                 const std::function<std::function<std::string()>()>& capture,
+                                 std::string* why) {
   if (state_dir_.empty()) return true;
   try {
     std::lock_guard<std::mutex> save(save_mutex_);
-    std::string text;
+    std::function<std::string()> build;
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      text = snapshot();
+      build = capture();
     }
-    write_file_atomically(path(file), text);
+    write_file_atomically(path(file), build());
     return true;
   } catch (const std::exception& e) {
     if (why) *why = e.what();

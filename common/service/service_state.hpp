@@ -212,6 +212,11 @@ class ServiceState {
   /// not undone by a full disk.
   bool persist(const char* file, const std::function<std::string()>& snapshot,
                std::string* why = nullptr);
+  /// persist, for a store whose text is put together outside the state
+  /// lock: `capture` runs under it and returns what builds the text.
+  bool persist_built(const char* file,
+                     const std::function<std::function<std::string()>()>& capture,
+                     std::string* why = nullptr);
   /// persist, for a change about to be acknowledged: Error "WHAT: REASON"
   /// when it was not saved.
   void persist_or_throw(const char* file, const std::function<std::string()>& snapshot,
@@ -259,7 +264,9 @@ class ServiceState {
 
   // Destroyed (and so flushed and joined) before the members above.
   DeferredWriter placements_writer_{[this] {
-    return persist(kPlacementsFile, [&] { return placements_.to_text(); });
+    return persist_built(kPlacementsFile, [&] {
+      return [lines = placements_.lines()] { return PlacementStore::text_of(lines); };
+    });
   }};
   /// Not tuned: two mappings at once on the two cores this was built on.
   static constexpr int kMappingThreads = 2;
