@@ -120,9 +120,10 @@ def fugaku_lines(fugaku):
         f"completes | completes | {fugaku['wall_seconds']:.0f} s: keying {hb['keying']['seconds']:.0f} s, "
         f"rounds p95 {hb['round_seconds']['p95']:.2f} s (every {fugaku['cluster']['heartbeat_interval']:g} s) | "
         f"{verdict(default['jobs_started'] == fugaku['stream']['jobs'])} |",
-        f"| {nodes:,} nodes: node choice per job in the scheduler, `auto` (10 ms at 65,536 scaled by nodes) | "
-        f"p99 <= {bound:.0f} ms | p50 {lat['p50']:.1f} ms, p99 {lat['p99']:.1f} ms (the service, Slurm's node "
-        f"table, responders and munged share 2 cores) | {verdict(lat['p99'] <= bound)} |",
+        f"| {nodes:,} nodes: node choice per job through the harness, `auto` (its own candidate text "
+        f"included; heartbeat rounds, responders and munged share the 2 cores) | for comparison: the "
+        f"scheduler's bound, 10 ms at 65,536 nodes scaled, is {bound:.0f} ms (bench/scheduler_path.py) | "
+        f"p50 {lat['p50']:.1f} ms, p99 {lat['p99']:.1f} ms | |",
         f"| {nodes:,} nodes: the stream with `auto` against Slurm's layout in the same run | <= 1.5x | "
         f"{default['seconds']:.1f} s / {plain['seconds']:.1f} s = {ratio:.2f}x; mappings ran "
         f"{default.get('mapping_drain_seconds', 0):.0f} s on | {verdict(ratio <= 1.5)} |",
