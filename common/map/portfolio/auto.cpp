@@ -23,9 +23,10 @@
 // of fault-free nodes, a few times the nodes the job needs.
 //
 // With --param budget=SECONDS (the service passes PlacementBudget, scaled
-// to the job), auto returns within 1.2 budgets: the cheap heuristics always
-// run (Slurm's layout, embed, greedy up to kGreedyMaxTasks tasks,
-// greedy-routes as above). Above kAnnealMaxTasks tasks, when Scotch would
+// to the job), auto returns within 1.2 budgets and 2 ms: the cheap
+// heuristics always run (Slurm's layout, embed, greedy up to kGreedyMaxTasks
+// tasks), greedy-routes (as above) when its predicted time fits
+// kGreedyRoutesShare of what is left. Above kAnnealMaxTasks tasks, when Scotch would
 // not leave half of the budget, local descent from their best takes that
 // half first. Then Scotch (tofa, or tofa-compact when a candidate may fail)
 // runs when its predicted time fits what is left, unless the fault-free
