@@ -16,7 +16,7 @@
 // annealing up to kAnnealMaxTasks tasks) runs under a penalty by which
 // one link of the lightest edge next to a failing node costs more than the
 // whole block layout (route_around_penalty), with kAbortOverrun budgets
-// more while every placement found may abort.
+// and kAbortOverrunSeconds more while every placement found may abort.
 //
 // On a machine much larger than the job, every strategy but Slurm's layout
 // runs on a window of the candidates (candidate_window.hpp): a compact ball
