@@ -63,7 +63,8 @@ check(est["failing"] > 2 * est["healthy"] + 0.005,
       f"failing nodes' estimates rose ({est['failing']:.4f} vs healthy {est['healthy']:.4f})")
 check(a["failures"]["frozen_nodes"] == 0 or est["frozen"] > 0.3,
       f"frozen responders' estimates rose ({est['frozen']:.3f})")
-timing = {"seconds", "placement_latency_ms", "placement_latency_by_size", "jobs_csv"}
+timing = {"seconds", "mapping_drain_seconds", "placement_latency_ms", "placement_latency_by_size",
+          "jobs_csv"}
 strip = lambda s: {k: v for k, v in s.items() if k not in timing}
 # auto works within a time budget (PlacementBudget): its placements depend on
 # the machine's speed and load, so it is left out of the comparison.
