@@ -76,7 +76,9 @@ free candidates (`auto`: a window of twice the nodes the job needs) with the gra
 orders the tasks on the box. The last column prices that: the final placement's hop-bytes over
 those of the same strategy run on every candidate, as the scheduler ran it before (median of 3
 jobs per size). The quality benches (`bench/quality.sh`, `bench/at_scale.py`) measure the
-strategies on all candidates, as `tofa-map` runs them. "Before" is what the scheduling pass
+strategies on all candidates, as `tofa-map` runs them. The CPU-time column is the scheduler
+thread's own work per job: where the wall clock's p99 is far above it, the thread waited for a
+core (2 cores shared with the mapping threads, the state writer and the rest of the machine). "Before" is what the scheduling pass
 spent per job until now: the strategy on every free candidate (the service's budget for `auto`;
 the fit to the allocation that followed is not counted).
 """
@@ -91,15 +93,15 @@ def run(torus, cores, failing, box, strategy, jobs):
 
 
 def table(report):
-    lines = ["| machine | tasks | in the scheduler, p50 / p99 / max ms (bound p99) | before: the strategy in the scheduler, p50 ms | placement final after, p50 ms | hop-bytes / the strategy on every candidate |",
-             "|---|---:|---|---:|---:|---:|"]
+    lines = ["| machine | tasks | in the scheduler, p50 / p99 / max ms (bound p99) | its CPU time, p99 ms | before: the strategy in the scheduler, p50 ms | placement final after, p50 ms | hop-bytes / the strategy on every candidate |",
+             "|---|---:|---|---:|---:|---:|---:|"]
     for machine in report["machines"]:
         bound = BOUND_MS[machine["nodes"]]
         for row in machine["rows"]:
             verdict = "met" if row["scheduler_ms_p99"] <= bound else "missed"
             lines.append(f"| {machine['label']} | {row['tasks']} | {row['scheduler_ms_p50']:.2f} / "
                          f"{row['scheduler_ms_p99']:.2f} / {row['scheduler_ms_max']:.2f} "
-                         f"(<= {bound:.3g}: {verdict}) | {row['before_ms_p50']:.1f} | {row['final_placement_ms_p50']:.1f} | "
+                         f"(<= {bound:.3g}: {verdict}) | {row['scheduler_cpu_ms_p99']:.2f} | {row['before_ms_p50']:.1f} | {row['final_placement_ms_p50']:.1f} | "
                          f"{row['hop_bytes_over_strategy_on_all_candidates']:.2f} |")
     return "\n".join(lines)
 
