@@ -92,6 +92,27 @@ class ServiceStateTest : public ::testing::Test {
                                " slots=" + std::to_string(slots));
     ASSERT_EQ(reply.rfind("OK job=" + std::to_string(job) + " ", 0), 0u) << reply;
   }
+  /// The scheduler's node choice for Alice's job on `candidates`.
+  PlacementRecord choose_nodes(ServiceState& state, unsigned job, const std::string& candidates) {
+    PlaceRequest request;
+    request.uid = kAlice;
+    request.graph_id = "g1";
+    request.job = job;
+    request.from_slurmctld = true;
+    request.candidates = candidates;
+    return state.choose_nodes(request);
+  }
+  /// The job's record once `done` holds for it (the mapping threads work
+  /// meanwhile), or as it is after 10 s.
+  template <typename Done>
+  PlacementRecord placement_once(ServiceState& state, unsigned job, const Done& done) {
+    PlacementRecord record = state.job_placement(job, kAlice);
+    for (int i = 0; i < 10000 && !done(record); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      record = state.job_placement(job, kAlice);
+    }
+    return record;
+  }
   bool logged(const std::string& part) const {
     const std::lock_guard<std::mutex> hold(log_lock_);
     for (const std::string& line : log_)
@@ -410,13 +431,7 @@ TEST_F(ServiceStateTest, FitJobMovesTheFewestTasksToMeetTheAllocation) {
 TEST_F(ServiceStateTest, NodeChoiceNowTheStrategyLater) {
   auto state = open_state();
   ASSERT_EQ(upload(*state, kAlice, "ring.mat", kRing), "OK id=g1 tasks=4 existing=0");
-  PlaceRequest request;
-  request.uid = kAlice;
-  request.graph_id = "g1";
-  request.job = 12;
-  request.from_slurmctld = true;
-  request.candidates = "n[0-63]:2";
-  const PlacementRecord chosen = state->choose_nodes(request);
+  const PlacementRecord chosen = choose_nodes(*state, 12, "n[0-63]:2");
   EXPECT_EQ(chosen.strategy, "compact");
   const std::set<std::string> nodes(chosen.nodes.begin(), chosen.nodes.end());
   ASSERT_EQ(chosen.nodes.size(), 4u);
@@ -426,11 +441,8 @@ TEST_F(ServiceStateTest, NodeChoiceNowTheStrategyLater) {
   std::string allocation;
   for (const std::string& node : nodes) allocation += (allocation.empty() ? "" : ",") + node + ":1-2";
   state->map_later(12, allocation, "greedy", "");
-  PlacementRecord done = state->job_placement(12, kAlice);
-  for (int i = 0; i < 10000 && done.pending; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    done = state->job_placement(12, kAlice);
-  }
+  const PlacementRecord done =
+      placement_once(*state, 12, [](const PlacementRecord& r) { return !r.pending; });
   ASSERT_FALSE(done.pending);
   EXPECT_EQ(done.strategy, "greedy");
   EXPECT_EQ(std::set<std::string>(done.nodes.begin(), done.nodes.end()), nodes);
@@ -445,21 +457,12 @@ TEST_F(ServiceStateTest, NodeChoiceNowTheStrategyLater) {
 TEST_F(ServiceStateTest, ATakenPlacementStaysWhatTheStepRuns) {
   auto state = open_state();
   ASSERT_EQ(upload(*state, kAlice, "ring.mat", kRing), "OK id=g1 tasks=4 existing=0");
-  PlaceRequest request;
-  request.uid = kAlice;
-  request.graph_id = "g1";
-  request.job = 14;
-  request.from_slurmctld = true;
-  request.candidates = "n[0-63]:1";
-  state->choose_nodes(request);
+  choose_nodes(*state, 14, "n[0-63]:1");
   state->map_later(14, "", "anneal", "");
   const PlacementRecord taken = state->take_placement(14, kAlice);
   EXPECT_FALSE(taken.pending);
-  PlacementRecord later = state->job_placement(14, kAlice);
-  for (int i = 0; i < 10000 && later.metrics.tasks == 0; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    later = state->job_placement(14, kAlice);
-  }
+  const PlacementRecord later =
+      placement_once(*state, 14, [](const PlacementRecord& r) { return r.metrics.tasks != 0; });
   EXPECT_EQ(later.metrics.tasks, 4);  // evaluated by the queued work
   EXPECT_EQ(later.nodes, taken.nodes);
   EXPECT_EQ(tofa_test::error_text([&] { state->take_placement(14, kBob); }),
