@@ -3,12 +3,12 @@
 // 64 failing idle nodes at p = 0.02, geometric graphs of 64 to 4,096 tasks,
 // the candidates being the idle nodes in id order (Slurm's node order).
 // Every strategy is timed once on each job; `auto` with the budget the
-// service gives the job (PlacementBudget 10 ms, scaled by tasks) and
+// service gives the job (PlacementBudget, scaled by tasks) and
 // without one. Prints JSON: every placement's time, hop-bytes, Equation 1
 // objective and P(abort), and per job the checks of items 2 and 3.
 //
 //   bench/bench_at_scale [--torus 64x32x32] [--tasks 64,256,1024,4096]
-//                        [--budget-ms 10] [--quick]
+//                        [--budget-ms MS] [--quick]
 #include <unistd.h>
 
 #include <algorithm>
@@ -30,6 +30,7 @@
 #include "../common/tofa/mapper.hpp"
 #include "../common/tofa/metrics.hpp"
 #include "bench_machine.hpp"
+#include "service/tofa_conf.hpp"
 
 namespace {
 
@@ -45,7 +46,7 @@ constexpr double kQualityFactor = 1.25;
 struct Options {
   std::string torus = "64x32x32";
   std::vector<int> tasks = {64, 256, 1024, 4096};
-  double budget_ms = 10;
+  double budget_ms = tofa::service::ServiceSettings{}.placement_budget_ms;
   int max_box = 8;
   int failing = 64;
 };

@@ -383,7 +383,10 @@ std::vector<std::string> strategies_for(const CaseResult& c) {
     if (c.failing_count > 0 || (std::strcmp(name, "greedy-routes") != 0 &&
                                 std::strcmp(name, "tofa-compact") != 0))
       names.push_back(name);
-  if (c.slots > 1) names.push_back("mims");
+  if (c.slots > 1) {
+    names.push_back("tofa-packed");
+    names.push_back("mims");
+  }
   if (c.tasks <= kAnnealMaxTasks) names.push_back("anneal");
   if ((c.scenario == 'a' || c.scenario == 'b') && !c.job->stencil) names.push_back(kLongAnnealName);
   names.push_back("auto");

@@ -13,7 +13,7 @@ common_libtofa_la_SOURCES = \
 	common/metrics.cpp \
 	common/map/registry.cpp common/map/baseline/strategies.hpp common/map/scotch/strategies.hpp \
 	common/map/baseline/default_slurm.cpp common/map/baseline/random.cpp \
-	common/map/baseline/greedy.cpp common/map/baseline/greedy_routes.cpp common/map/baseline/heaviest_pairs.hpp common/map/scotch/tofa_scotch.cpp common/map/scotch/tofa_compact.cpp \
+	common/map/baseline/greedy.cpp common/map/baseline/greedy_routes.cpp common/map/baseline/heaviest_pairs.hpp common/map/scotch/tofa_scotch.cpp common/map/scotch/tofa_compact.cpp common/map/scotch/tofa_packed.cpp \
 	common/map/scotch/scotch_map.hpp common/map/scotch/scotch_map.cpp \
 	common/map/scotch/scotch_target.hpp common/map/scotch/scotch_target.cpp \
 	common/map/scotch/deco_arch.hpp common/map/scotch/deco_arch.cpp \

@@ -37,7 +37,7 @@ struct ServiceSettings {
   bool heartbeat_sessions = true;            ///< UDP heartbeats under keys handed over TCP
   OutageModel outage_model;                  ///< window:100
   std::string default_strategy = kDefaultStrategy;
-  double placement_budget_ms = 10;           ///< auto's budget at 128 tasks
+  double placement_budget_ms = 20;           ///< auto's budget at 128 tasks
   FaultCost fault_cost;                      ///< LinkCost=1, FaultPenalty=100
   long long max_graph_bytes = 64LL << 20;
   int max_graph_tasks = 65536;

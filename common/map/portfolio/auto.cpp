@@ -305,6 +305,10 @@ class AutoRun {
       const double before = seconds_left();
       attempt(any_faulty_candidate(job_) ? "tofa-compact" : "tofa", job_);
       scotch_seconds = before - seconds_left();
+      // On multi-core nodes the first run of the candidate order may be
+      // spread out; Scotch onto the tightest ball of nodes often beats it.
+      if (effective_slots(job_) > 1 && (budget_ == 0 || seconds_left() > scotch_seconds))
+        attempt("tofa-packed", job_);
     }
     // MIMS maps its packs with Scotch too: worth starting only if that fits.
     if (effective_slots(job_) > 1 && (budget_ == 0 || seconds_left() > scotch_seconds))

@@ -55,6 +55,25 @@ Placement scotch_map_onto(const MappingRequest& request,
 
 }  // namespace
 
+Placement map_onto_nodes(const MappingRequest& request, const std::vector<int>& nodes) {
+  const int tasks = request.graph->task_count();
+  if (nodes.size() == 1) {
+    // Nothing to map; and Scotch 7.0.3 crashes building a one-terminal
+    // sub-architecture (_SCOTCHarchSubArchBuild), which any small job reached.
+    Placement placement(tasks, nodes.front());
+    check_placement(request, placement);
+    return placement;
+  }
+  scotch::Lock held = scotch::lock();
+  // Listing 1.1 maps onto the topology graph weighted by Equation 1: a
+  // fault-free set's routes may still cross a faulty node.
+  const std::vector<double> outage = outage_per_node(request);
+  auto target = any_faulty(outage) ? scotch::fault_weighted_target(*request.topology, nodes, outage,
+                                                           request.fault_cost, held)
+                           : scotch::topology_target(*request.topology, nodes, held);
+  return scotch_map_onto(request, target, effective_slots(request), held);
+}
+
 Placement map_fault_free_run_or(const MappingRequest& request, FallbackNodes fallback) {
   check_capacity(request);
   const std::vector<int> candidates = effective_candidates(request);
@@ -64,22 +83,7 @@ Placement map_fault_free_run_or(const MappingRequest& request, FallbackNodes fal
 
   const int needed = (tasks + slots - 1) / slots;
   const std::vector<int> run = first_fault_free_run(request, candidates, needed);
-  const std::vector<int> nodes = run.empty() ? fallback(request, candidates, needed) : run;
-  if (nodes.size() == 1) {
-    // Nothing to map; and Scotch 7.0.3 crashes building a one-terminal
-    // sub-architecture (_SCOTCHarchSubArchBuild), which any small job reached.
-    Placement placement(tasks, nodes.front());
-    check_placement(request, placement);
-    return placement;
-  }
-  scotch::Lock held = scotch::lock();
-  // Listing 1.1 maps onto the topology graph weighted by Equation 1 in both
-  // branches: a fault-free run's routes may still cross a faulty node.
-  const std::vector<double> outage = outage_per_node(request);
-  auto target = any_faulty(outage) ? scotch::fault_weighted_target(*request.topology, nodes, outage,
-                                                           request.fault_cost, held)
-                           : scotch::topology_target(*request.topology, nodes, held);
-  return scotch_map_onto(request, target, slots, held);
+  return map_onto_nodes(request, run.empty() ? fallback(request, candidates, needed) : run);
 }
 
 }  // namespace tofa

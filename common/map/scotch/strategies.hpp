@@ -1,5 +1,5 @@
 // Factories of the Scotch-based strategies of the TOFA seed (tofa,
-// tofa-compact); the registry (map/registry.cpp) lists them.
+// tofa-compact, tofa-packed); the registry (map/registry.cpp) lists them.
 #pragma once
 
 #include <memory>
@@ -10,5 +10,6 @@ namespace tofa {
 
 std::unique_ptr<Mapper> make_tofa_mapper();
 std::unique_ptr<Mapper> make_tofa_compact_mapper();
+std::unique_ptr<Mapper> make_tofa_packed_mapper();
 
 }  // namespace tofa

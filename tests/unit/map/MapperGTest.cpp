@@ -765,7 +765,7 @@ namespace {
 TEST(ScotchStrategies, JobOnOneNodeIsPlacedWithoutScotch) {
   const Topology torus = Topology::from_spec("torus:8x8x8");
   const CommGraph graph = tofa_test::ring_graph(4);
-  for (const char* name : {"tofa", "tofa-compact", "mims"}) {
+  for (const char* name : {"tofa", "tofa-compact", "tofa-packed", "mims"}) {
     MappingRequest request;
     request.graph = &graph;
     request.topology = &torus;
@@ -779,6 +779,43 @@ TEST(ScotchStrategies, JobOnOneNodeIsPlacedWithoutScotch) {
     EXPECT_EQ(std::set<int>(placement.begin(), placement.end()).size(), 1u) << name;
     EXPECT_NE(placement[0], 0) << name;
   }
+}
+
+// 64 tasks on 8-core nodes need 8 nodes. The candidates in id order start
+// with 7 nodes far apart, then the 2x2x2 cube at (4,4,4) and a node beside
+// it: tofa's first run takes the far nodes, tofa-packed the cube. With a cube node failing, tofa-packed keeps to fault-free nodes.
+TEST(TofaPacked, TakesTheTightestFaultFreeBallOfNodes) {
+  const Topology torus = Topology::from_spec("torus:8x8x8");
+  const CommGraph graph = random_sparse_graph(64, 3);
+  MappingRequest request = request_for(graph, torus, 8);
+  std::set<int> cube;
+  for (int x : {4, 5})
+    for (int y : {4, 5})
+      for (int z : {4, 5}) cube.insert(torus.node_at({x, y, z}));
+  for (const std::vector<int>& far : std::vector<std::vector<int>>{
+           {0, 0, 0}, {3, 1, 0}, {6, 5, 1}, {1, 7, 2}, {5, 2, 3}, {2, 6, 3}, {0, 7, 3}})
+    request.candidate_nodes.push_back(torus.node_at(far));
+  request.candidate_nodes.insert(request.candidate_nodes.end(), cube.begin(), cube.end());
+  const int beside = torus.node_at({6, 4, 4});  // next to the cube's (5,4,4)
+  request.candidate_nodes.push_back(beside);
+  std::sort(request.candidate_nodes.begin(), request.candidate_nodes.end());
+
+  const Placement packed = tofa::make_mapper("tofa-packed")->map(request);
+  expect_valid(request, packed);
+  EXPECT_EQ(std::set<int>(packed.begin(), packed.end()), cube);
+  const Placement first_run = tofa::make_mapper("tofa")->map(request);
+  EXPECT_LT(tofa::evaluate_placement(graph, torus, packed).hop_bytes,
+            tofa::evaluate_placement(graph, torus, first_run).hop_bytes);
+
+  request.outage.assign(torus.node_count(), 0.0);
+  const int failing = torus.node_at({4, 4, 4});
+  request.outage[failing] = 0.02;
+  const Placement around = tofa::make_mapper("tofa-packed")->map(request);
+  expect_valid(request, around);
+  std::set<int> expected = cube;
+  expected.erase(failing);
+  expected.insert(beside);
+  EXPECT_EQ(std::set<int>(around.begin(), around.end()), expected);
 }
 
 TEST(ScotchStrategies, ScotchTargetOfOneNodeIsRefused) {

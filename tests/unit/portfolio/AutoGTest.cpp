@@ -105,7 +105,9 @@ TEST(Auto, NeverWorseThanAnyStrategyItTriesOnHundredsOfRandomCases) {
         ranked(request, tofa::make_mapper("default-slurm")->map(request), 0).cost;
     const Ranked chosen = ranked(request, tofa::make_mapper("auto")->map(request), block_cost);
     EXPECT_LE(chosen.cost, block_cost) << "round " << round;
-    for (const std::string& name : tried) {
+    std::vector<std::string> strategies = tried;
+    if (slots > 1) strategies.push_back("tofa-packed");
+    for (const std::string& name : strategies) {
       const Ranked other = ranked(request, tofa::make_mapper(name)->map(request), block_cost);
       EXPECT_GE(chosen.safe, other.safe) << "round " << round << ": auto against " << name;
       if (chosen.safe == other.safe) {

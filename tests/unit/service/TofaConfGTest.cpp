@@ -36,7 +36,7 @@ TEST(TofaConfTest, DefaultsWithoutServiceLines) {
   EXPECT_EQ(s.heartbeat_port_offset, 1000);
   EXPECT_EQ(s.outage_model.to_string(), "window:100");
   EXPECT_EQ(s.default_strategy, "auto");
-  EXPECT_EQ(s.placement_budget_ms, 10);
+  EXPECT_EQ(s.placement_budget_ms, 20);
   EXPECT_EQ(s.fault_cost.link_cost, 1);
   EXPECT_EQ(s.fault_cost.penalty, 100);
   EXPECT_EQ(s.max_graph_bytes, 67108864);
