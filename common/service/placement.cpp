@@ -1,7 +1,9 @@
 #include "service/placement.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <numeric>
+#include <string_view>
 #include <unordered_set>
 #include <utility>
 
@@ -15,32 +17,33 @@ namespace {
 /// The items of a comma list whose commas inside [...] do not separate.
 /// Calls visit(item) for each comma-separated item outside brackets.
 template <typename Visit>
-void for_each_top_level_item(const std::string& text, const Visit& visit) {
-  std::string item;
+void for_each_top_level_item(std::string_view text, const Visit& visit) {
   int depth = 0;
   std::size_t start = 0;
   for (std::size_t i = 0; i <= text.size(); ++i) {
     const char c = i < text.size() ? text[i] : ',';
     depth += c == '[' ? 1 : c == ']' ? -1 : 0;
     if (c != ',' || depth != 0) continue;
-    item.assign(text, start, i - start);
-    visit(item);
+    visit(text.substr(start, i - start));
     start = i + 1;
   }
 }
 
 /// "MAX" or "MIN-MAX" after an item's last ':'.
-void parse_limits(const std::string& item, const std::string& text, int& min, int& max) {
-  auto number = [](const std::string& digits) {
+void parse_limits(std::string_view item, std::string_view text, int& min, int& max) {
+  auto number = [](std::string_view digits) {
+    int value = -1;
     const bool ok = !digits.empty() && digits.size() <= 7 &&
-                    digits.find_first_not_of("0123456789") == std::string::npos;
-    return ok ? std::stoi(digits) : -1;
+                    digits.find_first_not_of("0123456789") == std::string_view::npos;
+    if (ok) std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    return ok ? value : -1;
   };
   const std::size_t dash = text.find('-');
-  min = dash == std::string::npos ? 0 : number(text.substr(0, dash));
-  max = number(dash == std::string::npos ? text : text.substr(dash + 1));
+  min = dash == std::string_view::npos ? 0 : number(text.substr(0, dash));
+  max = number(dash == std::string_view::npos ? text : text.substr(dash + 1));
   if (min < 0 || max < 1 || max < min)
-    throw Error("candidate '" + item + "': expected NODES:MAX or NODES:MIN-MAX with 1 <= MAX, MIN <= MAX");
+    throw Error("candidate '" + std::string(item) +
+                "': expected NODES:MAX or NODES:MIN-MAX with 1 <= MAX, MIN <= MAX");
 }
 
 /// The limits with promised tasks taken off the maximums; nodes left
@@ -79,21 +82,23 @@ TaskLimits parse_candidates(const Topology& topology, const std::string& candida
   const auto max_names = static_cast<std::size_t>(topology.node_count());
   std::vector<char> seen(max_names, 0);
   std::vector<std::string> one_name(1);
-  for_each_top_level_item(candidates, [&](const std::string& item) {
-    std::string hosts = item;
+  for_each_top_level_item(candidates, [&](std::string_view item) {
+    std::string_view hosts = item;
     int min = 0, max = 0;
     if (limited) {
       const std::size_t colon = item.rfind(':');
-      if (colon == std::string::npos)
-        throw Error("candidate '" + item + "': give :MAX or :MIN-MAX on every item or none");
+      if (colon == std::string_view::npos)
+        throw Error("candidate '" + std::string(item) +
+                    "': give :MAX or :MIN-MAX on every item or none");
       hosts = item.substr(0, colon);
       parse_limits(item, item.substr(colon + 1), min, max);
     }
     // The shims list a node per item: a plain name needs no expansion (on a
     // 65,536-node torus, 32,768 of them took 2 ms through expand_hostlist).
-    const bool plain = hosts.find_first_of("[],") == std::string::npos;
-    if (plain) one_name[0] = hosts;
-    for (const std::string& name : plain ? one_name : expand_hostlist(hosts, max_names)) {
+    const bool plain = hosts.find_first_of("[],") == std::string_view::npos;
+    if (plain) one_name[0].assign(hosts);
+    for (const std::string& name :
+         plain ? one_name : expand_hostlist(std::string(hosts), max_names)) {
       const int id = topology.node_by_name(name);
       if (id < 0) throw Error("candidate node " + name + " is not in the topology");
       if (std::exchange(seen[id], 1)) {
