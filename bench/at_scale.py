@@ -63,10 +63,10 @@ def write_markdown(path, report, command):
            "tasks x candidates); the route-around search may use 0.2 budgets + 1 ms beyond the "
            "budget. Equation 1's per-line fault counts are computed on first use and F_min's "
            "distance shells come from a box around node 0, not from all 65,536 nodes.", "",
-           "Still inside the scheduler's locks: the placement itself (the service places the job "
-           "when slurmctld asks for its nodes), and per job on the service's side the candidate "
-           "hostlist (32,768 names here) parsed and the outage vector sent to the mapping worker: "
-           "4.5 ms p50 for Slurm's own layout through `ServiceState::place` on this machine.", ""]
+           "None of this runs in slurmctld's scheduling pass any more: there the service only "
+           "chooses the nodes (a compact box of fault-free candidates, linear in the candidates), "
+           "and `auto` orders the tasks on the allocation afterwards on the service's mapping "
+           "threads; its time in the pass is in docs/scheduler-path.md.", ""]
     for job in report["jobs"]:
         out += [f"## {job['tasks']} tasks ({job['edges']:,} edges)", "",
                 "| strategy | ms | budget ms | hop-bytes | Equation 1 objective | P(abort) |",

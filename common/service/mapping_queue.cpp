@@ -1,11 +1,11 @@
 #include "service/mapping_queue.hpp"
 
-#include <pthread.h>
-#include <sched.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 
 namespace tofa::service {
 
@@ -44,14 +44,12 @@ void MappingQueue::wait_idle() {
 }
 
 void MappingQueue::run() {
-  // Below every other thread: in slurmctld the scheduler must not wait for
-  // a CPU that a mapping holds. SCHED_IDLE runs only on a CPU nothing else
-  // wants (at nice +10 a mapping still gets ~10% of a CPU the scheduler
-  // wants, by CFS weights 110 against 1024); where it is refused,
-  // the lowest nice (Linux: both are per thread).
-  const sched_param idle{};
-  if (pthread_setschedparam(pthread_self(), SCHED_IDLE, &idle) != 0)
-    setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 19);
+  // Below the daemon's other threads: in slurmctld the scheduler must not
+  // wait for a CPU that a mapping holds (Linux: nice is per thread).
+  const auto thread = static_cast<id_t>(syscall(SYS_gettid));
+  errno = 0;
+  const int nice = getpriority(PRIO_PROCESS, thread);
+  if (errno == 0) setpriority(PRIO_PROCESS, thread, std::min(nice + kNice, 19));
   for (;;) {
     std::function<void()> work;
     {

@@ -1,11 +1,10 @@
 // Deferred mappings take turns by user (common/service/mapping_queue.cpp).
 #include <gtest/gtest.h>
-#include <pthread.h>
-#include <sched.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <condition_variable>
 #include <mutex>
 #include <vector>
@@ -71,24 +70,21 @@ TEST(MappingQueueTest, AnExceptionDoesNotStopTheThread) {
   EXPECT_EQ(ran, 1);
 }
 
-// The scheduler shares its CPUs with the mapping threads: they run at
-// SCHED_IDLE, or at nice 19 where that is refused.
-TEST(MappingQueueTest, MappingsRunBelowEveryOtherThread) {
-  int policy = -1, nice = 0;
+// The scheduler shares its CPUs with the mapping threads: they run 10 nice
+// levels below the process (SCHED_IDLE was tried: under a saturated 2-core
+// harness stream the map workers it spawned starved past MapTimeLimit, and
+// the contended stream's scheduler cycle did not improve).
+TEST(MappingQueueTest, MappingsRunBelowTheOtherThreads) {
+  const int own = getpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)));
+  int nice = own;
   {
     MappingQueue queue(1);
-    queue.push(1, [&] {
-      sched_param param{};
-      pthread_getschedparam(pthread_self(), &policy, &param);
-      nice = getpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)));
-    });
+    queue.push(1, [&] { nice = getpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid))); });
     queue.wait_idle();
   }
-  EXPECT_TRUE(policy == SCHED_IDLE || nice == 19) << "policy " << policy << ", nice " << nice;
-  int own_policy = -1;
-  sched_param own{};
-  pthread_getschedparam(pthread_self(), &own_policy, &own);
-  EXPECT_NE(own_policy, SCHED_IDLE) << "the caller's thread keeps its policy";
+  EXPECT_EQ(nice, std::min(own + 10, 19));
+  EXPECT_EQ(getpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid))), own)
+      << "the caller's thread keeps its nice value";
 }
 
 }  // namespace
