@@ -6,6 +6,7 @@
 #include <spawn.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -88,10 +89,16 @@ std::string describe_exit(int status) {
          " before answering";
 }
 
+/// The calling thread's nice value (Linux: nice is per thread, and a child
+/// process starts with its spawning thread's).
+int thread_nice() {
+  return getpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)));
+}
+
 /// One tofa-map-worker process and the socket to it.
 class WorkerProcess {
  public:
-  explicit WorkerProcess(const MapWorkerLimits& limits) : limits_(limits) {
+  explicit WorkerProcess(const MapWorkerLimits& limits) : limits_(limits), nice_(thread_nice()) {
     int ends[2];
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) < 0)
       throw MapWorkerFailure(std::string("socketpair: ") + std::strerror(errno));
@@ -117,9 +124,13 @@ class WorkerProcess {
     return ::poll(&p, 1, 0) == 0;
   }
 
+  /// Same limits, and the nice value the worker inherited is the calling
+  /// thread's: a worker spawned by slurmctld's own threads must not run the
+  /// mapping threads' work (nice +10) ahead of the scheduler, nor the other
+  /// way round.
   bool serves(const MapWorkerLimits& limits) const {
     return limits.program == limits_.program && limits.memory_mb == limits_.memory_mb &&
-           limits.seconds == limits_.seconds;
+           limits.seconds == limits_.seconds && nice_ == thread_nice();
   }
 
   /// Sends a job and returns the answer; throws MapWorkerFailure after
@@ -202,6 +213,7 @@ class WorkerProcess {
   }
 
   MapWorkerLimits limits_;
+  const int nice_;  ///< the spawning thread's, which the worker inherited
   net::Fd socket_;
   pid_t pid_ = -1;
   bool timed_out_ = false;

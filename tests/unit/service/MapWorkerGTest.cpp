@@ -1,11 +1,16 @@
 // Mapping in a supervised worker process: same placements as in-process,
 // and every way the worker can fail becomes an error, never a crash here.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "fixtures.hpp"
@@ -70,6 +75,38 @@ TEST(MapWorker, AnIdleWorkerThatDiedIsReplaced) {
   // The worker now waits for its next job; the kernel kills it meanwhile.
   ASSERT_EQ(std::system("pkill -KILL -f '^[^ ]*tofa-map-worker --memory-mb 1024 '"), 0);
   EXPECT_EQ(map_in_worker(job.request, "greedy", real_worker()), here);
+}
+
+/// The nice values of the running workers started with `memory_mb`, sorted.
+std::vector<int> worker_nices(long long memory_mb) {
+  const std::string command = "ps -o ni= -p \"$(pgrep -d, -f '^[^ ]*tofa-map-worker --memory-mb " +
+                              std::to_string(memory_mb) + " ')\" | sort -n";
+  std::vector<int> nices;
+  if (FILE* out = popen(command.c_str(), "r")) {
+    int nice = 0;
+    while (std::fscanf(out, "%d", &nice) == 1) nices.push_back(nice);
+    pclose(out);
+  }
+  return nices;
+}
+
+// The mapping threads (nice +10) and slurmctld's own threads share the idle
+// workers; each worker keeps the nice value of the thread that started it,
+// so neither kind of caller gets the other's.
+TEST(MapWorker, AWorkerServesCallersOfItsOwnNiceValue) {
+  Job job;
+  const long long memory_mb = 1031;  // these workers only
+  const Placement here = tofa::make_mapper("greedy")->map(job.request);
+  std::thread niced([&] {
+    setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
+    EXPECT_EQ(map_in_worker(job.request, "greedy", real_worker(30, memory_mb)), here);
+  });
+  niced.join();
+  EXPECT_EQ(worker_nices(memory_mb), std::vector<int>{10});
+  EXPECT_EQ(map_in_worker(job.request, "greedy", real_worker(30, memory_mb)), here);
+  EXPECT_EQ(worker_nices(memory_mb), (std::vector<int>{0, 10}));
+  EXPECT_EQ(map_in_worker(job.request, "greedy", real_worker(30, memory_mb)), here);
+  EXPECT_EQ(worker_nices(memory_mb), (std::vector<int>{0, 10})) << "the nice-0 worker is reused";
 }
 
 TEST(MapWorker, StrategyErrorsComeBackAsTheirText) {
