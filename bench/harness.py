@@ -105,6 +105,30 @@ def scale_sample_lines(sample, big):
     return lines
 
 
+def auto_stream_floor_line(big, sample):
+    """Issue 38's whole-run bound for `auto` at 65,536 nodes, against the
+    floor its budgets put under any run of this harness."""
+    about = big["stream"]
+    budgets = about.get("auto_budget_seconds_sum")
+    if budgets is None:
+        return []
+    jobs = about["jobs"]
+    span = about["submit_span_seconds"]
+    bound = 1.5 * big["wall_seconds"]
+    plain = next(s for s in big["strategies"] if s["strategy"] == "default-slurm")
+    auto = next((s for s in sample["strategies"] if s["strategy"] == "auto"), None) if sample else None
+    choice = (f"; the scheduler's part alone (the node choice), from the sample: about "
+              f"{auto['seconds'] / max(1, sample['stream']['jobs']) * jobs:.0f} s against "
+              f"{plain['seconds']:.0f} s for Slurm's layout" if auto else "")
+    floor = budgets / 2
+    return [f"| 65,536 nodes, {jobs}-job stream with `auto`, whole run (issue 38: <= 1.5x Slurm's layout's) "
+            f"| <= {bound:.0f} s | below the floor: `auto` spends its budget and this stream's budgets sum "
+            f"to {budgets:.0f} s, at least {floor:.0f} s on the service's two mapping threads, because the "
+            f"harness replays {span / 86400:.1f} days of submissions in minutes; in real time the mappings "
+            f"need {100 * budgets / (2 * span):.2f}% of the two threads{choice} | "
+            f"{verdict(floor <= bound)} |"]
+
+
 def fugaku_lines(fugaku):
     """Targets-table rows of the 158,976-node run."""
     nodes = fugaku["cluster"]["nodes"]
@@ -166,6 +190,8 @@ def markdown(reports, anchor, revision, seconds, quick, sample=None, fugaku=None
                      f"{k['munged_cpu_seconds']:.1f} s CPU | |")
     if sample:
         lines += scale_sample_lines(sample, big)
+    if big:
+        lines += auto_stream_floor_line(big, sample)
     if fugaku:
         lines += fugaku_lines(fugaku)
     small = reports.get(512)

@@ -8,7 +8,9 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -25,6 +27,7 @@
 #include "harness/stream/job_generator.hpp"
 #include "harness/stream/swf.hpp"
 #include "harness/stream_phase.hpp"
+#include "map/portfolio/strategies.hpp"
 #include "service/tofa_conf.hpp"
 #include "tofa/error.hpp"
 #include "tofa_service.h"
@@ -200,6 +203,17 @@ int run(const RunOptions& o) {
   });
   Json stream_about;
   const std::vector<StreamJob> jobs = job_stream(o, topology, &stream_about);
+  // What auto's mappings of this stream cost at least (auto spends its
+  // budget), against the span of its submissions: the harness replays that
+  // span in minutes, real time does not.
+  double budgets = 0, first_submit = INFINITY, last_submit = 0;
+  for (const StreamJob& job : jobs) {
+    budgets += tofa::scaled_placement_budget(tofa::service::ServiceSettings{}.placement_budget_ms, job.tasks);
+    first_submit = std::min(first_submit, job.submit);
+    last_submit = std::max(last_submit, job.submit);
+  }
+  stream_about["auto_budget_seconds_sum"] = budgets;
+  stream_about["submit_span_seconds"] = jobs.empty() ? 0.0 : last_submit - first_submit;
   Json strategies = Json::array();
   std::stringstream list(o.strategies);
   for (std::string strategy; std::getline(list, strategy, ',');)
