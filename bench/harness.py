@@ -122,8 +122,9 @@ def auto_stream_floor_line(big, sample):
               f"{plain['seconds']:.0f} s for Slurm's layout" if auto else "")
     floor = budgets / 2
     return [f"| 65,536 nodes, {jobs}-job stream with `auto`, whole run (issue 38: <= 1.5x Slurm's layout's) "
-            f"| <= {bound:.0f} s | below the floor: `auto` spends its budget and this stream's budgets sum "
-            f"to {budgets:.0f} s, at least {floor:.0f} s on the service's two mapping threads, because the "
+            f"| <= {bound:.0f} s | below the floor: `auto`'s searches run until its budget is spent (a small "
+            f"job's may end sooner) and this stream's budgets sum to {budgets:.0f} s, about {floor:.0f} s on "
+            f"the service's two mapping threads, because the "
             f"harness replays {span / 86400:.1f} days of submissions in minutes; in real time the mappings "
             f"need {100 * budgets / (2 * span):.2f}% of the two threads{choice} | "
             f"{verdict(floor <= bound)} |"]
