@@ -44,7 +44,7 @@ CPUs, then on the allocation), with slurmctld's job and node write locks held: `
 alone is 5 to 160 ms at 64 to 4096 tasks, and no `squeue` or `sbatch` was answered meanwhile.
 Now the pass does only what must be decided there, which nodes:
 
-1. **Node choice** (`common/alloc/compact_choice.cpp`, in slurmctld's process, the graph not
+1. **Node choice** (`common/map/compact/compact_choice.cpp`, in slurmctld's process, the graph not
    read): the candidates' task limits come from the free CPUs as before; nodes above
    `OutageThreshold` are left out by the shims while the job fits without them. A box is grown
    from each of 16 corners spread over the usable candidates, shell by shell (offsets 0..r along
@@ -59,7 +59,9 @@ Now the pass does only what must be decided there, which nodes:
    granted (moving the fewest tasks) and marked pending, and the job's strategy with its budget
    and parameters is queued on the service's `MappingQueue` (2 threads; users take turns, so one
    user's many jobs delay another's by at most one mapping per thread). Its result replaces the
-   record unless the job was placed again (the record's sequence changed), forgotten or taken.
+   record unless the job was placed again (the record's sequence changed), forgotten or taken;
+   the placement's metrics (hop-bytes, P(abort), for `tofactl job`) are evaluated after the order
+   is published (at 4096 tasks on 65,536 nodes they took most of the mapping thread's time).
 4. **srun waits for it** (`PLACEMENT` answers `pending=yes`): with growing pauses up to
    `PlacementWait` (30 s), then it asks with `take=yes` and runs what is recorded (the node
    choice's order), which stays the record: a later result only adds metrics.
@@ -85,11 +87,20 @@ the fit to the allocation that followed is not counted).
 
 
 def run(torus, cores, failing, box, strategy, jobs):
+    """Up to 1024 tasks `jobs` jobs a size, 4096 tasks a fifth of them: each
+    job's mapping is waited for, and at 4096 tasks it takes seconds."""
     tool = os.path.join(os.environ.get("top_builddir", ROOT), "bench", "bench_scheduler_path")
-    out = subprocess.run([tool, "--torus", torus, "--cores", str(cores), "--failing", str(failing),
-                          "--max-box", str(box), "--strategy", strategy, "--jobs", str(jobs)],
-                         check=True, capture_output=True, text=True)
-    return json.loads(out.stdout)
+    result = None
+    for tasks, count in (("1,16,64,256,1024", jobs), ("4096", max(10, jobs // 5))):
+        out = subprocess.run([tool, "--torus", torus, "--cores", str(cores), "--failing", str(failing),
+                              "--max-box", str(box), "--strategy", strategy, "--jobs", str(count),
+                              "--tasks", tasks], check=True, capture_output=True, text=True)
+        part = json.loads(out.stdout)
+        if result is None:
+            result = part
+        else:
+            result["rows"] += part["rows"]
+    return result
 
 
 def table(report):
@@ -161,7 +172,8 @@ def main():
             "strategy then orders the tasks on those nodes on the service's two mapping "
             "threads (users take turns); \"placement final after\" is the time from the start "
             "of the scheduler's call until then, which srun waits for (up to `PlacementWait`). "
-            f"Each size: {jobs} jobs with `auto` ({max(10, jobs // 5)} with `tofa`), one after "
+            f"Each size: {jobs} jobs with `auto` ({max(10, jobs // 5)} with `tofa`; at 4096 tasks a "
+            "fifth of that, at least 10: each job waits for its mapping, which takes seconds), one after "
             "the other, on this 2-core machine, in one process (`bench/bench_scheduler_path`).", "",
             "Machines: a torus half busy in box-shaped allocations (1 to 4 nodes a side on "
             "8x8x8, 1 to 8 on the others), 8 (512 nodes), 64 (65,536) or 150 (158,976) idle nodes "

@@ -40,7 +40,7 @@ common_libtofa_la_SOURCES = \
 	common/map/stencil/job_shape.hpp common/map/stencil/linear_order.cpp common/map/stencil/linear_order.hpp \
 	common/map/stencil/problem.cpp common/map/stencil/problem.hpp common/map/stencil/rcb.cpp \
 	common/map/stencil/rcb.hpp common/alloc/fragmented_machine.cpp common/alloc/free_nodes.cpp \
-	common/alloc/free_nodes.hpp common/alloc/compact_choice.hpp common/alloc/compact_choice.cpp \
+	common/alloc/free_nodes.hpp common/map/compact/compact_choice.hpp common/map/compact/compact_choice.cpp common/map/compact/strategies.hpp common/map/compact/strategy.cpp \
 	common/alloc/mc1x1.cpp common/alloc/snake_best_fit.cpp \
 	common/map/mims/bin_packing.cpp common/map/mims/bin_packing.hpp common/map/mims/packing.cpp \
 	common/map/rubik/grid.hpp common/map/rubik/partition.cpp common/map/rubik/permute.cpp \

@@ -8,6 +8,7 @@
 
 #include "scotch/strategies.hpp"
 #include "anneal/strategies.hpp"
+#include "compact/strategies.hpp"
 #include "embed/strategies.hpp"
 #include "mims/strategies.hpp"
 #include "rubik/strategies.hpp"
@@ -63,6 +64,10 @@ const std::vector<MapperInfo>& mapper_table() {
        "Scotch with Equation 1 costs on the ceil(tasks/slots) fault-free candidates nearest "
        "together (a ball around the best of up to 64 seeds)",
        make_tofa_packed_mapper},
+      {"compact",
+       "the scheduler's node choice: the box of candidates grown from one of 16 corners that "
+       "passes the fewest failing nodes, then the smallest; tasks in blocks in its order",
+       make_compact_mapper},
       {"greedy-routes",
        "greedy on the fault-free candidates, each task on the nearest node whose routes to its placed partners cross no failing node (P(abort) = 0 where it can)",
        make_greedy_routes_mapper},
@@ -83,7 +88,7 @@ const std::vector<MapperInfo>& mapper_table() {
        make_anneal_mapper},
       {"embed", "graph embedding (Pivot MDS) then recursive coordinate bisection of tasks and nodes onto ceil(tasks/slots) nodes near the first fault-free candidate; no Scotch, fast at any size", make_embed_mapper},
       {"mims", "MIMS packing (Chung et al.): packs of k = slots tasks minimising the largest inter-node message, placed one per node by --param place=NAME (default tofa)", make_mims_mapper},
-      {"auto", "every strategy that applies to the job (Slurm's layout, embed, greedy, greedy-routes when failing nodes can be avoided, tofa or tofa-compact; tofa-packed and mims on multi-core nodes, stencil-rcb with --param stencil; anneal up to 1024 tasks, local descent above), keeping the lowest bytes x Equation 1 route cost; --param budget=SECONDS bounds it", make_auto_mapper},
+      {"auto", "every strategy that applies to the job (Slurm's layout, embed, greedy, greedy-routes, compact and embed and greedy on its box when failing nodes can be avoided, tofa or tofa-compact; tofa-packed and mims on multi-core nodes, stencil-rcb with --param stencil; anneal up to 1024 tasks, local descent above), keeping the lowest bytes x Equation 1 route cost; --param budget=SECONDS bounds it", make_auto_mapper},
       {"rubik", "Rubik partition-tree layout (Bhatele et al.) from --param spec=FILE", make_rubik_mapper, false},
       {"torus3d", "Slurm 26.05 topology/torus3d: one free box of a --param shapes=AxBxC,... shape of exactly ceil(tasks/slots) nodes or --param nodes=N (fewest larger free boxes broken), tasks in wrap-aware Z-order; no graph, no faults", make_torus3d_mapper, false},
   };

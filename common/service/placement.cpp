@@ -200,7 +200,9 @@ ComputedPlacement compute_placement(const PlacementInput& input) {
   ComputedPlacement result;
   result.nodes.reserve(placement.size());
   for (int node : placement) result.nodes.push_back(input.topology->node_name(node));
-  result.metrics = evaluate_placement(*input.graph, *input.topology, placement, input.outage);
+  if (input.metrics)
+    result.metrics = evaluate_placement(*input.graph, *input.topology, placement, input.outage);
+  result.placement = std::move(placement);
   return result;
 }
 

@@ -40,10 +40,14 @@ struct PlacementInput {
   /// Where the strategy runs: a worker process with these limits, or this
   /// process when null (tools and tests only: never inside a daemon).
   const MapWorkerLimits* worker = nullptr;
+  /// False: compute_placement leaves the metrics empty (a caller that
+  /// publishes the order first and evaluates it after).
+  bool metrics = true;
 };
 
 struct ComputedPlacement {
   std::vector<std::string> nodes;  ///< node name per task
+  Placement placement;             ///< the same as topology node ids
   PlacementMetrics metrics;
 };
 
@@ -61,8 +65,8 @@ TaskLimits parse_candidates(const Topology& topology, const std::string& candida
 /// file) is refused. Throws Error naming the bad item.
 std::map<std::string, std::string> parse_parameters(const std::string& text);
 
-/// Runs the strategy and evaluates the result. Throws Error (unknown
-/// strategy, not enough slots, ...).
+/// Runs the strategy and evaluates the result (unless !input.metrics).
+/// Throws Error (unknown strategy, not enough slots, ...).
 ComputedPlacement compute_placement(const PlacementInput& input);
 
 }  // namespace tofa::service

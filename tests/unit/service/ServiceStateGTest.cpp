@@ -446,7 +446,11 @@ TEST_F(ServiceStateTest, NodeChoiceNowTheStrategyLater) {
   ASSERT_FALSE(done.pending);
   EXPECT_EQ(done.strategy, "greedy");
   EXPECT_EQ(std::set<std::string>(done.nodes.begin(), done.nodes.end()), nodes);
-  EXPECT_EQ(done.metrics.tasks, 4);
+  // The order is final first (srun waits for it), its metrics follow.
+  const PlacementRecord evaluated =
+      placement_once(*state, 12, [](const PlacementRecord& r) { return r.metrics.tasks != 0; });
+  EXPECT_EQ(evaluated.metrics.tasks, 4);
+  EXPECT_EQ(evaluated.nodes, done.nodes);
   EXPECT_TRUE(logged("job 12: greedy ordered its tasks on the scheduler's node choice"));
   EXPECT_EQ(tofa_test::error_text([&] { state->map_later(13, allocation, "", ""); }),
             "no placement recorded for job 13");

@@ -1,12 +1,15 @@
-// The scheduler's node choice (common/alloc/compact_choice.cpp).
+// The scheduler's node choice (common/map/compact/compact_choice.cpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <map>
 #include <set>
 
-#include "alloc/compact_choice.hpp"
+#include "fixtures.hpp"
+#include "map/compact/compact_choice.hpp"
 #include "tofa/error.hpp"
+#include "tofa/faults.hpp"
+#include "tofa/mapper.hpp"
 #include "tofa/topology.hpp"
 
 namespace {
@@ -106,6 +109,35 @@ TEST(CompactChoiceTest, TooLittleRoomOrTooFewNodesAreErrors) {
   EXPECT_THROW(tofa::compact_choice(torus, every_node(torus, 1), {}, 17, 0, 0), tofa::Error);
   EXPECT_THROW(tofa::compact_choice(torus, every_node(torus, 1), {}, 8, 0, 4), tofa::Error);
   EXPECT_THROW(tofa::compact_choice(torus, every_node(torus, 4), {}, 4, 17, 0), tofa::Error);
+}
+
+}  // namespace
+
+namespace {
+
+// The registered strategy `compact` is the node choice on the request's
+// candidates. With a plane of failing nodes (x = 0) through an idle 8x8x8
+// torus, 64 tasks get a 4x4x4 box beside it: every route between the
+// box's nodes stays inside the box, so the job cannot abort (the
+// placements auto builds on that box rely on it).
+TEST(CompactStrategyTest, ABoxWithoutFailingNodesKeepsEveryRouteClear) {
+  const Topology torus = Topology::from_spec("torus:8x8x8");
+  const tofa::CommGraph graph = tofa_test::random_sparse_graph(64, 3);
+  tofa::MappingRequest request;
+  request.graph = &graph;
+  request.topology = &torus;
+  request.outage.assign(torus.node_count(), 0.0);
+  for (int node = 0; node < torus.node_count(); ++node)
+    if (torus.coords(node)[0] == 0) request.outage[node] = 0.02;
+  const Placement placement = tofa::make_mapper("compact")->map(request);
+  EXPECT_EQ(placement, tofa::compact_choice(torus, every_node(torus, 1), request.outage, 64, 0, 0));
+  EXPECT_EQ(tasks_per_node(placement).size(), 64u);
+  for (int dimension = 0; dimension < 3; ++dimension) {
+    std::set<int> coordinates;
+    for (int node : placement) coordinates.insert(torus.coords(node)[dimension]);
+    EXPECT_EQ(coordinates.size(), 4u) << "dimension " << dimension;
+  }
+  EXPECT_EQ(tofa::expected_abort_probability(torus, graph, placement, request.outage), 0);
 }
 
 }  // namespace

@@ -6,9 +6,9 @@
 
 #include <vector>
 
-#include "../map/task_limits.hpp"
-#include "../tofa/mapper.hpp"
-#include "../tofa/topology.hpp"
+#include "../task_limits.hpp"
+#include "../../tofa/mapper.hpp"
+#include "../../tofa/topology.hpp"
 
 namespace tofa {
 

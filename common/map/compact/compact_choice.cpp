@@ -4,7 +4,7 @@
 #include <limits>
 #include <string>
 
-#include "../tofa/error.hpp"
+#include "../../tofa/error.hpp"
 
 namespace tofa {
 namespace {
