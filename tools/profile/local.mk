@@ -15,6 +15,7 @@ bin_SCRIPTS += tools/profile/tofa-profile tools/profile/tofa-ompi-monitoring
 
 TOFAPROF_C_FILES = \
 	$(srcdir)/tools/profile/tofaprof_state.c \
+	$(srcdir)/tools/profile/tofaprof_trace.c \
 	$(srcdir)/tools/profile/tofaprof_collectives.c \
 	$(srcdir)/tools/profile/tofaprof_neighbor.c \
 	$(srcdir)/tools/profile/tofaprof_pmpi.c \

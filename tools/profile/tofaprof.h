@@ -44,6 +44,8 @@ struct tp_comm {
   int rank;   /* my rank in the local group */
   int inter;  /* non-zero for an inter-communicator */
   int *world; /* world[r]: MPI_COMM_WORLD rank of rank r of the addressed group */
+  uint64_t key;   /* hash of the members' world ranks: names the communicator in traces */
+  uint64_t calls; /* collectives traced on it so far */
 };
 
 /** Called from MPI_Init / MPI_Init_thread after PMPI_Init succeeded. */
@@ -106,6 +108,25 @@ void tp_coll_scan(MPI_Comm comm, int count, MPI_Datatype type);
 /* One-sided: target rank is in the window's group. */
 void tp_rma_put(MPI_Win win, int target, int count, MPI_Datatype type);
 void tp_rma_get(MPI_Win win, int target, int count, MPI_Datatype type);
+
+/* The time-independent trace (tofaprof_trace.c documents the format). All
+ * are no-ops unless TOFAPROF_TRACE is set. enter/exit bracket every traced
+ * MPI call so the time between calls is written as computation; exit
+ * returns rc. `before` is the request handle as it was passed in. */
+void tp_trace_setup(int rank, int size);
+void tp_trace_teardown(void);
+void tp_trace_enter(void);
+int tp_trace_exit(int rc);
+void tp_trace_send(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type,
+                   const MPI_Request *req);
+void tp_trace_recv(MPI_Comm comm, MPI_Datatype type, const MPI_Status *st);
+void tp_trace_irecv(MPI_Comm comm, int source, int tag, MPI_Datatype type, MPI_Request req);
+void tp_trace_sendrecv(MPI_Comm comm, int dest, int stag, int scount, MPI_Datatype stype,
+                       MPI_Datatype rtype, const MPI_Status *st);
+void tp_trace_completed(MPI_Request before, const MPI_Status *st);
+void tp_trace_collective(const struct tp_comm *c);
+void tp_trace_message(int round, int dst, uint64_t bytes);
+void tp_trace_unsupported(const char *what);
 
 /* Output (tofaprof_output.c). */
 struct tp_totals {

@@ -48,11 +48,18 @@
 #include <stdlib.h>
 
 /* Records one message from me to rank `to` of the communicator. */
-static void to(int cls, const struct tp_comm *c, int rank, uint64_t bytes, int allow_empty) {
+static void to(int cls, const struct tp_comm *c, int round, int rank, uint64_t bytes,
+               int allow_empty) {
   if (bytes == 0 && !allow_empty) return;
   int dst = tp_world_rank(c, rank);
-  if (dst >= 0) tp_send(cls, dst, bytes);
+  if (dst < 0) return;
+  tp_send(cls, dst, bytes);
+  tp_trace_message(round, dst, bytes);
 }
+
+/* Pairwise exchange: r sends to j in round (j - r) mod p, so j receives
+ * from r in the round it sends to r + (j - r): every round is a shift. */
+static int pairwise_round(const struct tp_comm *c, int j) { return (j - c->rank + c->size) % c->size; }
 
 /* The communicator, or NULL when the call must not be recorded. */
 static const struct tp_comm *intra(int cls, MPI_Comm comm) {
@@ -63,26 +70,34 @@ static const struct tp_comm *intra(int cls, MPI_Comm comm) {
     tp_unsupported();
     return NULL;
   }
+  tp_trace_collective(c);
   return c;
 }
 
 static int lowbit(int v) { return v & -v; }
+
+static int log2_floor(int m) {
+  int k = 0;
+  while (m > 1) m >>= 1, ++k;
+  return k;
+}
 
 void tp_coll_bcast(MPI_Comm comm, int count, MPI_Datatype type, int root) {
   const struct tp_comm *c = intra(TP_BCAST, comm);
   if (!c) return;
   int p = c->size, v = (c->rank - root + p) % p;
   uint64_t n = tp_bytes(count, type);
-  int limit = v == 0 ? p : lowbit(v);
+  int limit = v == 0 ? p : lowbit(v), last_round = log2_floor(p - 1);
   for (int m = 1; m < limit; m <<= 1)
-    if (v + m < p) to(TP_BCAST, c, (v + m + root) % p, n, 0);
+    if (v + m < p) to(TP_BCAST, c, last_round - log2_floor(m), (v + m + root) % p, n, 0);
 }
 
 void tp_coll_reduce(MPI_Comm comm, int count, MPI_Datatype type, int root) {
   const struct tp_comm *c = intra(TP_REDUCE, comm);
   if (!c) return;
   int p = c->size, v = (c->rank - root + p) % p;
-  if (v > 0) to(TP_REDUCE, c, (v - lowbit(v) + root) % p, tp_bytes(count, type), 0);
+  if (v > 0)
+    to(TP_REDUCE, c, log2_floor(lowbit(v)), (v - lowbit(v) + root) % p, tp_bytes(count, type), 0);
 }
 
 void tp_coll_allreduce(MPI_Comm comm, int count, MPI_Datatype type) {
@@ -94,20 +109,20 @@ void tp_coll_allreduce(MPI_Comm comm, int count, MPI_Datatype type) {
   while (q * 2 <= p) q *= 2;
   int e = p - q;
   if (r < 2 * e && r % 2 == 0) {
-    to(TP_ALLREDUCE, c, r + 1, n, 0);
+    to(TP_ALLREDUCE, c, 0, r + 1, n, 0);
     return;
   }
   int s = r < 2 * e ? r / 2 : r - e;
   for (int m = 1; m < q; m <<= 1) {
     int t = s ^ m;
-    to(TP_ALLREDUCE, c, t < e ? 2 * t + 1 : t + e, n, 0);
+    to(TP_ALLREDUCE, c, 1 + log2_floor(m), t < e ? 2 * t + 1 : t + e, n, 0);
   }
-  if (r < 2 * e) to(TP_ALLREDUCE, c, r - 1, n, 0);
+  if (r < 2 * e) to(TP_ALLREDUCE, c, 1 + log2_floor(q), r - 1, n, 0);
 }
 
 static void ring(int cls, const struct tp_comm *c, const uint64_t *block) {
   int p = c->size, r = c->rank;
-  for (int s = 0; s < p - 1; ++s) to(cls, c, (r + 1) % p, block[((r - s) % p + p) % p], 0);
+  for (int s = 0; s < p - 1; ++s) to(cls, c, s, (r + 1) % p, block[((r - s) % p + p) % p], 0);
 }
 
 void tp_coll_allgather(MPI_Comm comm, int in_place, int scount, MPI_Datatype stype, int rcount,
@@ -115,7 +130,7 @@ void tp_coll_allgather(MPI_Comm comm, int in_place, int scount, MPI_Datatype sty
   const struct tp_comm *c = intra(TP_ALLGATHER, comm);
   if (!c) return;
   uint64_t n = in_place ? tp_bytes(rcount, rtype) : tp_bytes(scount, stype);
-  for (int s = 0; s < c->size - 1; ++s) to(TP_ALLGATHER, c, (c->rank + 1) % c->size, n, 0);
+  for (int s = 0; s < c->size - 1; ++s) to(TP_ALLGATHER, c, s, (c->rank + 1) % c->size, n, 0);
 }
 
 void tp_coll_allgatherv(MPI_Comm comm, const int rcounts[], MPI_Datatype rtype) {
@@ -133,7 +148,7 @@ void tp_coll_alltoall(MPI_Comm comm, int in_place, int scount, MPI_Datatype styp
   if (!c) return;
   uint64_t n = in_place ? tp_bytes(rcount, rtype) : tp_bytes(scount, stype);
   for (int j = 0; j < c->size; ++j)
-    if (j != c->rank) to(TP_ALLTOALL, c, j, n, 0);
+    if (j != c->rank) to(TP_ALLTOALL, c, pairwise_round(c, j), j, n, 0);
 }
 
 void tp_coll_alltoallv(MPI_Comm comm, int in_place, const int scounts[], MPI_Datatype stype,
@@ -142,8 +157,8 @@ void tp_coll_alltoallv(MPI_Comm comm, int in_place, const int scounts[], MPI_Dat
   if (!c) return;
   for (int j = 0; j < c->size; ++j)
     if (j != c->rank)
-      to(TP_ALLTOALL, c, j, in_place ? tp_bytes(rcounts[j], rtype) : tp_bytes(scounts[j], stype),
-         0);
+      to(TP_ALLTOALL, c, pairwise_round(c, j), j,
+         in_place ? tp_bytes(rcounts[j], rtype) : tp_bytes(scounts[j], stype), 0);
 }
 
 void tp_coll_alltoallw(MPI_Comm comm, int in_place, const int scounts[],
@@ -153,14 +168,14 @@ void tp_coll_alltoallw(MPI_Comm comm, int in_place, const int scounts[],
   if (!c) return;
   for (int j = 0; j < c->size; ++j)
     if (j != c->rank)
-      to(TP_ALLTOALL, c, j,
+      to(TP_ALLTOALL, c, pairwise_round(c, j), j,
          in_place ? tp_bytes(rcounts[j], rtypes[j]) : tp_bytes(scounts[j], stypes[j]), 0);
 }
 
 void tp_coll_gather(MPI_Comm comm, int in_place, int scount, MPI_Datatype stype, int root) {
   const struct tp_comm *c = intra(TP_GATHER, comm);
   if (!c || c->rank == root || in_place) return;
-  to(TP_GATHER, c, root, tp_bytes(scount, stype), 0);
+  to(TP_GATHER, c, 0, root, tp_bytes(scount, stype), 0);
 }
 
 void tp_coll_scatter(MPI_Comm comm, int scount, MPI_Datatype stype, int root) {
@@ -168,21 +183,21 @@ void tp_coll_scatter(MPI_Comm comm, int scount, MPI_Datatype stype, int root) {
   if (!c || c->rank != root) return;
   uint64_t n = tp_bytes(scount, stype);
   for (int j = 0; j < c->size; ++j)
-    if (j != root) to(TP_SCATTER, c, j, n, 0);
+    if (j != root) to(TP_SCATTER, c, 0, j, n, 0);
 }
 
 void tp_coll_scatterv(MPI_Comm comm, const int scounts[], MPI_Datatype stype, int root) {
   const struct tp_comm *c = intra(TP_SCATTER, comm);
   if (!c || c->rank != root) return;
   for (int j = 0; j < c->size; ++j)
-    if (j != root) to(TP_SCATTER, c, j, tp_bytes(scounts[j], stype), 0);
+    if (j != root) to(TP_SCATTER, c, 0, j, tp_bytes(scounts[j], stype), 0);
 }
 
 void tp_coll_reduce_scatter(MPI_Comm comm, const int rcounts[], MPI_Datatype type) {
   const struct tp_comm *c = intra(TP_REDUCE_SCATTER, comm);
   if (!c) return;
   for (int j = 0; j < c->size; ++j)
-    if (j != c->rank) to(TP_REDUCE_SCATTER, c, j, tp_bytes(rcounts[j], type), 0);
+    if (j != c->rank) to(TP_REDUCE_SCATTER, c, pairwise_round(c, j), j, tp_bytes(rcounts[j], type), 0);
 }
 
 void tp_coll_reduce_scatter_block(MPI_Comm comm, int rcount, MPI_Datatype type) {
@@ -190,18 +205,19 @@ void tp_coll_reduce_scatter_block(MPI_Comm comm, int rcount, MPI_Datatype type) 
   if (!c) return;
   uint64_t n = tp_bytes(rcount, type);
   for (int j = 0; j < c->size; ++j)
-    if (j != c->rank) to(TP_REDUCE_SCATTER, c, j, n, 0);
+    if (j != c->rank) to(TP_REDUCE_SCATTER, c, pairwise_round(c, j), j, n, 0);
 }
 
 void tp_coll_barrier(MPI_Comm comm) {
   const struct tp_comm *c = intra(TP_BARRIER, comm);
   if (!c) return;
-  for (int m = 1; m < c->size; m <<= 1) to(TP_BARRIER, c, (c->rank + m) % c->size, 0, 1);
+  for (int m = 1; m < c->size; m <<= 1)
+    to(TP_BARRIER, c, log2_floor(m), (c->rank + m) % c->size, 0, 1);
 }
 
 void tp_coll_scan(MPI_Comm comm, int count, MPI_Datatype type) {
   const struct tp_comm *c = intra(TP_SCAN, comm);
   if (!c) return;
   uint64_t n = tp_bytes(count, type);
-  for (int m = 1; c->rank + m < c->size; m <<= 1) to(TP_SCAN, c, c->rank + m, n, 0);
+  for (int m = 1; c->rank + m < c->size; m <<= 1) to(TP_SCAN, c, log2_floor(m), c->rank + m, n, 0);
 }

@@ -77,6 +77,7 @@ static int out_neighbours(MPI_Comm comm, int rank, int **list) {
 }
 
 static void record(int cls, MPI_Comm comm, struct blocks b) {
+  tp_trace_unsupported("neighbourhood collective");
   const struct tp_comm *c = tp_comm_of(comm);
   if (!c) return;
   tp_call(cls);

@@ -53,6 +53,16 @@ static uint64_t *zeroed(int n) {
   return p;
 }
 
+/* FNV-1a over the members' world ranks (world == NULL: 0 .. size-1). */
+static uint64_t members_key(const int *world, int size) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (int r = 0; r < size; ++r) {
+    h ^= (uint64_t)(uint32_t)(world ? world[r] : r);
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
 void tp_setup(void) {
   if (active) return;
   PMPI_Comm_size(MPI_COMM_WORLD, &local.world_size);
@@ -66,14 +76,17 @@ void tp_setup(void) {
   world_comm.rank = local.world_rank;
   world_comm.inter = 0;
   world_comm.world = NULL;
+  world_comm.key = members_key(NULL, n);
   PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_comm_attr, &comm_keyval, NULL);
   PMPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, delete_win_attr, &win_keyval, NULL);
   PMPI_Comm_dup(MPI_COMM_WORLD, &private_world);
   active = 1;
+  tp_trace_setup(local.world_rank, n);
 }
 
 void tp_teardown(void) {
   if (!active) return;
+  tp_trace_teardown();
   active = 0; /* the gathering below must not record itself */
   tp_write_output(private_world, &local);
   PMPI_Comm_free(&private_world);
@@ -115,6 +128,7 @@ const struct tp_comm *tp_comm_of(MPI_Comm comm) {
     PMPI_Comm_group(comm, &group);
   }
   c->world = translate_group(group, c->size);
+  c->key = members_key(c->world, c->size);
   PMPI_Group_free(&group);
   PMPI_Comm_set_attr(comm, comm_keyval, c);
   return c;
@@ -183,6 +197,7 @@ void tp_p2p(MPI_Comm comm, int dest, int count, MPI_Datatype type) {
 
 void tp_rma_put(MPI_Win win, int target, int count, MPI_Datatype type) {
   if (!active) return;
+  tp_trace_unsupported("one-sided");
   tp_call(TP_RMA);
   int dst = tp_world_rank(win_of(win), target);
   if (dst >= 0) tp_send(TP_RMA, dst, tp_bytes(count, type));
@@ -190,6 +205,7 @@ void tp_rma_put(MPI_Win win, int target, int count, MPI_Datatype type) {
 
 void tp_rma_get(MPI_Win win, int target, int count, MPI_Datatype type) {
   if (!active) return;
+  tp_trace_unsupported("one-sided");
   tp_call(TP_RMA);
   int src = tp_world_rank(win_of(win), target);
   if (src >= 0) tp_recv(TP_RMA, src, tp_bytes(count, type));
@@ -241,6 +257,7 @@ void tp_persistent_start(MPI_Request req) {
       break;
     }
   pthread_mutex_unlock(&persistent_lock);
+  tp_trace_unsupported("persistent");
   if (dst == -2) return; /* a persistent receive */
   tp_call(TP_P2P);
   if (dst >= 0) tp_send(TP_P2P, dst, bytes);

@@ -21,7 +21,12 @@ struct AppArgs {
 
   void add_to(CLI::App& command) {
     AppSpec& s = spec_defaults;
-    command.add_option("--app", kind, "replay (default), dt or md");
+    command.add_option("--app", kind, "replay (default), dt, md or trace");
+    command.add_option("--trace", s.trace,
+                       "trace: tofa-profile's DIR/NAME of a --trace recording (NAME.mat, NAME.trace/)");
+    command.add_option("--cpu-speed", s.cpu_speed,
+                       "trace: flop/s that replay the recorded CPU time as measured (default 6e9)")
+        ->check(CLI::PositiveNumber);
     command.add_option("--graph", graph,
                        "replay: communication matrix (dense, as tofa-profile writes)");
     command.add_option("--rounds", s.rounds, "replay: rounds (default 10)")
@@ -63,7 +68,10 @@ struct AppArgs {
     s.kind = kind.empty() ? AppKind::Replay : parse_app_kind(kind);
     if (s.kind == AppKind::Replay && graph.empty())
       throw tofa::Error("the replay needs --graph MATRIX (or choose --app dt or md)");
+    if (s.kind == AppKind::Trace && s.trace.empty())
+      throw tofa::Error("--app trace needs --trace DIR/NAME (a tofa-profile --trace recording)");
     s.matrix = graph;
+    prepare_app(s);
     if (npb_class.size() != 1) throw tofa::Error("--class: expected one letter, S W A B C or D");
     s.npb_class = static_cast<char>(std::toupper(static_cast<unsigned char>(npb_class[0])));
     s.dt_graph = parse_dt_graph(dt_graph);

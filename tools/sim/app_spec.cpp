@@ -7,10 +7,12 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <sstream>
 
 #include "apps/md_grid.h"
 #include "tofa/error.hpp"
+#include "trace_resolve.hpp"
 
 namespace tofa::sim {
 
@@ -58,7 +60,8 @@ AppKind parse_app_kind(const std::string& name) {
   if (n == "replay") return AppKind::Replay;
   if (n == "dt") return AppKind::Dt;
   if (n == "md") return AppKind::Md;
-  throw Error("unknown application '" + name + "': expected replay, dt or md");
+  if (n == "trace") return AppKind::Trace;
+  throw Error("unknown application '" + name + "': expected replay, dt, md or trace");
 }
 
 DtGraph parse_dt_graph(const std::string& name) {
@@ -90,6 +93,8 @@ std::string describe(const AppSpec& app) {
     case AppKind::Md:
       return "md " + std::to_string(app.ranks) + " ranks, " + std::to_string(app.steps) +
              " steps, " + number(app.atoms) + " atoms";
+    case AppKind::Trace:
+      return "trace " + app.trace;
   }
   return "?";
 }
@@ -102,6 +107,8 @@ std::string app_program(AppKind kind) {
       return "tofa-sim-dt";
     case AppKind::Md:
       return "tofa-sim-md";
+    case AppKind::Trace:
+      return "tofa-sim-trace";
   }
   return "?";
 }
@@ -116,6 +123,8 @@ CommGraph app_graph(const AppSpec& app) {
       return npb_dt_graph(app.dt_graph, app.npb_class);
     case AppKind::Md:
       return md_graph(app);
+    case AppKind::Trace:
+      return read_graph(app.trace + ".mat", GraphFormat::DenseMatrix);
   }
   throw Error("unknown application");
 }
@@ -150,6 +159,8 @@ std::vector<std::string> program_arguments(const AppSpec& app) {
               "-b", number(app.bytes_per_atom),
               "-f", number(app.flops_per_atom),
               "-r", std::to_string(app.reduce_doubles)};
+    case AppKind::Trace:
+      return {"-f", number(app.cpu_speed), absolute_path(app.trace + ".replay")};
   }
   return {};
 }
@@ -161,11 +172,26 @@ std::vector<std::string> app_arguments(const AppSpec& app) {
   if (!app.sent_matrix.empty()) {
     if (app.kind == AppKind::Replay)
       throw Error(
-          "--sent-matrix: only dt and md count what they send (the replay sends its matrix)");
-    args.push_back("-m");
-    args.push_back(absolute_path(app.sent_matrix));
+          "--sent-matrix: only dt, md and trace count what they send (the replay sends its "
+          "matrix)");
+    // before the job directories (getopt stops at the first of them)
+    args.insert(app.kind == AppKind::Trace ? args.end() - 1 : args.end(),
+                {"-m", absolute_path(app.sent_matrix)});
   }
   return args;
+}
+
+void prepare_app(const AppSpec& app) {
+  if (app.kind != AppKind::Trace) return;
+  namespace fs = std::filesystem;
+  const fs::path recorded = app.trace + ".trace", resolved = app.trace + ".replay";
+  if (!fs::exists(recorded / "0.trace"))
+    throw Error("--trace " + app.trace + ": no " + (recorded / "0.trace").string() +
+                " (record it with tofa-profile --trace -o DIR --name NAME)");
+  if (fs::exists(resolved / "0.replay") &&
+      fs::last_write_time(resolved / "0.replay") >= fs::last_write_time(recorded / "0.trace"))
+    return;
+  resolve_trace(recorded.string(), resolved.string());
 }
 
 std::vector<std::string> app_settings(const AppSpec& app) {

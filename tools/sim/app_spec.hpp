@@ -15,6 +15,7 @@ enum class AppKind {
   Replay,  ///< tofa-sim-replay: a communication matrix, phase by phase
   Dt,      ///< tofa-sim-dt: NPB DT's BH, WH or SH graph
   Md,      ///< tofa-sim-md: halo exchange, compute, periodic allreduce
+  Trace,   ///< tofa-sim-trace: a recorded run (tofa-profile --trace), replayed
 };
 
 struct AppSpec {
@@ -36,11 +37,15 @@ struct AppSpec {
   double bytes_per_atom = 48;
   double flops_per_atom = 1000;
   int reduce_doubles = 8;
-  // Dt, Md
+  // Trace: tofa-profile's output DIR/NAME (DIR/NAME.mat, DIR/NAME.trace/);
+  // the replayable form goes to DIR/NAME.replay/ (trace_resolve.hpp)
+  std::string trace;
+  double cpu_speed = 6e9;  ///< flop/s that replay the recorded CPU time as measured
+  // Dt, Md, Trace
   std::string sent_matrix;  ///< write the bytes the ranks send here (-m)
 };
 
-/// "replay", "dt", "md"; throws Error otherwise.
+/// "replay", "dt", "md", "trace"; throws Error otherwise.
 AppKind parse_app_kind(const std::string& name);
 /// "bh", "wh", "sh" (any case); throws Error otherwise.
 DtGraph parse_dt_graph(const std::string& name);
@@ -49,12 +54,14 @@ std::string dt_graph_name(DtGraph graph);  ///< "BH", "WH", "SH"
 /// A short description for output: "dt BH class C", "md 64 ranks 100 steps ...".
 std::string describe(const AppSpec& app);
 
-/// The executable's file name: "tofa-sim-replay", "tofa-sim-dt", "tofa-sim-md".
+/// The executable's file name: "tofa-sim-replay", "tofa-sim-dt", "tofa-sim-md",
+/// "tofa-sim-trace".
 std::string app_program(AppKind kind);
 /// The prefix of the line the application prints its results on ("tofa-sim-dt:").
 std::string result_prefix(AppKind kind);
 
-/// The communication graph: the matrix (Replay), npb_dt_graph (Dt), or
+/// The communication graph: the matrix (Replay), the recorded NAME.mat
+/// (Trace), npb_dt_graph (Dt), or
 /// halo_exchange_graph over the whole run (Md: steps x the halo, plus the
 /// allreduces' recursive doubling with reduce_doubles x 8 bytes per step of
 /// each of steps / reduce_every reductions). Md needs app.ranks >= 1.
@@ -69,6 +76,11 @@ int app_rank_count(const AppSpec& app);
 /// absolute (smpirun runs in a work directory). Throws Error for a
 /// sent_matrix of the replay.
 std::vector<std::string> app_arguments(const AppSpec& app);
+
+/// A Trace's replay directory, resolved from its recording when missing or
+/// older than it (resolve_trace); other kinds: nothing. Not thread-safe:
+/// call it once before simulating.
+void prepare_app(const AppSpec& app);
 
 /// SimGrid settings the application needs beyond tofa-sim's own (Md: the
 /// recursive-doubling allreduce its graph describes).

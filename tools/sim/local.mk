@@ -13,6 +13,7 @@ tools_sim_tofa_sim_SOURCES = tools/sim/tofa_sim.cpp \
 	tools/sim/failure_draw.hpp tools/sim/failure_draw.cpp \
 	tools/sim/progress.hpp tools/sim/work_dir.hpp \
 	tools/sim/app_spec.hpp tools/sim/app_spec.cpp tools/sim/app_args.hpp \
+	tools/sim/trace_resolve.hpp tools/sim/trace_resolve.cpp \
 	tools/sim/apps/md_grid.h \
 	tools/sim/simulate.hpp tools/sim/simulate.cpp \
 	tools/sim/parallel.hpp tools/sim/parallel.cpp \
@@ -29,7 +30,7 @@ tools_sim_tofa_sim_LDADD = common/libtofa.la $(SIMGRID_LIBS)
 # The applications are SMPI programs: smpicc compiles and links them, not libtool;
 # as scripts "make all" builds them and "make install" copies them.
 TOFA_SIM_APPS = tools/sim/apps/tofa-sim-replay tools/sim/apps/tofa-sim-dt \
-	tools/sim/apps/tofa-sim-md
+	tools/sim/apps/tofa-sim-md tools/sim/apps/tofa-sim-trace
 pkglibexec_SCRIPTS = $(TOFA_SIM_APPS)
 TOFA_SMPICC = $(SMPICC) -std=c11 -D_GNU_SOURCE -O2 $(TOFA_CFLAGS)
 tools/sim/apps/tofa-sim-replay: $(srcdir)/tools/sim/apps/replay.c
@@ -42,8 +43,11 @@ tools/sim/apps/tofa-sim-md: $(srcdir)/tools/sim/apps/md.c $(srcdir)/tools/sim/ap
 		$(srcdir)/tools/sim/apps/sent_matrix.h
 	@$(MKDIR_P) tools/sim/apps
 	$(AM_V_CC)$(TOFA_SMPICC) -o $@ $(srcdir)/tools/sim/apps/md.c -lm
+tools/sim/apps/tofa-sim-trace: $(srcdir)/tools/sim/apps/trace.c $(srcdir)/tools/sim/apps/sent_matrix.h
+	@$(MKDIR_P) tools/sim/apps
+	$(AM_V_CC)$(TOFA_SMPICC) -o $@ $(srcdir)/tools/sim/apps/trace.c
 CLEANFILES += $(TOFA_SIM_APPS)
 endif
-EXTRA_DIST += tools/sim/apps/replay.c tools/sim/apps/dt.c tools/sim/apps/md.c \
+EXTRA_DIST += tools/sim/apps/replay.c tools/sim/apps/dt.c tools/sim/apps/md.c tools/sim/apps/trace.c \
 	tools/sim/apps/md_grid.h tools/sim/apps/sent_matrix.h tools/sim/README.md man/tofa-sim.1 \
 	scripts/sim-results.py scripts/lib/svg_bars.py

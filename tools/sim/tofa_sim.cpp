@@ -19,6 +19,7 @@
 #include "platform.hpp"
 #include "routes.hpp"
 #include "simulate.hpp"
+#include "trace_resolve.hpp"
 #include "tofa/tofa.hpp"
 #include "work_dir.hpp"
 
@@ -223,6 +224,27 @@ int graph_command(const tofa::sim::AppArgs& args, const std::string& output) {
   return 0;
 }
 
+/// Resolves a recording for the replayer and says what it holds.
+int trace_command(const std::string& trace, const std::string& matrix) {
+  const tofa::sim::ResolvedTrace resolved =
+      tofa::sim::resolve_trace(trace + ".trace", trace + ".replay");
+  std::uint64_t bytes = 0;
+  for (std::uint64_t b : resolved.bytes) bytes += b;
+  std::printf("%s.replay: %d ranks, %llu events, %llu collectives, %.6f CPU seconds, %llu bytes\n",
+              trace.c_str(), resolved.ranks, static_cast<unsigned long long>(resolved.events),
+              static_cast<unsigned long long>(resolved.collectives), resolved.cpu_seconds,
+              static_cast<unsigned long long>(bytes));
+  if (matrix.empty()) return 0;
+  std::ofstream out(matrix);
+  out << resolved.ranks << '\n';
+  for (int i = 0; i < resolved.ranks; ++i)
+    for (int j = 0; j < resolved.ranks; ++j)
+      out << resolved.bytes[static_cast<std::size_t>(i) * resolved.ranks + j]
+          << (j + 1 < resolved.ranks ? ' ' : '\n');
+  if (!out.flush()) throw tofa::Error("cannot write '" + matrix + "'");
+  return 0;
+}
+
 struct RunArgs {
   tofa::sim::AppArgs app;
   std::string hostfile;
@@ -336,6 +358,14 @@ int main(int argc, char** argv) {
   graph_args.add_to(*graph_cmd);
   graph_cmd->add_option("-o,--output", graph_output, "file to write (default standard output)");
 
+  std::string trace_prefix, trace_matrix;
+  auto* trace_cmd = app.add_subcommand(
+      "trace", "make a tofa-profile --trace recording replayable (DIR/NAME.replay/)");
+  trace_cmd->add_option("--trace", trace_prefix, "the recording: tofa-profile's DIR/NAME")
+      ->required();
+  trace_cmd->add_option("--matrix", trace_matrix,
+                        "also write the bytes the replay sends, rank to rank (dense matrix)");
+
   PlatformArgs run_platform;
   RunArgs run_args;
   auto* run = app.add_subcommand("run", "simulate one run of an application with a placement");
@@ -431,6 +461,7 @@ int main(int argc, char** argv) {
     if (*cross) return crosstraffic_command(cross_args, bytes, max_hops);
     if (*failures) return failures_command(failure_args);
     if (*graph_cmd) return graph_command(graph_args, graph_output);
+    if (*trace_cmd) return trace_command(trace_prefix, trace_matrix);
     if (*batch) {
       bs.abort_cost = tofa::sim::parse_abort_cost(abort_cost);
       return batch_command(batch_platform, batch_args, batches_option->count() > 0,

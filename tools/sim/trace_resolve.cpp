@@ -1,0 +1,307 @@
+#include "trace_resolve.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <unordered_map>
+
+#include "tofa/error.hpp"
+
+namespace tofa::sim {
+namespace {
+
+struct Message {
+  int round;
+  int src;
+  int dst;
+  std::uint64_t bytes;
+};
+
+// A collective instance: communicator key and its call number there.
+using CollectiveId = std::pair<std::string, std::uint64_t>;
+
+class Reader {
+ public:
+  Reader(const std::string& path, int rank) : path_(path), in_(path) {
+    if (!in_) throw Error("cannot read the trace " + path + " (is it a tofa-profile --trace directory?)");
+    std::string magic, rank_word, size_word;
+    int version = 0, file_rank = -1;
+    next();
+    std::istringstream head(line_);
+    if (!(head >> magic >> version >> rank_word >> file_rank >> size_word >> size_) ||
+        magic != "tofaprof-trace" || version != 1 || file_rank != rank || size_ < 1)
+      fail("expected the header 'tofaprof-trace 1 rank " + std::to_string(rank) + " size P'");
+  }
+
+  bool next() {
+    if (!std::getline(in_, line_)) return false;
+    ++line_no_;
+    return true;
+  }
+  const std::string& line() const { return line_; }
+  int size() const { return size_; }
+  [[noreturn]] void fail(const std::string& what) const { throw ParseError(path_, line_no_, 0, what); }
+
+  // Fields of the current line after its letter, checked for count.
+  std::istringstream fields(std::size_t expected, const char* form) const {
+    std::istringstream words(line_.substr(1));
+    std::istringstream count(line_);
+    std::size_t n = 0;
+    for (std::string w; count >> w;) ++n;
+    if (n != expected + 1) fail(std::string("expected '") + form + "'");
+    return words;
+  }
+
+  int rank_field(std::istringstream& in, bool any_ok, const char* form) const {
+    long long v;
+    if (!(in >> v) || v < (any_ok ? -1 : 0) || v >= size_)
+      fail(std::string("expected '") + form + "' with ranks below " + std::to_string(size_));
+    return static_cast<int>(v);
+  }
+
+ private:
+  std::string path_;
+  std::ifstream in_;
+  std::string line_;
+  int line_no_ = 0;
+  int size_ = 0;
+};
+
+template <typename T>
+T number(Reader& r, std::istringstream& in, const char* form) {
+  T v;
+  if (!(in >> v)) r.fail(std::string("expected '") + form + "'");
+  return v;
+}
+
+std::string trace_path(const std::string& dir, int rank) {
+  return dir + "/" + std::to_string(rank) + ".trace";
+}
+
+// Pass 1: every collective's messages from every rank.
+std::map<CollectiveId, std::vector<Message>> collect_collectives(const std::string& dir, int ranks,
+                                                                 std::uint64_t& rank0_calls) {
+  std::map<CollectiveId, std::vector<Message>> all;
+  for (int rank = 0; rank < ranks; ++rank) {
+    Reader r(trace_path(dir, rank), rank);
+    if (r.size() != ranks) r.fail("the trace has " + std::to_string(ranks) + " ranks (0.trace says so)");
+    std::vector<Message>* current = nullptr;
+    while (r.next()) {
+      const std::string& l = r.line();
+      if (l.empty()) continue;
+      if (l[0] == 'k') {
+        auto in = r.fields(2, "k KEY SEQ");
+        std::string key;
+        in >> key;
+        auto seq = number<std::uint64_t>(r, in, "k KEY SEQ");
+        current = &all[{key, seq}];
+        if (rank == 0) ++rank0_calls;
+      } else if (l[0] == 'm') {
+        if (!current) r.fail("an 'm' line outside a collective (no 'k' line before it)");
+        auto in = r.fields(3, "m ROUND DST BYTES");
+        int round = number<int>(r, in, "m ROUND DST BYTES");
+        int dst = r.rank_field(in, false, "m ROUND DST BYTES");
+        auto bytes = number<std::uint64_t>(r, in, "m ROUND DST BYTES");
+        if (round < 0) r.fail("expected a round >= 0");
+        current->push_back({round, rank, dst, bytes});
+      } else if (l[0] == 'u') {
+        r.fail("'" + l.substr(2) + "' cannot be replayed (the trace replays point-to-point and collectives only)");
+      } else {
+        current = nullptr;
+      }
+    }
+  }
+  return all;
+}
+
+class RankWriter {
+ public:
+  RankWriter(int rank, int ranks, ResolvedTrace& totals) : rank_(rank), totals_(totals) {
+    lines_.push_back("tofa-replay 1 rank " + std::to_string(rank) + " size " + std::to_string(ranks));
+  }
+
+  void compute(double seconds) {
+    totals_.cpu_seconds += seconds;
+    std::ostringstream l;
+    l.precision(9);
+    l << "c " << seconds;
+    lines_.push_back(l.str());
+  }
+  void send(int dst, int tag, std::uint64_t bytes) {
+    count(dst, bytes);
+    lines_.push_back("s " + std::to_string(dst) + " " + std::to_string(tag) + " " + std::to_string(bytes));
+  }
+  std::uint64_t isend(int dst, int tag, std::uint64_t bytes) {
+    count(dst, bytes);
+    std::uint64_t id = ++next_id_;
+    lines_.push_back("S " + std::to_string(id) + " " + std::to_string(dst) + " " + std::to_string(tag) + " " +
+                     std::to_string(bytes));
+    return id;
+  }
+  void recv(int src, int tag, std::uint64_t bytes) {
+    lines_.push_back("r " + std::to_string(src) + " " + std::to_string(tag) + " " + std::to_string(bytes));
+  }
+  // A receive whose source, tag and size are known only at its completion:
+  // its line is written then, in the place it was posted.
+  std::uint64_t irecv_posted() {
+    std::uint64_t id = ++next_id_;
+    lines_.emplace_back();
+    return id;
+  }
+  void irecv_matched(std::uint64_t id, std::size_t line, int src, int tag, std::uint64_t bytes) {
+    lines_[line] = "R " + std::to_string(id) + " " + std::to_string(src) + " " + std::to_string(tag) + " " +
+                   std::to_string(bytes);
+  }
+  std::uint64_t irecv(int src, int tag, std::uint64_t bytes) {
+    std::uint64_t id = irecv_posted();
+    irecv_matched(id, lines_.size() - 1, src, tag, bytes);
+    return id;
+  }
+  void wait(std::uint64_t id) { lines_.push_back("w " + std::to_string(id)); }
+  std::size_t last_line() const { return lines_.size() - 1; }
+
+  void collective(const std::vector<Message>& messages) {
+    std::vector<const Message*> mine;
+    for (const Message& m : messages)
+      if (m.src == rank_ || m.dst == rank_) mine.push_back(&m);
+    std::stable_sort(mine.begin(), mine.end(), [](auto* a, auto* b) { return a->round < b->round; });
+    for (std::size_t i = 0; i < mine.size();) {
+      std::size_t end = i;
+      while (end < mine.size() && mine[end]->round == mine[i]->round) ++end;
+      std::vector<std::uint64_t> ids;
+      for (std::size_t k = i; k < end; ++k)
+        if (mine[k]->dst == rank_) ids.push_back(irecv(mine[k]->src, kCollectiveTag, mine[k]->bytes));
+      for (std::size_t k = i; k < end; ++k)
+        if (mine[k]->src == rank_) ids.push_back(isend(mine[k]->dst, kCollectiveTag, mine[k]->bytes));
+      for (std::uint64_t id : ids) wait(id);
+      i = end;
+    }
+  }
+
+  void write(const std::string& path) {
+    std::ofstream out(path);
+    if (!out) throw Error("cannot write " + path);
+    for (const std::string& l : lines_)
+      if (!l.empty()) out << l << '\n';
+    if (!out.flush()) throw Error("cannot write " + path);
+    totals_.events += lines_.size();
+  }
+
+ private:
+  void count(int dst, std::uint64_t bytes) {
+    totals_.bytes[static_cast<std::size_t>(rank_) * static_cast<std::size_t>(totals_.ranks) +
+                  static_cast<std::size_t>(dst)] += bytes;
+  }
+
+  int rank_;
+  ResolvedTrace& totals_;
+  std::vector<std::string> lines_;
+  std::uint64_t next_id_ = 0;
+};
+
+void check_tag(Reader& r, int tag) {
+  if (tag >= kCollectiveTag) r.fail("tag " + std::to_string(tag) + " collides with the replay's collective tag");
+}
+
+// Pass 2: one rank's replay file.
+void resolve_rank(const std::string& dir, const std::string& out_dir, int rank, int ranks,
+                  const std::map<CollectiveId, std::vector<Message>>& collectives, ResolvedTrace& totals) {
+  Reader r(trace_path(dir, rank), rank);
+  RankWriter w(rank, ranks, totals);
+  struct Pending {
+    std::uint64_t id;
+    bool recv;
+    std::size_t line;
+  };
+  std::unordered_map<std::uint64_t, Pending> pending;  // the trace's ids
+  while (r.next()) {
+    const std::string& l = r.line();
+    if (l.empty()) continue;
+    switch (l[0]) {
+      case 'c': {
+        auto in = r.fields(1, "c SECONDS");
+        double s = number<double>(r, in, "c SECONDS");
+        if (!(s >= 0)) r.fail("expected 'c SECONDS' with SECONDS >= 0");
+        w.compute(s);
+        break;
+      }
+      case 's': {
+        auto in = r.fields(3, "s DST TAG BYTES");
+        int dst = r.rank_field(in, false, "s DST TAG BYTES");
+        int tag = number<int>(r, in, "s DST TAG BYTES");
+        check_tag(r, tag);
+        w.send(dst, tag, number<std::uint64_t>(r, in, "s DST TAG BYTES"));
+        break;
+      }
+      case 'S': {
+        auto in = r.fields(4, "S ID DST TAG BYTES");
+        auto id = number<std::uint64_t>(r, in, "S ID DST TAG BYTES");
+        int dst = r.rank_field(in, false, "S ID DST TAG BYTES");
+        int tag = number<int>(r, in, "S ID DST TAG BYTES");
+        check_tag(r, tag);
+        pending[id] = {w.isend(dst, tag, number<std::uint64_t>(r, in, "S ID DST TAG BYTES")), false, 0};
+        break;
+      }
+      case 'r': {
+        auto in = r.fields(3, "r SRC TAG BYTES");
+        int src = r.rank_field(in, false, "r SRC TAG BYTES");
+        int tag = number<int>(r, in, "r SRC TAG BYTES");
+        w.recv(src, tag, number<std::uint64_t>(r, in, "r SRC TAG BYTES"));
+        break;
+      }
+      case 'R': {
+        auto in = r.fields(3, "R ID SRC TAG");
+        auto id = number<std::uint64_t>(r, in, "R ID SRC TAG");
+        std::uint64_t own = w.irecv_posted();
+        pending[id] = {own, true, w.last_line()};
+        break;
+      }
+      case 'w': {
+        auto in = r.fields(4, "w ID SRC TAG BYTES");
+        auto id = number<std::uint64_t>(r, in, "w ID SRC TAG BYTES");
+        auto it = pending.find(id);
+        if (it == pending.end()) r.fail("request " + std::to_string(id) + " completes but was never posted");
+        if (it->second.recv) {
+          int src = r.rank_field(in, false, "w ID SRC TAG BYTES");
+          int tag = number<int>(r, in, "w ID SRC TAG BYTES");
+          w.irecv_matched(it->second.id, it->second.line, src, tag,
+                          number<std::uint64_t>(r, in, "w ID SRC TAG BYTES"));
+        }
+        w.wait(it->second.id);
+        pending.erase(it);
+        break;
+      }
+      case 'k': {
+        auto in = r.fields(2, "k KEY SEQ");
+        std::string key;
+        in >> key;
+        auto seq = number<std::uint64_t>(r, in, "k KEY SEQ");
+        w.collective(collectives.at({key, seq}));
+        break;
+      }
+      case 'm':
+        break;  // pass 1 took them
+      default:
+        r.fail("unknown event '" + l.substr(0, 1) + "' (expected c s S r R w k m)");
+    }
+  }
+  w.write(out_dir + "/" + std::to_string(rank) + ".replay");
+}
+
+}  // namespace
+
+ResolvedTrace resolve_trace(const std::string& trace_dir, const std::string& out_dir) {
+  int ranks = Reader(trace_path(trace_dir, 0), 0).size();
+  ResolvedTrace totals;
+  totals.ranks = ranks;
+  totals.bytes.assign(static_cast<std::size_t>(ranks) * static_cast<std::size_t>(ranks), 0);
+  auto collectives = collect_collectives(trace_dir, ranks, totals.collectives);
+  std::filesystem::create_directories(out_dir);
+  for (int rank = 0; rank < ranks; ++rank)
+    resolve_rank(trace_dir, out_dir, rank, ranks, collectives, totals);
+  return totals;
+}
+
+}  // namespace tofa::sim
