@@ -33,7 +33,6 @@ EOF
 
 CACHE=${TOFA_SLURM_CACHE:-/var/cache/tofa/slurm-src}
 SRC_PACKAGE=slurm-wlm
-DEB_SRC_FILE=/etc/apt/sources.list.d/tofa-debian-src.sources
 PUBLIC_HEADERS="slurm.h slurm_errno.h slurmdb.h spank.h smd_ns.h"
 force=no
 
@@ -59,22 +58,6 @@ configure_flags() {
         --disable-maintainer-mode --disable-dependency-tracking \
         --with-munge --enable-pam --without-rpath --disable-debug \
         --enable-multiple-slurmd "--with-pmix=/usr/lib/$multiarch/pmix2"
-}
-
-have_deb_src() {
-    grep -qsE '^[[:space:]]*Types:.*deb-src' /etc/apt/sources.list.d/*.sources \
-        || grep -qsE '^[[:space:]]*deb-src[[:space:]]' /etc/apt/sources.list /etc/apt/sources.list.d/*.list
-}
-
-ensure_deb_src() {
-    have_deb_src && return 1
-    require_root
-    local template=/etc/apt/sources.list.d/debian.sources
-    [ -f "$template" ] || die "no deb-src entry and no $template to derive one from"
-    log "adding deb-src entry $DEB_SRC_FILE"
-    sed -E 's/^([[:space:]]*Types:).*/\1 deb-src/' "$template" > "$DEB_SRC_FILE.tmp"
-    mv "$DEB_SRC_FILE.tmp" "$DEB_SRC_FILE"
-    return 0
 }
 
 # Downloads and unpacks the source package; dpkg-source already applies the

@@ -51,6 +51,27 @@ apt_install_missing() {
         "${missing[@]}" >&2 || die "apt-get install ${missing[*]} failed"
 }
 
+# Debian's source archive (apt-get source): a deb-src twin of debian.sources.
+DEB_SRC_FILE=/etc/apt/sources.list.d/tofa-debian-src.sources
+
+have_deb_src() {
+    grep -qsE '^[[:space:]]*Types:.*deb-src' /etc/apt/sources.list.d/*.sources \
+        || grep -qsE '^[[:space:]]*deb-src[[:space:]]' /etc/apt/sources.list /etc/apt/sources.list.d/*.list
+}
+
+# Adds the deb-src entry when there is none; returns 0 when it added one (then
+# the caller runs apt-get update), 1 when one was there.
+ensure_deb_src() {
+    have_deb_src && return 1
+    require_root
+    local template=/etc/apt/sources.list.d/debian.sources
+    [ -f "$template" ] || die "no deb-src entry and no $template to derive one from"
+    log "adding deb-src entry $DEB_SRC_FILE"
+    sed -E 's/^([[:space:]]*Types:).*/\1 deb-src/' "$template" > "$DEB_SRC_FILE.tmp"
+    mv "$DEB_SRC_FILE.tmp" "$DEB_SRC_FILE"
+    return 0
+}
+
 # Prints the version of an installed Debian package, or nothing.
 installed_version() {
     dpkg-query -W -f='${Version}' "$1" 2>/dev/null || true

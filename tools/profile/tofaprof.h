@@ -124,7 +124,7 @@ void tp_trace_irecv(MPI_Comm comm, int source, int tag, MPI_Datatype type, MPI_R
 void tp_trace_sendrecv(MPI_Comm comm, int dest, int stag, int scount, MPI_Datatype stype,
                        MPI_Datatype rtype, const MPI_Status *st);
 void tp_trace_completed(MPI_Request before, const MPI_Status *st);
-void tp_trace_collective(const struct tp_comm *c);
+void tp_trace_collective(const struct tp_comm *c, int cls);
 void tp_trace_message(int round, int dst, uint64_t bytes);
 void tp_trace_unsupported(const char *what);
 

@@ -70,7 +70,7 @@ static const struct tp_comm *intra(int cls, MPI_Comm comm) {
     tp_unsupported();
     return NULL;
   }
-  tp_trace_collective(c);
+  tp_trace_collective(c, cls);
   return c;
 }
 

@@ -11,9 +11,11 @@
  *   R ID SRC TAG              nonblocking receive posted (-1: any)
  *   w ID SRC TAG BYTES        request ID completed (a receive: its status;
  *                             a send: -1 -1 -1)
- *   k KEY SEQ                 collective SEQ of communicator KEY (a hash of
- *                             its members' world ranks); the "m" lines after
- *                             it are the messages this rank sends in it
+ *   k KEY SEQ CLASS SIZE      collective SEQ of communicator KEY (a hash of
+ *                             its members' world ranks) of SIZE ranks, CLASS
+ *                             as in the summary (bcast, barrier, ...); the
+ *                             "m" lines after it are the messages this rank
+ *                             sends in it
  *   m ROUND DST BYTES         one of them, in round ROUND of its algorithm
  *                             (tofaprof_collectives.c): a rank receives in a
  *                             round what the others send to it in that round
@@ -46,6 +48,17 @@ static double cpu_now(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* mkdir -p: every rank may be the first to create it. */
+static int make_directories(char *path) {
+  for (char *slash = strchr(path + 1, '/');; slash = strchr(slash + 1, '/')) {
+    if (slash) *slash = 0;
+    int made = mkdir(path, 0755) == 0 || errno == EEXIST;
+    if (slash) *slash = '/';
+    if (!made) return -1;
+    if (!slash) return 0;
+  }
+}
+
 void tp_trace_setup(int rank, int size) {
   const char *on = getenv("TOFAPROF_TRACE");
   if (!on || !*on || strcmp(on, "0") == 0) return;
@@ -53,7 +66,7 @@ void tp_trace_setup(int rank, int size) {
   const char *name = getenv("TOFAPROF_NAME");
   char dir[4096], path[4160];
   snprintf(dir, sizeof dir, "%s/%s.trace", out && *out ? out : ".", name && *name ? name : "comm");
-  if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+  if (make_directories(dir) != 0) {
     fprintf(stderr, "libtofaprof: cannot create the trace directory %s: %s\n", dir, strerror(errno));
     return;
   }
@@ -207,10 +220,11 @@ void tp_trace_completed(MPI_Request before, const MPI_Status *st) {
        st->MPI_TAG, (unsigned long long)received(st, p.type));
 }
 
-void tp_trace_collective(const struct tp_comm *c) {
+void tp_trace_collective(const struct tp_comm *c, int cls) {
   if (!trace) return;
   struct tp_comm *counted = (struct tp_comm *)c; /* the cached translation keeps the count */
-  line("k %llx %llu\n", (unsigned long long)c->key, (unsigned long long)counted->calls++);
+  line("k %llx %llu %s %d\n", (unsigned long long)c->key, (unsigned long long)counted->calls++,
+       tp_class_name(cls), c->size);
 }
 
 void tp_trace_message(int round, int dst, uint64_t bytes) {

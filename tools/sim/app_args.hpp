@@ -24,6 +24,8 @@ struct AppArgs {
     command.add_option("--app", kind, "replay (default), dt, md or trace");
     command.add_option("--trace", s.trace,
                        "trace: tofa-profile's DIR/NAME of a --trace recording (NAME.mat, NAME.trace/)");
+    command.add_option("--trace-window", s.trace_window,
+                       "trace: replay between world barriers A and B only (A:B; tofa-sim trace lists them)");
     command.add_option("--cpu-speed", s.cpu_speed,
                        "trace: flop/s that replay the recorded CPU time as measured (default 6e9)")
         ->check(CLI::PositiveNumber);

@@ -94,7 +94,7 @@ std::string describe(const AppSpec& app) {
       return "md " + std::to_string(app.ranks) + " ranks, " + std::to_string(app.steps) +
              " steps, " + number(app.atoms) + " atoms";
     case AppKind::Trace:
-      return "trace " + app.trace;
+      return "trace " + app.trace + (app.trace_window.empty() ? "" : " window " + app.trace_window);
   }
   return "?";
 }
@@ -160,7 +160,7 @@ std::vector<std::string> program_arguments(const AppSpec& app) {
               "-f", number(app.flops_per_atom),
               "-r", std::to_string(app.reduce_doubles)};
     case AppKind::Trace:
-      return {"-f", number(app.cpu_speed), absolute_path(app.trace + ".replay")};
+      return {"-f", number(app.cpu_speed), absolute_path(replay_dir(app))};
   }
   return {};
 }
@@ -181,17 +181,23 @@ std::vector<std::string> app_arguments(const AppSpec& app) {
   return args;
 }
 
+std::string replay_dir(const AppSpec& app) {
+  const TraceWindow w = parse_trace_window(app.trace_window);
+  if (w.before == 0 && w.after == 0) return app.trace + ".replay";
+  return app.trace + ".replay-" + std::to_string(w.after) + "-" + std::to_string(w.before);
+}
+
 void prepare_app(const AppSpec& app) {
   if (app.kind != AppKind::Trace) return;
   namespace fs = std::filesystem;
-  const fs::path recorded = app.trace + ".trace", resolved = app.trace + ".replay";
+  const fs::path recorded = app.trace + ".trace", resolved = replay_dir(app);
   if (!fs::exists(recorded / "0.trace"))
     throw Error("--trace " + app.trace + ": no " + (recorded / "0.trace").string() +
                 " (record it with tofa-profile --trace -o DIR --name NAME)");
   if (fs::exists(resolved / "0.replay") &&
       fs::last_write_time(resolved / "0.replay") >= fs::last_write_time(recorded / "0.trace"))
     return;
-  resolve_trace(recorded.string(), resolved.string());
+  resolve_trace(recorded.string(), resolved.string(), parse_trace_window(app.trace_window));
 }
 
 std::vector<std::string> app_settings(const AppSpec& app) {

@@ -40,6 +40,7 @@ struct AppSpec {
   // Trace: tofa-profile's output DIR/NAME (DIR/NAME.mat, DIR/NAME.trace/);
   // the replayable form goes to DIR/NAME.replay/ (trace_resolve.hpp)
   std::string trace;
+  std::string trace_window;  ///< "A:B": between world barriers A and B (TraceWindow)
   double cpu_speed = 6e9;  ///< flop/s that replay the recorded CPU time as measured
   // Dt, Md, Trace
   std::string sent_matrix;  ///< write the bytes the ranks send here (-m)
@@ -76,6 +77,10 @@ int app_rank_count(const AppSpec& app);
 /// absolute (smpirun runs in a work directory). Throws Error for a
 /// sent_matrix of the replay.
 std::vector<std::string> app_arguments(const AppSpec& app);
+
+/// Where a Trace's replayable form goes: DIR/NAME.replay, or
+/// DIR/NAME.replay-A-B for a window.
+std::string replay_dir(const AppSpec& app);
 
 /// A Trace's replay directory, resolved from its recording when missing or
 /// older than it (resolve_trace); other kinds: nothing. Not thread-safe:

@@ -225,15 +225,23 @@ int graph_command(const tofa::sim::AppArgs& args, const std::string& output) {
 }
 
 /// Resolves a recording for the replayer and says what it holds.
-int trace_command(const std::string& trace, const std::string& matrix) {
-  const tofa::sim::ResolvedTrace resolved =
-      tofa::sim::resolve_trace(trace + ".trace", trace + ".replay");
+int trace_command(const std::string& trace, const std::string& window, const std::string& matrix) {
+  tofa::sim::AppSpec spec;
+  spec.trace = trace;
+  spec.trace_window = window;
+  const std::string replay = tofa::sim::replay_dir(spec);
+  const tofa::sim::ResolvedTrace resolved = tofa::sim::resolve_trace(
+      trace + ".trace", replay, tofa::sim::parse_trace_window(window));
   std::uint64_t bytes = 0;
   for (std::uint64_t b : resolved.bytes) bytes += b;
-  std::printf("%s.replay: %d ranks, %llu events, %llu collectives, %.6f CPU seconds, %llu bytes\n",
-              trace.c_str(), resolved.ranks, static_cast<unsigned long long>(resolved.events),
+  std::printf("%s: %d ranks, %llu events, %llu collectives, %.6f CPU seconds, %llu bytes\n",
+              replay.c_str(), resolved.ranks, static_cast<unsigned long long>(resolved.events),
               static_cast<unsigned long long>(resolved.collectives), resolved.cpu_seconds,
               static_cast<unsigned long long>(bytes));
+  std::printf("rank 0's trace lines between barriers of all ranks (a window A:B replays gap B):");
+  for (std::uint64_t gap : resolved.barrier_gaps)
+    std::printf(" %llu", static_cast<unsigned long long>(gap));
+  std::printf("\n");
   if (matrix.empty()) return 0;
   std::ofstream out(matrix);
   out << resolved.ranks << '\n';
@@ -358,11 +366,13 @@ int main(int argc, char** argv) {
   graph_args.add_to(*graph_cmd);
   graph_cmd->add_option("-o,--output", graph_output, "file to write (default standard output)");
 
-  std::string trace_prefix, trace_matrix;
+  std::string trace_prefix, trace_window, trace_matrix;
   auto* trace_cmd = app.add_subcommand(
       "trace", "make a tofa-profile --trace recording replayable (DIR/NAME.replay/)");
   trace_cmd->add_option("--trace", trace_prefix, "the recording: tofa-profile's DIR/NAME")
       ->required();
+  trace_cmd->add_option("--window", trace_window,
+                        "replay between barriers A and B of all ranks only (A:B)");
   trace_cmd->add_option("--matrix", trace_matrix,
                         "also write the bytes the replay sends, rank to rank (dense matrix)");
 
@@ -461,7 +471,7 @@ int main(int argc, char** argv) {
     if (*cross) return crosstraffic_command(cross_args, bytes, max_hops);
     if (*failures) return failures_command(failure_args);
     if (*graph_cmd) return graph_command(graph_args, graph_output);
-    if (*trace_cmd) return trace_command(trace_prefix, trace_matrix);
+    if (*trace_cmd) return trace_command(trace_prefix, trace_window, trace_matrix);
     if (*batch) {
       bs.abort_cost = tofa::sim::parse_abort_cost(abort_cost);
       return batch_command(batch_platform, batch_args, batches_option->count() > 0,

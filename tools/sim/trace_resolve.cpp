@@ -76,14 +76,30 @@ T number(Reader& r, std::istringstream& in, const char* form) {
   return v;
 }
 
+struct Collective {
+  CollectiveId id;
+  bool world_barrier;  // a barrier of all ranks: the window's bounds
+};
+
+Collective parse_collective(Reader& r) {
+  auto in = r.fields(4, "k KEY SEQ CLASS SIZE");
+  std::string key, cls;
+  in >> key;
+  auto seq = number<std::uint64_t>(r, in, "k KEY SEQ CLASS SIZE");
+  in >> cls;
+  int size = number<int>(r, in, "k KEY SEQ CLASS SIZE");
+  return {{key, seq}, cls == "barrier" && size == r.size()};
+}
+
 std::string trace_path(const std::string& dir, int rank) {
   return dir + "/" + std::to_string(rank) + ".trace";
 }
 
 // Pass 1: every collective's messages from every rank.
 std::map<CollectiveId, std::vector<Message>> collect_collectives(const std::string& dir, int ranks,
-                                                                 std::uint64_t& rank0_calls) {
+                                                                 ResolvedTrace& totals) {
   std::map<CollectiveId, std::vector<Message>> all;
+  totals.barrier_gaps.assign(1, 0);
   for (int rank = 0; rank < ranks; ++rank) {
     Reader r(trace_path(dir, rank), rank);
     if (r.size() != ranks) r.fail("the trace has " + std::to_string(ranks) + " ranks (0.trace says so)");
@@ -91,13 +107,14 @@ std::map<CollectiveId, std::vector<Message>> collect_collectives(const std::stri
     while (r.next()) {
       const std::string& l = r.line();
       if (l.empty()) continue;
+      if (rank == 0) ++totals.barrier_gaps.back();
       if (l[0] == 'k') {
-        auto in = r.fields(2, "k KEY SEQ");
-        std::string key;
-        in >> key;
-        auto seq = number<std::uint64_t>(r, in, "k KEY SEQ");
-        current = &all[{key, seq}];
-        if (rank == 0) ++rank0_calls;
+        Collective c = parse_collective(r);
+        current = &all[c.id];
+        if (rank == 0) {
+          ++totals.collectives;
+          if (c.world_barrier) totals.barrier_gaps.push_back(0);
+        }
       } else if (l[0] == 'm') {
         if (!current) r.fail("an 'm' line outside a collective (no 'k' line before it)");
         auto in = r.fields(3, "m ROUND DST BYTES");
@@ -207,9 +224,12 @@ void check_tag(Reader& r, int tag) {
 
 // Pass 2: one rank's replay file.
 void resolve_rank(const std::string& dir, const std::string& out_dir, int rank, int ranks,
-                  const std::map<CollectiveId, std::vector<Message>>& collectives, ResolvedTrace& totals) {
+                  const std::map<CollectiveId, std::vector<Message>>& collectives, TraceWindow window,
+                  ResolvedTrace& totals) {
   Reader r(trace_path(dir, rank), rank);
   RankWriter w(rank, ranks, totals);
+  int barriers = 0;
+  auto inside = [&] { return barriers >= window.after && (window.before == 0 || barriers < window.before); };
   struct Pending {
     std::uint64_t id;
     bool recv;
@@ -219,6 +239,14 @@ void resolve_rank(const std::string& dir, const std::string& out_dir, int rank, 
   while (r.next()) {
     const std::string& l = r.line();
     if (l.empty()) continue;
+    if (l[0] == 'k' && parse_collective(r).world_barrier) {
+      const bool was_inside = inside();
+      ++barriers;
+      if (was_inside != inside() && !pending.empty())
+        r.fail("request " + std::to_string(pending.begin()->first) +
+               " is open across the window's barrier " + std::to_string(barriers));
+    }
+    if (!inside()) continue;
     switch (l[0]) {
       case 'c': {
         auto in = r.fields(1, "c SECONDS");
@@ -273,34 +301,43 @@ void resolve_rank(const std::string& dir, const std::string& out_dir, int rank, 
         pending.erase(it);
         break;
       }
-      case 'k': {
-        auto in = r.fields(2, "k KEY SEQ");
-        std::string key;
-        in >> key;
-        auto seq = number<std::uint64_t>(r, in, "k KEY SEQ");
-        w.collective(collectives.at({key, seq}));
+      case 'k':
+        w.collective(collectives.at(parse_collective(r).id));
         break;
-      }
       case 'm':
         break;  // pass 1 took them
       default:
         r.fail("unknown event '" + l.substr(0, 1) + "' (expected c s S r R w k m)");
     }
   }
+  if (window.before > 0 && barriers < window.before)
+    r.fail("the window ends at barrier " + std::to_string(window.before) + ", the trace has " +
+           std::to_string(barriers));
   w.write(out_dir + "/" + std::to_string(rank) + ".replay");
 }
 
 }  // namespace
 
-ResolvedTrace resolve_trace(const std::string& trace_dir, const std::string& out_dir) {
+TraceWindow parse_trace_window(const std::string& text) {
+  TraceWindow w;
+  if (text.empty()) return w;
+  char colon = 0;
+  std::istringstream in(text);
+  if (!(in >> w.after >> colon >> w.before) || colon != ':' || !in.eof() || w.after < 0 ||
+      w.before <= w.after)
+    throw Error("trace window '" + text + "': expected A:B, barrier numbers with 0 <= A < B");
+  return w;
+}
+
+ResolvedTrace resolve_trace(const std::string& trace_dir, const std::string& out_dir, TraceWindow window) {
   int ranks = Reader(trace_path(trace_dir, 0), 0).size();
   ResolvedTrace totals;
   totals.ranks = ranks;
   totals.bytes.assign(static_cast<std::size_t>(ranks) * static_cast<std::size_t>(ranks), 0);
-  auto collectives = collect_collectives(trace_dir, ranks, totals.collectives);
+  auto collectives = collect_collectives(trace_dir, ranks, totals);
   std::filesystem::create_directories(out_dir);
   for (int rank = 0; rank < ranks; ++rank)
-    resolve_rank(trace_dir, out_dir, rank, ranks, collectives, totals);
+    resolve_rank(trace_dir, out_dir, rank, ranks, collectives, window, totals);
   return totals;
 }
 
