@@ -38,7 +38,7 @@ struct BatchSettings {
   int jobs = 0;  ///< parallel simulations; 0: the core count
   std::string smpirun = "smpirun";
   std::vector<std::string> cfg;
-  bool crosstraffic = false;
+  bool crosstraffic = true;
   std::string json;  ///< JSON output file
   std::string keep;  ///< keep the work files here
 };

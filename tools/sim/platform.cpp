@@ -88,7 +88,8 @@ void write_torus_cluster(std::ostream& out, const Topology& topology, const Plat
       << "           speed=\"" << exact(o.speed, "f") << "\" core=\"" << topology.cores_per_node()
       << "\"\n"
       << "           bw=\"" << exact(o.bandwidth, "Bps") << "\" lat=\"" << exact(o.latency, "s")
-      << "\" sharing_policy=\"SPLITDUPLEX\"\n"
+      << "\" sharing_policy=\"" << (o.sharing == LinkSharing::Shared ? "SHARED" : "SPLITDUPLEX")
+      << "\"\n"
       << "           loopback_bw=\"" << exact(o.loopback_bandwidth, "Bps") << "\" loopback_lat=\""
       << exact(o.loopback_latency, "s") << "\"/>\n";
 }
@@ -97,6 +98,11 @@ void write_explicit_zone(std::ostream& out, const Topology& topology, const Plat
   const int nodes = topology.node_count();
   const std::string bandwidth = exact(o.bandwidth, "Bps");
   const std::string latency = exact(o.latency, "s");
+  const bool shared = o.sharing == LinkSharing::Shared;
+  auto link_of = [shared](Link link) {
+    if (shared && link.from > link.to) std::swap(link.from, link.to);
+    return link_name(link, Routing::Explicit);
+  };
   out << "  <zone id=\"network\" routing=\"Full\">\n";
   for (int node = 0; node < nodes; ++node)
     out << "    <host id=\"" << host_name(node) << "\" speed=\"" << exact(o.speed, "f")
@@ -106,8 +112,9 @@ void write_explicit_zone(std::ostream& out, const Topology& topology, const Plat
         << exact(o.loopback_bandwidth, "Bps") << "\" latency=\"" << exact(o.loopback_latency, "s")
         << "\" sharing_policy=\"FATPIPE\"/>\n";
     for (int next : topology.neighbours(node))
-      out << "    <link id=\"" << link_name(Link{node, next, 0, +1}, Routing::Explicit)
-          << "\" bandwidth=\"" << bandwidth << "\" latency=\"" << latency << "\"/>\n";
+      if (!shared || node < next)
+        out << "    <link id=\"" << link_of(Link{node, next, 0, +1}) << "\" bandwidth=\"" << bandwidth
+            << "\" latency=\"" << latency << "\"/>\n";
   }
   for (int from = 0; from < nodes; ++from) {
     out << "    <route src=\"" << host_name(from) << "\" dst=\"" << host_name(from)
@@ -117,7 +124,7 @@ void write_explicit_zone(std::ostream& out, const Topology& topology, const Plat
       out << "    <route src=\"" << host_name(from) << "\" dst=\"" << host_name(to)
           << "\" symmetrical=\"NO\">";
       for (const Link& link : topology.route(from, to).links)
-        out << "<link_ctn id=\"" << link_name(link, Routing::Explicit) << "\"/>";
+        out << "<link_ctn id=\"" << link_of(link) << "\"/>";
       out << "</route>\n";
     }
   }
@@ -150,6 +157,16 @@ Routing parse_routing(const std::string& text) {
   if (text == "zone") return Routing::Zone;
   if (text == "explicit") return Routing::Explicit;
   throw Error("bad routing '" + text + "': expected 'zone' or 'explicit'");
+}
+
+LinkSharing parse_link_sharing(const std::string& text) {
+  if (text == "shared") return LinkSharing::Shared;
+  if (text == "split-duplex") return LinkSharing::SplitDuplex;
+  throw Error("bad link sharing '" + text + "': expected 'shared' or 'split-duplex'");
+}
+
+std::string link_sharing_name(LinkSharing sharing) {
+  return sharing == LinkSharing::Shared ? "shared" : "split-duplex";
 }
 
 Routing default_routing(const Topology& topology) {

@@ -19,14 +19,28 @@ enum class Routing {
   Explicit,
 };
 
+/// How a link between two nodes carries its two directions.
+enum class LinkSharing {
+  /// One link both ways (SimGrid's default for a <link>; the seed's platform
+  /// lists a route per node pair over such links).
+  Shared,
+  /// One link per direction (a full-duplex torus cable).
+  SplitDuplex,
+};
+
+/// "shared" or "split-duplex"; throws Error otherwise.
+LinkSharing parse_link_sharing(const std::string& text);
+std::string link_sharing_name(LinkSharing sharing);
+
 /// The seed's platform (section 5): 6 Gflop/s hosts, 10 Gbit/s links, 1 us.
 struct PlatformOptions {
   double speed = 6e9;                ///< flop/s per core
-  double bandwidth = 10e9 / 8;       ///< bytes/s per link and direction
+  double bandwidth = 10e9 / 8;       ///< bytes/s per link (and direction, split-duplex)
   double latency = 1e-6;             ///< s per link
   double loopback_bandwidth = 10e9;  ///< bytes/s between ranks on one node
   double loopback_latency = 0;       ///< s
   Routing routing = Routing::Zone;
+  LinkSharing sharing = LinkSharing::Shared;
 };
 
 enum class Quantity { Speed, Bandwidth, Latency };
@@ -45,9 +59,9 @@ Routing default_routing(const Topology& topology);
 /// SimGrid host name of a node: "n<id>", whatever the topology names it.
 std::string host_name(int node);
 
-/// Name of the SimGrid link that carries `link` in a platform written with
-/// `routing` (TorusZone names each node's + link per dimension; _UP is used
-/// in the + direction, the neighbour's _DOWN in the - direction).
+/// Name of the SimGrid link that carries `link` in a split-duplex platform
+/// written with `routing` (TorusZone names each node's + link per dimension;
+/// _UP is used in the + direction, the neighbour's _DOWN in the - direction).
 std::string link_name(const Link& link, Routing routing);
 
 /// Writes the platform. Throws Error for Routing::Zone on a topology that is

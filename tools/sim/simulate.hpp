@@ -15,7 +15,7 @@ struct Simulation {
   std::string smpirun = "smpirun";
   std::string platform;          ///< platform file, written beforehand
   std::vector<std::string> cfg;  ///< extra SimGrid settings NAME:VALUE
-  bool crosstraffic = false;     ///< network/crosstraffic (off: see README)
+  bool crosstraffic = true;      ///< network/crosstraffic (SimGrid's default)
   std::string work_dir;          ///< smpirun runs here; the machine file goes here
   std::string hostfile_name = "hosts";
   bool show_progress = true;  ///< smpirun's elapsed time on a terminal

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,7 @@ struct PlatformArgs {
   std::string speed = "6Gf";
   std::string bandwidth = "10Gbps";
   std::string latency = "1us";
+  std::string sharing = "shared";
 
   void add_to(CLI::App& command) {
     command.add_option("--topology", topology, "topology file (tofa.conf) or torus:8x8x8")
@@ -56,6 +58,8 @@ struct PlatformArgs {
     command.add_option("--speed", speed, "host speed (default 6Gf)");
     command.add_option("--bandwidth", bandwidth, "link bandwidth per direction (default 10Gbps)");
     command.add_option("--latency", latency, "link latency (default 1us)");
+    command.add_option("--link-sharing", sharing,
+                       "shared (default: one link both ways, SimGrid's default) or split-duplex");
   }
 
   PlatformOptions options(const tofa::Topology& topo) const {
@@ -65,6 +69,7 @@ struct PlatformArgs {
     o.latency = tofa::sim::parse_quantity(latency, tofa::sim::Quantity::Latency);
     o.routing =
         routing.empty() ? tofa::sim::default_routing(topo) : tofa::sim::parse_routing(routing);
+    o.sharing = tofa::sim::parse_link_sharing(sharing);
     return o;
   }
 };
@@ -91,7 +96,8 @@ int platform_command(const PlatformArgs& args, const std::string& output) {
 
 int routes_command(const PlatformArgs& args, int show, const std::string& given_platform) {
   const tofa::Topology topology = tofa::load_topology(args.topology);
-  const PlatformOptions options = args.options(topology);
+  PlatformOptions options = args.options(topology);
+  options.sharing = tofa::sim::LinkSharing::SplitDuplex;  // the check names each direction's link
   WorkDir work("");
   std::string platform = given_platform;
   if (platform.empty()) {
@@ -117,7 +123,9 @@ int routes_command(const PlatformArgs& args, int show, const std::string& given_
 
 int crosstraffic_command(const PlatformArgs& args, double bytes, int max_hops) {
   const tofa::Topology topology = tofa::load_topology(args.topology);
-  const PlatformOptions options = args.options(topology);
+  PlatformOptions options = args.options(topology);
+  // the reverse flows must share no link direction with A
+  options.sharing = tofa::sim::LinkSharing::SplitDuplex;
   WorkDir work("");
   const std::string platform = work.file("platform.xml");
   write_platform_file(platform, topology, options);
@@ -256,7 +264,7 @@ int trace_command(const std::string& trace, const std::string& window, const std
 struct RunArgs {
   tofa::sim::AppArgs app;
   std::string hostfile;
-  bool crosstraffic = false;
+  bool crosstraffic = true;
   std::vector<std::string> cfg;
   std::string app_binary;
   std::string smpirun = TOFA_SMPIRUN;
@@ -288,8 +296,9 @@ int run_command(const PlatformArgs& platform_args, const RunArgs& args) {
   const tofa::sim::SimulationResult result = tofa::sim::simulate(simulation, placement);
   if (args.verbose) std::fputs(result.output.c_str(), stderr);
   std::printf("%s\n", result.line.c_str());
-  std::printf("simulated time: %.9f s (%d ranks, %s, %s, crosstraffic %s)\n", result.time,
-              graph.task_count(), tofa::sim::describe(app).c_str(), topology.describe().c_str(),
+  std::printf("simulated time: %.9f s (%d ranks, %s, %s, %s links, crosstraffic %s)\n",
+              result.time, graph.task_count(), tofa::sim::describe(app).c_str(),
+              topology.describe().c_str(), tofa::sim::link_sharing_name(options.sharing).c_str(),
               args.crosstraffic ? "on" : "off");
   return 0;
 }
@@ -383,8 +392,9 @@ int main(int argc, char** argv) {
   run_args.app.add_to(*run);
   run->add_option("--hostfile", run_args.hostfile, "placement: line i = node of rank i")
       ->required();
-  run->add_flag("--crosstraffic", run_args.crosstraffic,
-                "keep SimGrid's cross-traffic model on (default off)");
+  run->add_option("--crosstraffic", run_args.crosstraffic,
+                  "SimGrid's network/crosstraffic: on (default, SimGrid's default) or off")
+      ->transform(CLI::Transformer(std::map<std::string, bool>{{"on", true}, {"off", false}}));
   run->add_option("--cfg", run_args.cfg, "extra SimGrid setting NAME:VALUE (repeatable)");
   run->add_option("--app-binary", run_args.app_binary,
                   "the SMPI application's executable (default: the built or installed one)");
@@ -435,8 +445,9 @@ int main(int argc, char** argv) {
   batch->add_option("-j,--jobs", bs.jobs, "parallel simulations (default: the core count)")
       ->check(CLI::NonNegativeNumber);
   batch->add_option("--json", bs.json, "write every seed, draw and result here");
-  batch->add_flag("--crosstraffic", bs.crosstraffic,
-                  "keep SimGrid's cross-traffic model on (default off)");
+  batch->add_option("--crosstraffic", bs.crosstraffic,
+                    "SimGrid's network/crosstraffic: on (default, SimGrid's default) or off")
+      ->transform(CLI::Transformer(std::map<std::string, bool>{{"on", true}, {"off", false}}));
   batch->add_option("--cfg", bs.cfg, "extra SimGrid setting NAME:VALUE (repeatable)");
   batch->add_option("--app-binary", batch_args.app_binary, "the SMPI application's executable");
   batch->add_option("--smpirun", bs.smpirun, "smpirun to use");
