@@ -12,6 +12,8 @@
 namespace tofa::sim {
 namespace {
 
+constexpr double kComputeQuantum = 2e-6;  // seconds
+
 struct Message {
   int round;
   int src;
@@ -139,12 +141,21 @@ class RankWriter {
     lines_.push_back("tofa-replay 1 rank " + std::to_string(rank) + " size " + std::to_string(ranks));
   }
 
+  // Computation shorter than kComputeQuantum is carried to the next one
+  // (as SMPI's smpi/cpu-threshold does): most gaps between two MPI calls are
+  // below a microsecond, and each would cost the replay a simulated action.
   void compute(double seconds) {
     totals_.cpu_seconds += seconds;
+    carried_ += seconds;
+    if (carried_ >= kComputeQuantum) flush_compute();
+  }
+  void flush_compute() {
+    if (carried_ <= 0) return;
     std::ostringstream l;
     l.precision(9);
-    l << "c " << seconds;
+    l << "c " << carried_;
     lines_.push_back(l.str());
+    carried_ = 0;
   }
   void send(int dst, int tag, std::uint64_t bytes) {
     count(dst, bytes);
@@ -198,6 +209,7 @@ class RankWriter {
   }
 
   void write(const std::string& path) {
+    flush_compute();
     std::ofstream out(path);
     if (!out) throw Error("cannot write " + path);
     for (const std::string& l : lines_)
@@ -216,6 +228,7 @@ class RankWriter {
   ResolvedTrace& totals_;
   std::vector<std::string> lines_;
   std::uint64_t next_id_ = 0;
+  double carried_ = 0;
 };
 
 void check_tag(Reader& r, int tag) {
