@@ -6,7 +6,7 @@ packages=(
   autoconf automake libtool pkg-config make g++ python3
   libscotch-dev libmunge-dev munge libgtest-dev libcli11-dev nlohmann-json3-dev
   slurm-wlm slurmctld slurmd slurm-client libslurm-dev libpmi2-0-dev
-  openmpi-bin libopenmpi-dev mpich libmpich-dev gfortran lammps libpng-dev nettle-dev man-db
+  openmpi-bin libopenmpi-dev mpich libmpich-dev gfortran lammps lammps-examples libpng-dev nettle-dev man-db
   clang libclang-rt-14-dev ccache
   libjson-c-dev libyaml-dev liblz4-dev libpam0g-dev file   # Slurm 24.11/26.05 from source (scripts/slurm-release.sh)
   libsimgrid-dev librsvg2-bin

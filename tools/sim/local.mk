@@ -51,3 +51,11 @@ endif
 EXTRA_DIST += tools/sim/apps/replay.c tools/sim/apps/dt.c tools/sim/apps/md.c tools/sim/apps/trace.c \
 	tools/sim/apps/md_grid.h tools/sim/apps/sent_matrix.h tools/sim/README.md man/tofa-sim.1 \
 	scripts/sim-results.py scripts/lib/svg_bars.py
+
+# tools/sim/record: what recording the seed's applications needs (scripts/sim-results.py).
+noinst_DATA = tools/sim/record/libtofa-shared-arrays.so
+tools/sim/record/libtofa-shared-arrays.so: $(srcdir)/tools/sim/record/shared_arrays.c
+	@$(MKDIR_P) tools/sim/record
+	$(AM_V_CC)$(CC) -std=gnu11 -O2 -fPIC -shared -Wall -Wextra -o $@ $(srcdir)/tools/sim/record/shared_arrays.c
+CLEANFILES += tools/sim/record/libtofa-shared-arrays.so
+EXTRA_DIST += tools/sim/record/shared_arrays.c tools/sim/record/npb-dt.sh tools/sim/record/in.peptide-32k

@@ -1,0 +1,85 @@
+"""Real MPI runs of the seed's applications on this machine, recorded by
+tofa-profile --trace for tofa-sim to replay (scripts/sim-results.py).
+
+- NPB DT: NPB 3.3's own DT program (tools/sim/record/npb-dt.sh builds it from
+  Debian's simgrid source package), every rank's feature arrays mapped onto
+  one shared buffer (tools/sim/record/shared_arrays.c): class C's 85 ranks
+  would need some 40 GB. The CPU time and the messages are the program's own.
+- LAMMPS: Debian's lmp on tools/sim/record/in.peptide-32k (32,064 atoms with
+  PPPM, the size of the seed's rhodopsin); replayed between the two barriers
+  that bracket its run command's time steps (tofa-sim trace lists the
+  barriers), without the setup.
+
+Each recording runs its ranks oversubscribed on this machine's cores: the
+trace keeps each rank's CPU time between MPI calls, not its wall time.
+"""
+
+import os
+import re
+import subprocess
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+RECORD_DIR = os.path.join(ROOT, "tools", "sim", "record")
+TOFA_PROFILE = os.path.join(ROOT, "tools", "profile", "tofa-profile")
+SHARED_ARRAYS = os.path.join(ROOT, "tools", "sim", "record", "libtofa-shared-arrays.so")
+LAMMPS_INPUT = os.path.join(RECORD_DIR, "in.peptide-32k")
+MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
+
+
+def _run(args, env=None, check=True):
+    done = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                          env={**os.environ, **MPI_ENV, **(env or {})})
+    if check and done.returncode != 0:
+        raise RuntimeError(f"{' '.join(args)} exited {done.returncode}:\n{done.stdout[-3000:]}")
+    return done
+
+
+def npb_dt_binary():
+    return _run(["bash", os.path.join(RECORD_DIR, "npb-dt.sh")]).stdout.strip().splitlines()[-1]
+
+
+def name(spec):
+    if spec["app"] == "dt":
+        return f"dt-{spec['kind']}-{spec['class']}"
+    return f"lammps-{spec['ranks']}"
+
+
+def ranks(spec, tofa_sim):
+    if spec["app"] == "lammps":
+        return spec["ranks"]
+    matrix = _run([tofa_sim, "graph", "--app", "dt", "--class", spec["class"], "--graph-kind",
+                   spec["kind"]]).stdout
+    return int(next(line for line in matrix.splitlines() if line and line[0] != "#").split()[0])
+
+
+def record(spec, out_dir, tofa_sim, dt_binary=None):
+    """Records one run; returns {"trace": DIR/NAME, "window": "A:B" or "", ...}."""
+    n = ranks(spec, tofa_sim)
+    mpirun = ["mpirun", "--oversubscribe", "--bind-to", "none", "-np", str(n)]
+    profile = [TOFA_PROFILE, "--trace", "-o", out_dir, "--name", name(spec)]
+    if spec["app"] == "dt":
+        shm = f"/dev/shm/tofa-shared-arrays.{os.getpid()}.{name(spec)}"
+        try:
+            done = _run([*profile, "--preload", SHARED_ARRAYS, "--", *mpirun,
+                         "-x", f"TOFA_SHARED_FILE={shm}", dt_binary, str(n),
+                         spec["class"], spec["kind"].upper()], check=False)
+        finally:
+            if os.path.exists(shm):
+                os.unlink(shm)
+        # DT's main returns 1 whatever happened: its report says it finished.
+        if " Verification" not in done.stdout:
+            raise RuntimeError(f"NPB DT {name(spec)} did not finish:\n{done.stdout[-3000:]}")
+    else:
+        _run([*profile, "--", *mpirun, "lmp", "-in", LAMMPS_INPUT, "-var", "steps",
+              str(spec["steps"]), "-log", "none", "-screen", "none"])
+    trace = os.path.join(out_dir, name(spec))
+    listing = _run([tofa_sim, "trace", "--trace", trace]).stdout
+    gaps = [int(x) for x in re.search(r"replays gap B\): ([\d ]+)", listing).group(1).split()]
+    window = ""
+    if spec["app"] == "lammps":
+        # Its last three barriers of all ranks: Timer::barrier_start before the
+        # run's steps, barrier_stop after them, one more as it finishes.
+        barriers = len(gaps) - 1
+        window = f"{barriers - 2}:{barriers - 1}"
+    return {"trace": trace, "window": window, "ranks": n, "barrier_gaps": gaps,
+            "summary": listing.splitlines()[0]}
