@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,7 @@
 #include "platform.hpp"
 #include "routes.hpp"
 #include "simulate.hpp"
+#include "smpi_run.hpp"
 #include "trace_resolve.hpp"
 #include "tofa/tofa.hpp"
 #include "work_dir.hpp"
@@ -261,6 +263,73 @@ int trace_command(const std::string& trace, const std::string& window, const std
   return 0;
 }
 
+struct ShareArgs {
+  std::vector<std::string> jobs;  // TRACE[@A:B]=HOSTFILE
+  bool crosstraffic = true;
+  std::vector<std::string> cfg;
+  double cpu_speed = 6e9;
+  std::string smpirun = TOFA_SMPIRUN;
+  std::string keep;
+};
+
+/// Several recorded jobs at once, each on its own nodes: one SMPI world in
+/// which tofa-sim-trace gives every job its communicator.
+int share_command(const PlatformArgs& platform_args, const ShareArgs& args) {
+  const tofa::Topology topology = tofa::load_topology(platform_args.topology);
+  const PlatformOptions options = platform_args.options(topology);
+  std::vector<int> placement;
+  std::vector<std::string> dirs;
+  tofa::sim::AppSpec app;
+  app.kind = tofa::sim::AppKind::Trace;
+  app.cpu_speed = args.cpu_speed;
+  std::vector<char> used(static_cast<std::size_t>(topology.node_count()), 0);
+  for (const std::string& job : args.jobs) {
+    const auto equals = job.rfind('=');
+    if (equals == std::string::npos)
+      throw tofa::Error("--job '" + job + "': expected TRACE[@A:B]=HOSTFILE");
+    const std::string trace = job.substr(0, equals), hostfile = job.substr(equals + 1);
+    const auto at = trace.rfind('@');
+    app.trace = trace.substr(0, at);
+    app.trace_window = at == std::string::npos ? "" : trace.substr(at + 1);
+    tofa::sim::prepare_app(app);
+    const int ranks = tofa::sim::app_graph(app).task_count();
+    for (int node : tofa::sim::read_hostfile(hostfile, topology, ranks)) {
+      if (used[static_cast<std::size_t>(node)]++)
+        throw tofa::Error(hostfile + ": node " + topology.node_name(node) +
+                          " is another job's (jobs share the torus, not nodes)");
+      placement.push_back(node);
+    }
+    dirs.push_back(tofa::sim::replay_dir(app));
+  }
+  if (dirs.empty()) throw tofa::Error("share: give at least one --job");
+  WorkDir work(args.keep);
+  tofa::sim::SmpiCommand command;
+  command.smpirun = args.smpirun;
+  command.platform = work.file("platform.xml");
+  write_platform_file(command.platform, topology, options);
+  command.hostfile = work.file("hosts");
+  tofa::sim::write_smpi_hostfile(command.hostfile, placement);
+  command.ranks = static_cast<int>(placement.size());
+  command.cfg = tofa::sim::simulation_settings(app, args.crosstraffic, args.cfg);
+  command.app = find_app(tofa::sim::AppKind::Trace, "");
+  command.args = {"-f", std::to_string(args.cpu_speed)};
+  for (const std::string& dir : dirs) {
+    std::string cwd(4096, '\0');
+    command.args.push_back(dir[0] == '/' || !getcwd(cwd.data(), cwd.size()) ? dir
+                                                                            : std::string(cwd.c_str()) + "/" + dir);
+  }
+  command.work_dir = work.path();
+  const tofa::sim::SmpiOutcome outcome = tofa::sim::run_smpi(command);
+  if (outcome.exit_status != 0)
+    throw tofa::Error("smpirun failed with exit status " + std::to_string(outcome.exit_status) +
+                      "; its output:\n" + outcome.output);
+  tofa::sim::output_value(outcome.output, "tofa-sim-trace:", "time");  // checks the line is there
+  std::istringstream lines(outcome.output);
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind("tofa-sim-trace:", 0) == 0) std::printf("%s\n", line.c_str());
+  return 0;
+}
+
 struct RunArgs {
   tofa::sim::AppArgs app;
   std::string hostfile;
@@ -385,6 +454,23 @@ int main(int argc, char** argv) {
   trace_cmd->add_option("--matrix", trace_matrix,
                         "also write the bytes the replay sends, rank to rank (dense matrix)");
 
+  PlatformArgs share_platform;
+  ShareArgs share_args;
+  auto* share = app.add_subcommand(
+      "share", "simulate several recorded jobs at once on their own nodes of one machine");
+  share_platform.add_to(*share);
+  share->add_option("--job", share_args.jobs,
+                    "a job: tofa-profile's DIR/NAME, @A:B for a trace window, =HOSTFILE "
+                    "(repeatable, in world rank order)")
+      ->required();
+  share->add_option("--crosstraffic", share_args.crosstraffic,
+                    "SimGrid's network/crosstraffic: on (default) or off")
+      ->transform(CLI::Transformer(std::map<std::string, bool>{{"on", true}, {"off", false}}));
+  share->add_option("--cpu-speed", share_args.cpu_speed,
+                    "flop/s that replay the recorded CPU time as measured (default 6e9)");
+  share->add_option("--cfg", share_args.cfg, "extra SimGrid setting NAME:VALUE (repeatable)");
+  share->add_option("--keep", share_args.keep, "keep the work files in this directory");
+
   PlatformArgs run_platform;
   RunArgs run_args;
   auto* run = app.add_subcommand("run", "simulate one run of an application with a placement");
@@ -482,6 +568,7 @@ int main(int argc, char** argv) {
     if (*cross) return crosstraffic_command(cross_args, bytes, max_hops);
     if (*failures) return failures_command(failure_args);
     if (*graph_cmd) return graph_command(graph_args, graph_output);
+    if (*share) return share_command(share_platform, share_args);
     if (*trace_cmd) return trace_command(trace_prefix, trace_window, trace_matrix);
     if (*batch) {
       bs.abort_cost = tofa::sim::parse_abort_cost(abort_cost);
