@@ -102,6 +102,13 @@ std::vector<Placement> place(const BatchSettings& settings, const Topology& topo
 
 void simulate_all(const BatchSettings& settings, const Topology& topology,
                   std::vector<Placement>& placements, WorkDir& work) {
+  if (settings.fault_free_time > 0) {
+    for (Placement& placement : placements) {
+      placement.result.time = settings.fault_free_time;
+      placement.result.line = "given: --fault-free-time";
+    }
+    return;
+  }
   Simulation simulation;
   simulation.app = settings.app;
   simulation.program = settings.program;
@@ -128,6 +135,8 @@ void simulate_all(const BatchSettings& settings, const Topology& topology,
 }  // namespace
 
 int batch_command(const BatchSettings& settings) {
+  if (settings.fault_free_time > 0 && settings.hostfile.empty())
+    throw Error("batch: --fault-free-time needs --hostfile (one placement)");
   const Topology topology = load_topology(settings.topology);
   const CommGraph graph = app_graph(settings.app);
   const std::vector<BatchDraw> draws = draw_batches(settings, topology);

@@ -35,6 +35,10 @@ struct BatchSettings {
   AbortCost abort_cost = AbortCost::Full;
   int max_aborts = 10000;
 
+  /// > 0: the placement's fault-free time, simulated elsewhere (a job that
+  /// shares the machine: tofa-sim share); --hostfile only. 0: simulate it.
+  double fault_free_time = 0;
+
   int jobs = 0;  ///< parallel simulations; 0: the core count
   std::string smpirun = "smpirun";
   std::vector<std::string> cfg;

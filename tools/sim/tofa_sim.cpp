@@ -535,6 +535,10 @@ int main(int argc, char** argv) {
                     "SimGrid's network/crosstraffic: on (default, SimGrid's default) or off")
       ->transform(CLI::Transformer(std::map<std::string, bool>{{"on", true}, {"off", false}}));
   batch->add_option("--cfg", bs.cfg, "extra SimGrid setting NAME:VALUE (repeatable)");
+  batch->add_option("--fault-free-time", bs.fault_free_time,
+                    "the placement's fault-free time in seconds, simulated elsewhere (tofa-sim "
+                    "share), instead of simulating it (--hostfile only)")
+      ->check(CLI::PositiveNumber);
   batch->add_option("--app-binary", batch_args.app_binary, "the SMPI application's executable");
   batch->add_option("--smpirun", bs.smpirun, "smpirun to use");
   batch->add_option("--keep", bs.keep, "keep the work files (platform, placements) here");
