@@ -60,6 +60,7 @@ EXTRA_DIST += examples/dt85.mat examples/faults16.txt examples/stencil64.mat exa
 # graphs, a batch against its hand-computed result: only when tofa-sim is built.
 if BUILD_SIM
 TESTS += tests/sim/test_routes.sh tests/sim/test_apps.sh tests/sim/test_batch.sh \
-	tests/sim/test_results.sh
+	tests/sim/test_results.sh tests/sim/test_trace.sh
 endif
-EXTRA_DIST += tests/sim/test_routes.sh tests/sim/test_apps.sh tests/sim/test_batch.sh tests/sim/test_results.sh tests/sim/lib.sh
+EXTRA_DIST += tests/sim/test_routes.sh tests/sim/test_apps.sh tests/sim/test_batch.sh tests/sim/test_results.sh tests/sim/lib.sh \
+	tests/sim/test_trace.sh tests/sim/trace_patterns.c

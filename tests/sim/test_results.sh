@@ -1,37 +1,55 @@
 #!/usr/bin/env bash
-# scripts/sim-results.py --quick end to end (tiny sizes; the real run is
-# `make results`): every strategy x case is simulated and reported, and the
-# two paths agree: a fault-unaware strategy's batch reuses the placement of
-# its fault-free run, so its fault-free batch time equals that run's time,
-# and a batch without aborts takes exactly instances x that time.
+# scripts/sim-results.py --quick end to end (tiny recordings; the real run is
+# `make results`): every strategy x case x network model is simulated and
+# reported, and the two paths agree: a fault-unaware strategy's batch reuses
+# the placement of its fault-free run, so its fault-free batch time equals
+# that run's time, and a batch without aborts takes exactly instances x that
+# time. Jobs sharing the torus are not faster than alone (beyond 1%).
 # Prints "N passed, N failed".
 set -u
 . "$(dirname "$0")/lib.sh"
 
 python3 "$top_srcdir/scripts/sim-results.py" --quick --jobs 2 --json "$work/r.json" \
   --docs "$work/docs" --readme "" >"$work/log" 2>&1 || cat "$work/log"
-check "the JSON holds one run per planned case (22 singles, 12 batches), none empty" \
+check "the JSON holds one run per planned case (57 singles, 24 batches), none empty" \
   python3 - "$work/r.json" <<'PY'
 import json, math, sys
 doc = json.load(open(sys.argv[1]))
 assert doc["size_name"] == "quick", doc["size_name"]
 S = ["default-slurm", "random", "greedy", "torus3d", "tofa", "auto"]
 T = ["default-slurm", "torus3d", "tofa", "auto"]
+T1 = ["default-slurm", "tofa", "auto"]
+M = [["shared", "on"], ["shared", "off"], ["split-duplex", "on"], ["split-duplex", "off"]]
 size = doc["size"]
 dt = [{"app": "dt", "kind": k, "class": c} for k, c in size["dt"]]
-md = [{"app": "md", "ranks": r, "steps": size["steps"]} for r in size["md"]]
-key = lambda arr, app, s: (arr, json.dumps(app, sort_keys=True), s)
-want = [key("8x8x8", a, s) for a in dt + md for s in S]
-want += [key(arr, md[-1], s) for arr in size["arrangements"][1:] for s in T]
-got = [key(r["arrangement"], r["app"], r["strategy"]) for r in doc["singles"]]
-assert len(want) == 22 and sorted(got) == sorted(want), set(got) ^ set(want)
+lm = [{"app": "lammps", "ranks": r, "steps": size["steps"]} for r in size["lammps"]]
+key = lambda arr, app, s, m: (arr, json.dumps(app, sort_keys=True), s, tuple(m))
+want = [key("8x8x8", a, s, m) for a in dt for s in S for m in M]
+want += [key("8x8x8", a, s, M[0]) for a in lm for s in S]
+want += [key(arr, lm[-1], s, M[0]) for arr in size["arrangements"][1:] for s in T1]
+got = [key(r["arrangement"], r["app"], r["strategy"], r["model"]) for r in doc["singles"]]
+assert len(want) == 57 and sorted(got) == sorted(want), set(got) ^ set(want)
 for r in doc["singles"]:
-    assert r["nodes_used"] == r["tasks"] > 0 and r["hop_bytes"] > 0 and 0 < r["time"] < 1, r
-    assert (r["app"]["app"] == "md") == (r["steps_per_second"] > 0), r
-    if r["app"]["app"] == "md":
-        assert r["tasks"] == r["app"]["ranks"], r
-got = sorted((r["app"]["app"], r["failing_nodes"], r["strategy"]) for r in doc["batches"])
-assert got == sorted((a, f, s) for a, f in (("dt", 16), ("md", 8), ("md", 16)) for s in T), got
+    assert r["nodes_used"] == r["tasks"] > 0 and r["hop_bytes"] > 0 and 0 < r["time"] < 10, r
+    assert (r["app"]["app"] == "lammps") == (r["steps_per_second"] is not None), r
+    if r["app"]["app"] == "lammps":
+        assert r["tasks"] == r["app"]["ranks"] and r["steps_per_second"] > 0, r
+got = sorted((r["app"]["app"], r["failing_nodes"], r["strategy"], tuple(r["model"])) for r in doc["batches"])
+assert got == sorted([("dt", 16, s, tuple(m)) for m in M for s in T]
+                     + [("lammps", f, s, tuple(M[0])) for f in (8, 16) for s in T]), got
+mix = len(size["mix"])
+for r in doc["share"]:
+    assert len(r["jobs"]) == mix, r
+    for j in r["jobs"]:
+        # max-min sharing is not monotone: another job's flows can reorder a
+        # job's own and relieve its own contention a little
+        assert j["shared_time"] >= j["alone_time"] * 0.99 > 0, j
+assert sorted(r["strategy"] for r in doc["share"]) == sorted(["default-slurm", "greedy", "tofa", "auto"])
+assert len(doc["share_batches"]) == 4 * size["share_batches"], len(doc["share_batches"])
+for b in doc["share_batches"]:
+    assert len(b["jobs"]) == mix and len(b["outage_nodes"]) == 16, b
+    for j in b["jobs"]:
+        assert j["completion_time"] >= j["instances"] * j["fault_free_time"] * (1 - 1e-9) > 0, j
 for b in doc["batches"]:
     assert b["instances"] > 0 and len(b["batches"]) > 1 and b["instances"] % len(b["batches"]) == 0, b
     assert b["aborted_instances"] == round(b["abort_ratio"] * b["instances"]), b
@@ -45,6 +63,7 @@ doc = json.load(open(sys.argv[1]))
 md = open(sys.argv[2]).read()
 S = ["default-slurm", "random", "greedy", "torus3d", "tofa", "auto"]
 T = ["default-slurm", "torus3d", "tofa", "auto"]
+T1 = ["default-slurm", "tofa", "auto"]
 def rows(prefix):  # the cells of the table rows whose first cell starts with prefix
     return [[c.strip() for c in line.strip("|").split("|")] for line in md.splitlines()
             if line.startswith("| " + prefix)]
@@ -52,7 +71,8 @@ def number(cell):
     return float(re.match(r"[-+\d.e]+", cell).group(0))
 def same(cell, value, digits):  # the cell shows value to `digits` significant digits
     return math.isclose(number(cell), value, rel_tol=0.6 * 10 ** (1 - digits), abs_tol=0.5 if digits == 0 else 0)
-single = {(r["arrangement"], json.dumps(r["app"], sort_keys=True), r["strategy"]): r for r in doc["singles"]}
+single = {(r["arrangement"], json.dumps(r["app"], sort_keys=True), r["strategy"]): r
+          for r in doc["singles"] if r["model"] == ["shared", "on"]}
 get = lambda arr, app, s: single[(arr, json.dumps(app, sort_keys=True), s)]
 size = doc["size"]
 for kind, cls in size["dt"]:
@@ -66,31 +86,33 @@ for kind, cls in size["dt"]:
         if s != "default-slurm":
             change = 100 * (r["time"] / base["time"] - 1)
             assert f"({change:+.1f}%)" in cell, (s, cell, change)
-for ranks in size["md"]:
-    app = {"app": "md", "ranks": ranks, "steps": size["steps"]}
+for ranks in size["lammps"]:
+    app = {"app": "lammps", "ranks": ranks, "steps": size["steps"]}
     found = rows(f"{ranks} |")
     assert len(found) == 1, found
     for s, cell in zip(S, found[0][1:], strict=True):
         assert same(cell, get("8x8x8", app, s)["steps_per_second"], 0), (s, cell)
-largest = {"app": "md", "ranks": size["md"][-1], "steps": size["steps"]}
+largest = {"app": "lammps", "ranks": size["lammps"][-1], "steps": size["steps"]}
 for arr in size["arrangements"]:
     found = rows(f"{arr} |")
     assert len(found) == 1, found
-    for s, cell in zip(T, found[0][1:5], strict=True):
+    for s, cell in zip(T1, found[0][1:4], strict=True):
         assert same(cell, get(arr, largest, s)["steps_per_second"], 0), (arr, s, cell)
-batch_rows = [r for r in rows("DT ") + rows("md ") if len(r) == 7 and "failing nodes" in r[0]]
+batch_rows = [r for r in rows("DT ") + rows("LAMMPS ") if len(r) == 7 and "failing nodes" in r[0]]
 assert len(batch_rows) == 12, len(batch_rows)
 for b in doc["batches"]:
+    if b["model"] != ["shared", "on"]:
+        continue
     label = b["strategy"] + (" (default)" if b["strategy"] == doc["default"] else "")
     found = [r for r in batch_rows if r[1] == label and f", {b['failing_nodes']} failing nodes" in r[0]
-             and r[0].startswith(b["app"]["app"].upper() if b["app"]["app"] == "dt" else "md")]
+             and r[0].startswith("DT" if b["app"]["app"] == "dt" else "LAMMPS")]
     assert len(found) == 1, (b["strategy"], b["failing_nodes"], found)
     assert same(found[0][2], b["mean_completion_time"], 4), (found[0], b["mean_completion_time"])
     assert found[0][4] == f"{100 * b['abort_ratio']:.1f}% ({b['aborted_instances']} of {b['instances']})", found[0]
 shown = re.findall(r"!\[\]\((sim-[\w-]+\.png)\)", md)
-assert sorted(shown) == sorted(f"sim-{c}.png" for c in ("fig3a", "fig3b", "table1", "dt-16", "md-8", "md-16")), shown
+assert sorted(shown) == sorted(f"sim-{c}.png" for c in ("fig3a", "fig3b", "table1", "dt-16", "lammps-8", "lammps-16")), shown
 PY
-for f in sim-fig3a sim-fig3b sim-table1 sim-dt-16 sim-md-8 sim-md-16; do
+for f in sim-fig3a sim-fig3b sim-table1 sim-dt-16 sim-lammps-8 sim-lammps-16; do
   check "docs/$f.svg has a bar per strategy and case with the JSON's value; $f.png decodes to it" \
     env top_srcdir="$top_srcdir" python3 - "$work/r.json" "$work/docs" "$f" <<'PY'
 import json, math, os, sys
@@ -101,8 +123,10 @@ doc = json.load(open(sys.argv[1]))
 directory, chart = sys.argv[2], sys.argv[3]
 S = ["default-slurm", "random", "greedy", "torus3d", "tofa", "auto"]
 T = ["default-slurm", "torus3d", "tofa", "auto"]
+T1 = ["default-slurm", "tofa", "auto"]
 size = doc["size"]
-single = {(r["arrangement"], json.dumps(r["app"], sort_keys=True), r["strategy"]): r for r in doc["singles"]}
+single = {(r["arrangement"], json.dumps(r["app"], sort_keys=True), r["strategy"]): r
+          for r in doc["singles"] if r["model"] == ["shared", "on"]}
 get = lambda arr, app, s: single[(arr, json.dumps(app, sort_keys=True), s)]
 expected = {}  # "series, group" -> the bar's value, as scripts/sim-results.py draws it
 if chart in ("sim-fig3a", "sim-fig3b"):
@@ -110,22 +134,22 @@ if chart in ("sim-fig3a", "sim-fig3b"):
         apps = [({"app": "dt", "kind": k, "class": c}, f"DT {k.upper()} class {c}") for k, c in size["dt"]]
         value = lambda r: r["time"]
     else:
-        apps = [({"app": "md", "ranks": n, "steps": size["steps"]}, f"{n} ranks") for n in size["md"]]
+        apps = [({"app": "lammps", "ranks": n, "steps": size["steps"]}, f"{n} ranks") for n in size["lammps"]]
         value = lambda r: r["steps_per_second"]
     for app, group in apps:
         for s in S:
             expected[f"{s}, {group}"] = value(get("8x8x8", app, s)) / value(get("8x8x8", app, "default-slurm"))
     series, groups = S, [g for _, g in apps]
 elif chart == "sim-table1":
-    largest = {"app": "md", "ranks": size["md"][-1], "steps": size["steps"]}
+    largest = {"app": "lammps", "ranks": size["lammps"][-1], "steps": size["steps"]}
     for arr in size["arrangements"]:
-        for s in T:
+        for s in T1:
             expected[f"{s}, {arr}"] = get(arr, largest, s)["steps_per_second"]
-    series, groups = T, size["arrangements"]
+    series, groups = T1, size["arrangements"]
 else:
     kind, failing = chart.split("-")[1], int(chart.split("-")[2])
     for b in doc["batches"]:
-        if b["app"]["app"] == kind and b["failing_nodes"] == failing:
+        if b["app"]["app"] == kind and b["failing_nodes"] == failing and b["model"] == ["shared", "on"]:
             for i, x in enumerate(b["batches"]):
                 expected[f"{b['strategy']}, {i + 1}"] = x["completion_time"]
             groups = [str(i + 1) for i in range(len(b["batches"]))]
@@ -167,7 +191,7 @@ doc = json.load(open(sys.argv[1]))
 strategies = ["default-slurm", "random", "greedy", "torus3d", "tofa", "auto"]
 size = doc["size"]
 singles = {(r["arrangement"], json.dumps(r["app"], sort_keys=True), r["strategy"]): r
-           for r in doc["singles"]}
+           for r in doc["singles"] if r["model"] == ["shared", "on"]}
 def ok(name, cond):
     print(("ok" if cond else "not ok") + " - " + name)
 for kind, cls in size["dt"]:
@@ -176,14 +200,15 @@ for kind, cls in size["dt"]:
        all(("8x8x8", app, s) in singles and singles[("8x8x8", app, s)]["time"] > 0
            for s in strategies))
 for arr in size["arrangements"]:
-    app = json.dumps({"app": "md", "ranks": size["md"][-1], "steps": size["steps"]},
+    app = json.dumps({"app": "lammps", "ranks": size["lammps"][-1], "steps": size["steps"]},
                      sort_keys=True)
-    ok(f"md on {arr}: steps per second for default-slurm, torus3d, tofa, auto",
+    ok(f"LAMMPS on {arr}: steps per second for default-slurm, tofa, auto",
        all(singles[(arr, app, s)]["steps_per_second"] > 0
-           for s in ["default-slurm", "torus3d", "tofa", "auto"]))
-batches = {(r["app"]["app"], r["failing_nodes"], r["strategy"]): r for r in doc["batches"]}
+           for s in ["default-slurm", "tofa", "auto"]))
+batches = {(r["app"]["app"], r["failing_nodes"], r["strategy"]): r for r in doc["batches"]
+           if r["model"] == ["shared", "on"]}
 ok("3 batch scenarios x 4 strategies",
-   len(batches) == 12 and {k[:2] for k in batches} == {("dt", 16), ("md", 8), ("md", 16)})
+   len(batches) == 12 and {k[:2] for k in batches} == {("dt", 16), ("lammps", 8), ("lammps", 16)})
 dt = json.dumps({"app": "dt", "kind": size["dt"][0][0], "class": size["dt"][0][1]},
                 sort_keys=True)
 for s in ["default-slurm", "torus3d"]:
