@@ -43,9 +43,23 @@ CommGraph md_graph(const AppSpec& app) {
   halo.staged = true;  // apps/md.c swaps as LAMMPS does
   halo.bytes_per_volume = app.density * app.bytes_per_atom * static_cast<double>(app.steps);
   const long reductions = app.reduce_every > 0 ? app.steps / app.reduce_every : 0;
-  halo.allreduce_bytes = 8.0 * app.reduce_doubles * static_cast<double>(reductions);
   try {
-    return halo_exchange_graph(halo);
+    // The library numbers the bricks x fastest; apps/md.c's ranks are
+    // LAMMPS's, z fastest (md_rank). The allreduce's partners are ranks.
+    std::vector<CommEdge> edges;
+    for (CommEdge e : halo_exchange_graph(halo).undirected_edges()) {
+      for (int* task : {&e.from, &e.to}) {
+        const int x[3] = {*task % grid[0], *task / grid[0] % grid[1], *task / (grid[0] * grid[1])};
+        *task = md_rank(x, grid);
+      }
+      edges.push_back(e);
+    }
+    halo.bytes_per_volume = 0;
+    halo.allreduce_bytes = 8.0 * app.reduce_doubles * static_cast<double>(reductions);
+    if (halo.allreduce_bytes > 0)
+      for (const CommEdge& e : halo_exchange_graph(halo).undirected_edges())
+        if (e.bytes > 0) edges.push_back(e);
+    return CommGraph::from_directed_edges(app.ranks, edges);
   } catch (const Error& e) {
     throw Error("md on " + std::to_string(app.ranks) + " ranks (grid " + std::to_string(grid[0]) +
                 "x" + std::to_string(grid[1]) + "x" + std::to_string(grid[2]) + ", box side " +

@@ -8,7 +8,8 @@
  * Model. ATOMS atoms (default 32000, the size of LAMMPS's rhodopsin and LJ
  * benchmarks) fill a periodic cube at DENSITY atoms per unit volume
  * (0.8442, LJ units), side L = (ATOMS / DENSITY)^(1/3). The N ranks split it
- * into P x Q x R bricks (md_grid.h); rank = x + P*(y + Q*z). Each of STEPS
+ * into P x Q x R bricks (md_grid.h); rank = z + R*(y + Q*x), z fastest, as
+ * LAMMPS's MPI_Cart_create numbers its grid. Each of STEPS
  * steps (default 100):
  *  1. halo exchange as LAMMPS's forward communication does it: three
  *     swaps, in x, y, z order, each sending to both face neighbours along
@@ -115,12 +116,13 @@ static int swap_along(int rank, int axis, const int grid[3], const struct settin
                       struct swap *out) {
   if (grid[axis] == 1) return 0;
   const double side = cbrt(s->atoms / s->density);
-  int x[3] = {rank % grid[0], rank / grid[0] % grid[1], rank / (grid[0] * grid[1])};
+  int x[3];
+  md_coords(rank, grid, x);
   const int own = x[axis];
   x[axis] = (own + grid[axis] - 1) % grid[axis];
-  out->minus = x[0] + grid[0] * (x[1] + grid[1] * x[2]);
+  out->minus = md_rank(x, grid);
   x[axis] = (own + 1) % grid[axis];
-  out->plus = x[0] + grid[0] * (x[1] + grid[1] * x[2]);
+  out->plus = md_rank(x, grid);
   /* The same product, in the same order, as the library's staged volume. */
   double volume = s->cutoff;
   for (int d = 0; d < 3; ++d)

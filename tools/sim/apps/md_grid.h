@@ -23,4 +23,16 @@ static inline void md_grid(int ranks, int grid[3]) {
   }
 }
 
+/* LAMMPS's rank order (its MPI_Cart_create grid, row-major): z fastest,
+ * rank = z + R*(y + Q*x). */
+static inline int md_rank(const int x[3], const int grid[3]) {
+  return x[2] + grid[2] * (x[1] + grid[1] * x[0]);
+}
+
+static inline void md_coords(int rank, const int grid[3], int x[3]) {
+  x[2] = rank % grid[2];
+  x[1] = rank / grid[2] % grid[1];
+  x[0] = rank / (grid[1] * grid[2]);
+}
+
 #endif
