@@ -45,7 +45,7 @@ for r in doc["share"]:
         # job's own and relieve its own contention a little
         assert j["shared_time"] >= j["alone_time"] * 0.99 > 0, j
 assert sorted(r["strategy"] for r in doc["share"]) == sorted(["default-slurm", "greedy", "tofa", "auto"])
-assert len(doc["share_batches"]) == 4 * size["share_batches"], len(doc["share_batches"])
+assert len(doc["share_batches"]) == 3 * size["share_batches"], len(doc["share_batches"])
 for b in doc["share_batches"]:
     assert len(b["jobs"]) == mix and len(b["outage_nodes"]) == 16, b
     for j in b["jobs"]:
