@@ -19,7 +19,7 @@ check "mesh 4x3x2, listed routes" routes mesh:4x3x2 explicit 552
 
 # The comparison finds a wrong route: n0 -> n2 of a listed-routes ring of 4
 # made to go the other way round (n0 n3 n2).
-"$sim" platform --topology torus:4 --routing explicit -o "$work/ring.xml"
+"$sim" platform --topology torus:4 --routing explicit --link-sharing split-duplex -o "$work/ring.xml"
 wrong='<link_ctn id="l0_3"/><link_ctn id="l3_2"/>'
 sed -i "s|\(<route src=\"n0\" dst=\"n2\" symmetrical=\"NO\">\).*</route>|\1$wrong</route>|" \
   "$work/ring.xml"
