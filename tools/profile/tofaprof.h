@@ -115,6 +115,7 @@ void tp_rma_get(MPI_Win win, int target, int count, MPI_Datatype type);
  * returns rc. `before` is the request handle as it was passed in. */
 void tp_trace_setup(int rank, int size);
 void tp_trace_teardown(void);
+int tp_tracing(void);
 void tp_trace_enter(void);
 int tp_trace_exit(int rc);
 void tp_trace_send(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type,

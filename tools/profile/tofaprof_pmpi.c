@@ -168,7 +168,7 @@ struct completions {
 
 static struct completions completions_of(int n, const MPI_Request reqs[], MPI_Status statuses[]) {
   struct completions c = {NULL, statuses};
-  if (n <= 0) return c;
+  if (n <= 0 || !tp_tracing()) return c;
   c.before = malloc((size_t)n * sizeof *c.before);
   if (c.before) memcpy(c.before, reqs, (size_t)n * sizeof *c.before);
   if (statuses == MPI_STATUSES_IGNORE) c.statuses = malloc((size_t)n * sizeof *c.statuses);
@@ -205,7 +205,7 @@ int MPI_Testall(int n, MPI_Request reqs[], int *flag, MPI_Status statuses[]) {
 }
 
 static int any_done(int n, MPI_Request reqs[], int *index, int *flag, MPI_Status *status, int wait) {
-  MPI_Request *before = n > 0 ? malloc((size_t)n * sizeof *before) : NULL;
+  MPI_Request *before = n > 0 && tp_tracing() ? malloc((size_t)n * sizeof *before) : NULL;
   if (before) memcpy(before, reqs, (size_t)n * sizeof *before);
   MPI_Status own;
   if (status == MPI_STATUS_IGNORE) status = &own;

@@ -98,6 +98,8 @@ static void line(const char *fmt, ...) {
   va_end(args);
 }
 
+int tp_tracing(void) { return trace != NULL; }
+
 void tp_trace_enter(void) {
   if (!trace) return;
   double spent = cpu_now() - last_exit;
