@@ -76,6 +76,11 @@ void tp_unsupported(void);
 /** Point-to-point send of count x type to `dest` of `comm` (PROC_NULL ok). */
 void tp_p2p(MPI_Comm comm, int dest, int count, MPI_Datatype type);
 
+/** Tables keyed by request handle: the bucket of `req` among `buckets`
+ *  (a power of two), and handle equality (handles may be structs). */
+unsigned tp_request_bucket(MPI_Request req, unsigned buckets);
+int tp_same_request(MPI_Request a, MPI_Request b);
+
 /* Persistent sends: remembered at *_init, recorded at every MPI_Start. */
 void tp_persistent_add(MPI_Request req, MPI_Comm comm, int dest, int count, MPI_Datatype type);
 void tp_persistent_start(MPI_Request req);

@@ -222,15 +222,17 @@ struct persistent {
 static struct persistent *buckets[TP_BUCKETS];
 static pthread_mutex_t persistent_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static unsigned bucket_of(MPI_Request req) {
+unsigned tp_request_bucket(MPI_Request req, unsigned buckets) {
   uint64_t key = 0;
   memcpy(&key, &req, sizeof req < sizeof key ? sizeof req : sizeof key);
   key ^= key >> 17;
   key *= 0x9E3779B97F4A7C15ull;
-  return (unsigned)(key >> 54) % TP_BUCKETS;
+  return (unsigned)(key >> 32) & (buckets - 1);
 }
 
-static int same(MPI_Request a, MPI_Request b) { return memcmp(&a, &b, sizeof a) == 0; }
+int tp_same_request(MPI_Request a, MPI_Request b) { return memcmp(&a, &b, sizeof a) == 0; }
+
+static unsigned bucket_of(MPI_Request req) { return tp_request_bucket(req, TP_BUCKETS); }
 
 void tp_persistent_add(MPI_Request req, MPI_Comm comm, int dest, int count, MPI_Datatype type) {
   if (!active) return;
@@ -251,7 +253,7 @@ void tp_persistent_start(MPI_Request req) {
   uint64_t bytes = 0;
   pthread_mutex_lock(&persistent_lock);
   for (struct persistent *p = buckets[bucket_of(req)]; p; p = p->next)
-    if (same(p->req, req)) {
+    if (tp_same_request(p->req, req)) {
       dst = p->dst;
       bytes = p->bytes;
       break;
@@ -267,7 +269,7 @@ void tp_persistent_remove(MPI_Request req) {
   if (req == MPI_REQUEST_NULL) return;
   pthread_mutex_lock(&persistent_lock);
   for (struct persistent **link = &buckets[bucket_of(req)]; *link; link = &(*link)->next)
-    if (same((*link)->req, req)) {
+    if (tp_same_request((*link)->req, req)) {
       struct persistent *dead = *link;
       *link = dead->next;
       free(dead);

@@ -124,22 +124,14 @@ struct pending {
 #define TRACE_BUCKETS 4096
 static struct pending *table[TRACE_BUCKETS];
 
-static unsigned bucket(MPI_Request req) {
-  uint64_t key = 0;
-  memcpy(&key, &req, sizeof req < sizeof key ? sizeof req : sizeof key);
-  key ^= key >> 17;
-  key *= 0x9E3779B97F4A7C15ull;
-  return (unsigned)(key >> 52) % TRACE_BUCKETS;
-}
-
-static int same(MPI_Request a, MPI_Request b) { return memcmp(&a, &b, sizeof a) == 0; }
+static unsigned bucket(MPI_Request req) { return tp_request_bucket(req, TRACE_BUCKETS); }
 
 /* Remembers a posted request; a handle seen again replaces its old entry
  * (a request freed without completion leaves one behind). */
 static uint64_t remember(MPI_Request req, int recv, const struct tp_comm *comm, MPI_Datatype type) {
   pthread_mutex_lock(&trace_lock);
   struct pending **link = &table[bucket(req)];
-  while (*link && !same((*link)->req, req)) link = &(*link)->next;
+  while (*link && !tp_same_request((*link)->req, req)) link = &(*link)->next;
   struct pending *p = *link;
   if (!p) {
     p = calloc(1, sizeof *p);
@@ -159,7 +151,7 @@ static int forget(MPI_Request req, struct pending *copy) {
   pthread_mutex_lock(&trace_lock);
   int found = 0;
   for (struct pending **link = &table[bucket(req)]; *link; link = &(*link)->next)
-    if (same((*link)->req, req)) {
+    if (tp_same_request((*link)->req, req)) {
       struct pending *dead = *link;
       *copy = *dead;
       *link = dead->next;

@@ -299,7 +299,7 @@ int share_command(const PlatformArgs& platform_args, const ShareArgs& args) {
                           " is another job's (jobs share the torus, not nodes)");
       placement.push_back(node);
     }
-    dirs.push_back(tofa::sim::replay_dir(app));
+    dirs.push_back(tofa::sim::app_arguments(app).back());  // the job's replay, absolute
   }
   if (dirs.empty()) throw tofa::Error("share: give at least one --job");
   WorkDir work(args.keep);
@@ -313,11 +313,7 @@ int share_command(const PlatformArgs& platform_args, const ShareArgs& args) {
   command.cfg = tofa::sim::simulation_settings(app, args.crosstraffic, args.cfg);
   command.app = find_app(tofa::sim::AppKind::Trace, "");
   command.args = {"-f", std::to_string(args.cpu_speed)};
-  for (const std::string& dir : dirs) {
-    std::string cwd(4096, '\0');
-    command.args.push_back(dir[0] == '/' || !getcwd(cwd.data(), cwd.size()) ? dir
-                                                                            : std::string(cwd.c_str()) + "/" + dir);
-  }
+  command.args.insert(command.args.end(), dirs.begin(), dirs.end());
   command.work_dir = work.path();
   const tofa::sim::SmpiOutcome outcome = tofa::sim::run_smpi(command);
   if (outcome.exit_status != 0)
