@@ -11,7 +11,7 @@ set -u
 
 python3 "$top_srcdir/scripts/sim-results.py" --quick --jobs 2 --json "$work/r.json" \
   --docs "$work/docs" --readme "" >"$work/log" 2>&1 || cat "$work/log"
-check "the JSON holds one run per planned case (69 singles, 24 batches), none empty" \
+check "the JSON holds one run per planned case (71 singles, 24 batches), none empty" \
   python3 - "$work/r.json" <<'PY'
 import json, math, sys
 doc = json.load(open(sys.argv[1]))
@@ -21,6 +21,7 @@ T = ["default-slurm", "torus3d", "tofa", "auto"]
 T1 = ["default-slurm", "tofa", "auto"]
 M = [["shared", "on"], ["shared", "off"], ["split-duplex", "on"], ["split-duplex", "off"]]
 NET = ["shared", "on", "network only"]
+FREE = ["shared", "on", "free network"]
 size = doc["size"]
 dt = [{"app": "dt", "kind": k, "class": c} for k, c in size["dt"]]
 lm = [{"app": "lammps", "ranks": r, "steps": size["steps"]} for r in size["lammps"]]
@@ -28,8 +29,15 @@ key = lambda arr, app, s, m: (arr, json.dumps(app, sort_keys=True), s, tuple(m))
 want = [key("8x8x8", a, s, m) for a in dt for s in S for m in M + [NET]]
 want += [key("8x8x8", a, s, M[0]) for a in lm for s in S]
 want += [key(arr, lm[-1], s, M[0]) for arr in size["arrangements"][1:] for s in T1]
+want += [key("8x8x8", a, "default-slurm", FREE) for a in
+         (dt[0], {"app": "lammps", "ranks": size["batch_lammps"], "steps": size["steps"]})]
 got = [key(r["arrangement"], r["app"], r["strategy"], r["model"]) for r in doc["singles"]]
-assert len(want) == 69 and sorted(got) == sorted(want), set(got) ^ set(want)
+assert len(want) == 71 and sorted(got) == sorted(want), set(got) ^ set(want)
+free = {r["app"]["app"]: r["time"] for r in doc["singles"] if r["model"] == FREE}
+for r in doc["singles"]:  # a network that costs nothing is a floor for every placement
+    if r["app"]["app"] in free and r["arrangement"] == "8x8x8" and r["model"] != FREE and \
+            r["app"] in (dt[0], {"app": "lammps", "ranks": size["batch_lammps"], "steps": size["steps"]}):
+        assert r["time"] >= free[r["app"]["app"]] * (1 - 1e-9), (r, free)
 for r in doc["singles"]:
     assert r["nodes_used"] == r["tasks"] > 0 and r["hop_bytes"] > 0 and 0 < r["time"] < 10, r
     assert (r["app"]["app"] == "lammps") == (r["steps_per_second"] is not None), r
