@@ -128,7 +128,9 @@ class Progress:
 def run(args):
     done = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if done.returncode != 0:
-        raise RuntimeError(f"{' '.join(args)} exited {done.returncode}:\n{done.stdout[-3000:]}")
+        # SimGrid lists every blocked actor when it stops: keep the rest.
+        said = "\n".join(line for line in done.stdout.splitlines() if "simcall" not in line)
+        raise RuntimeError(f"{' '.join(args)} exited {done.returncode}:\n{said[-3000:]}")
     return done.stdout
 
 

@@ -17,6 +17,7 @@ trace keeps each rank's CPU time between MPI calls, not its wall time.
 import os
 import re
 import subprocess
+import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RECORD_DIR = os.path.join(ROOT, "tools", "sim", "record")
@@ -53,7 +54,16 @@ def ranks(spec, tofa_sim):
 
 
 def record(spec, out_dir, tofa_sim, dt_binary=None):
-    """Records one run; returns {"trace": DIR/NAME, "window": "A:B" or "", ...}."""
+    """Records one run, once more if the first recording is refused (a rank's
+    trace cut short); returns {"trace": DIR/NAME, "window": "A:B" or "", ...}."""
+    try:
+        return _record(spec, out_dir, tofa_sim, dt_binary)
+    except RuntimeError as first:
+        print(f"recording {name(spec)} again: {str(first)[-500:]}", file=sys.stderr)
+        return _record(spec, out_dir, tofa_sim, dt_binary)
+
+
+def _record(spec, out_dir, tofa_sim, dt_binary):
     n = ranks(spec, tofa_sim)
     mpirun = ["mpirun", "--oversubscribe", "--bind-to", "none", "-np", str(n)]
     profile = [TOFA_PROFILE, "--trace", "-o", out_dir, "--name", name(spec)]
@@ -81,5 +91,6 @@ def record(spec, out_dir, tofa_sim, dt_binary=None):
         # run's steps, barrier_stop after them, one more as it finishes.
         barriers = len(gaps) - 1
         window = f"{barriers - 2}:{barriers - 1}"
+        _run([tofa_sim, "trace", "--trace", trace, "--window", window])
     return {"trace": trace, "window": window, "ranks": n, "barrier_gaps": gaps,
             "summary": listing.splitlines()[0]}

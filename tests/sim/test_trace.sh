@@ -120,12 +120,19 @@ bad_line() {
 check "a malformed trace line: tofa-sim names the file and line" bad_line
 unreplayable() {
   mkdir -p "$work/rma.trace" && cp "$work/dt.trace/"*.trace "$work/rma.trace/" &&
-    echo "u one-sided" >>"$work/rma.trace/0.trace" &&
+    sed -i '$i u one-sided' "$work/rma.trace/0.trace" &&
     ! "$sim" trace --trace "$work/rma" >"$work/rma.out" 2>&1 &&
     grep -q "rma.trace/0.trace:.*'one-sided' cannot be replayed" "$work/rma.out" ||
     { cat "$work/rma.out"; return 1; }
 }
 check "a trace with one-sided calls is refused, naming them" unreplayable
+cut_short() {
+  mkdir -p "$work/cut.trace" && cp "$work/dt.trace/"*.trace "$work/cut.trace/" &&
+    sed -i '$d' "$work/cut.trace/2.trace" &&
+    ! "$sim" trace --trace "$work/cut" >"$work/cut.out" 2>&1 &&
+    grep -q "cut.trace/2.trace:.*no 'e' line" "$work/cut.out" || { cat "$work/cut.out"; return 1; }
+}
+check "a trace cut short (no end line) is refused, naming the rank's file" cut_short
 bad_window() {
   ! "$sim" trace --trace "$work/patterns" --window 2:1 >"$work/bw.out" 2>&1 &&
     grep -q "expected A:B" "$work/bw.out" &&

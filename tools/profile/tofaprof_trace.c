@@ -21,6 +21,8 @@
  *                             round what the others send to it in that round
  *   u WHAT                    a call the trace cannot replay (one-sided,
  *                             neighbourhood collectives, persistent requests)
+ *   e                         the end, at MPI_Finalize (a trace without it
+ *                             was cut short)
  *
  * CPU time (CLOCK_THREAD_CPUTIME_ID) rather than wall time: ranks
  * oversubscribing cores would otherwise count each other's turns. Time inside
@@ -81,13 +83,6 @@ void tp_trace_setup(int rank, int size) {
   last_exit = cpu_now();
 }
 
-void tp_trace_teardown(void) {
-  if (!trace) return;
-  tp_trace_enter();
-  fclose(trace);
-  trace = NULL;
-}
-
 static void line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void line(const char *fmt, ...) {
   va_list args;
@@ -96,6 +91,14 @@ static void line(const char *fmt, ...) {
   vfprintf(trace, fmt, args);
   pthread_mutex_unlock(&trace_lock);
   va_end(args);
+}
+
+void tp_trace_teardown(void) {
+  if (!trace) return;
+  tp_trace_enter();
+  line("e\n");
+  fclose(trace);
+  trace = NULL;
 }
 
 int tp_tracing(void) { return trace != NULL; }

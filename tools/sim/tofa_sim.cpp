@@ -248,6 +248,9 @@ int trace_command(const std::string& trace, const std::string& window, const std
               replay.c_str(), resolved.ranks, static_cast<unsigned long long>(resolved.events),
               static_cast<unsigned long long>(resolved.collectives), resolved.cpu_seconds,
               static_cast<unsigned long long>(bytes));
+  if (resolved.cut_messages)
+    std::printf("%llu messages crossing the window's bounds left out\n",
+                static_cast<unsigned long long>(resolved.cut_messages));
   std::printf("rank 0's trace lines between barriers of all ranks (a window A:B replays gap B):");
   for (std::uint64_t gap : resolved.barrier_gaps)
     std::printf(" %llu", static_cast<unsigned long long>(gap));

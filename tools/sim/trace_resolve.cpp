@@ -106,9 +106,12 @@ std::map<CollectiveId, std::vector<Message>> collect_collectives(const std::stri
     Reader r(trace_path(dir, rank), rank);
     if (r.size() != ranks) r.fail("the trace has " + std::to_string(ranks) + " ranks (0.trace says so)");
     std::vector<Message>* current = nullptr;
+    bool ended = false;
     while (r.next()) {
       const std::string& l = r.line();
       if (l.empty()) continue;
+      if (ended) r.fail("a line after the end ('e')");
+      ended = l == "e";
       if (rank == 0) ++totals.barrier_gaps.back();
       if (l[0] == 'k') {
         Collective c = parse_collective(r);
@@ -131,8 +134,66 @@ std::map<CollectiveId, std::vector<Message>> collect_collectives(const std::stri
         current = nullptr;
       }
     }
+    if (!ended) r.fail("the trace ends before the rank's MPI_Finalize (no 'e' line): was the run cut short?");
   }
   return all;
+}
+
+// Point-to-point messages inside a window, per ordered pair [src * ranks +
+// dst]: what each rank sends there and what each receives. A receive inside
+// whose send lies before the window (or a send inside received after it)
+// would never match in the replay.
+struct WindowBalance {
+  std::vector<long> sends, recvs;
+  bool active = false;
+};
+
+bool world_barrier_line(Reader& r) { return r.line()[0] == 'k' && parse_collective(r).world_barrier; }
+
+WindowBalance balance_window(const std::string& dir, int ranks, TraceWindow window) {
+  WindowBalance b;
+  if (window.after == 0 && window.before == 0) return b;
+  b.active = true;
+  const std::size_t n = static_cast<std::size_t>(ranks);
+  b.sends.assign(n * n, 0);
+  b.recvs.assign(n * n, 0);
+  for (int rank = 0; rank < ranks; ++rank) {
+    Reader r(trace_path(dir, rank), rank);
+    int barriers = 0;
+    std::unordered_map<std::uint64_t, bool> recv_inside;  // a receive's id: posted inside
+    while (r.next()) {
+      const std::string& l = r.line();
+      if (l.empty()) continue;
+      if (world_barrier_line(r)) ++barriers;
+      const bool inside = barriers >= window.after && (window.before == 0 || barriers < window.before);
+      std::istringstream in(l.substr(1));
+      long long a = 0, b2 = 0;
+      switch (l[0]) {
+        case 's':
+          if (inside && in >> a) ++b.sends[static_cast<std::size_t>(rank) * n + static_cast<std::size_t>(a)];
+          break;
+        case 'S':
+          if (inside && in >> a >> b2)
+            ++b.sends[static_cast<std::size_t>(rank) * n + static_cast<std::size_t>(b2)];
+          break;
+        case 'r':
+          if (inside && in >> a) ++b.recvs[static_cast<std::size_t>(a) * n + static_cast<std::size_t>(rank)];
+          break;
+        case 'R':
+          if (in >> a) recv_inside[static_cast<std::uint64_t>(a)] = inside;
+          break;
+        case 'w':
+          if (in >> a >> b2) {
+            auto it = recv_inside.find(static_cast<std::uint64_t>(a));
+            if (it != recv_inside.end() && it->second && b2 >= 0 && b2 < ranks)
+              ++b.recvs[static_cast<std::size_t>(b2) * n + static_cast<std::size_t>(rank)];
+            if (it != recv_inside.end()) recv_inside.erase(it);
+          }
+          break;
+      }
+    }
+  }
+  return b;
 }
 
 class RankWriter {
@@ -238,9 +299,29 @@ void check_tag(Reader& r, int tag) {
 // Pass 2: one rank's replay file.
 void resolve_rank(const std::string& dir, const std::string& out_dir, int rank, int ranks,
                   const std::map<CollectiveId, std::vector<Message>>& collectives, TraceWindow window,
-                  ResolvedTrace& totals) {
+                  const WindowBalance& balance, ResolvedTrace& totals) {
   Reader r(trace_path(dir, rank), rank);
   RankWriter w(rank, ranks, totals);
+  // Crossing messages: this rank's first receives from a peer beyond what the
+  // peer sends it inside the window matched earlier sends; its sends beyond
+  // what the peer receives inside are received later. Both are left out.
+  const std::size_t n = static_cast<std::size_t>(ranks), me = static_cast<std::size_t>(rank);
+  std::vector<long> recv_seen(n, 0), send_seen(n, 0);
+  auto keep_recv = [&](int src) {
+    if (!balance.active) return true;
+    const std::size_t pair = static_cast<std::size_t>(src) * n + me;
+    const long surplus = balance.recvs[pair] - balance.sends[pair];
+    const bool keep = recv_seen[static_cast<std::size_t>(src)]++ >= surplus;
+    totals.cut_messages += keep ? 0 : 1;
+    return keep;
+  };
+  auto keep_send = [&](int dst) {
+    if (!balance.active) return true;
+    const std::size_t pair = me * n + static_cast<std::size_t>(dst);
+    const bool keep = send_seen[static_cast<std::size_t>(dst)]++ < std::min(balance.sends[pair], balance.recvs[pair]);
+    totals.cut_messages += keep ? 0 : 1;
+    return keep;
+  };
   int barriers = 0;
   auto inside = [&] { return barriers >= window.after && (window.before == 0 || barriers < window.before); };
   struct Pending {
@@ -273,7 +354,8 @@ void resolve_rank(const std::string& dir, const std::string& out_dir, int rank, 
         int dst = r.rank_field(in, false, "s DST TAG BYTES");
         int tag = number<int>(r, in, "s DST TAG BYTES");
         check_tag(r, tag);
-        w.send(dst, tag, number<std::uint64_t>(r, in, "s DST TAG BYTES"));
+        auto bytes = number<std::uint64_t>(r, in, "s DST TAG BYTES");
+        if (keep_send(dst)) w.send(dst, tag, bytes);
         break;
       }
       case 'S': {
@@ -282,14 +364,16 @@ void resolve_rank(const std::string& dir, const std::string& out_dir, int rank, 
         int dst = r.rank_field(in, false, "S ID DST TAG BYTES");
         int tag = number<int>(r, in, "S ID DST TAG BYTES");
         check_tag(r, tag);
-        pending[id] = {w.isend(dst, tag, number<std::uint64_t>(r, in, "S ID DST TAG BYTES")), false, 0};
+        auto bytes = number<std::uint64_t>(r, in, "S ID DST TAG BYTES");
+        pending[id] = {keep_send(dst) ? w.isend(dst, tag, bytes) : 0, false, 0};
         break;
       }
       case 'r': {
         auto in = r.fields(3, "r SRC TAG BYTES");
         int src = r.rank_field(in, false, "r SRC TAG BYTES");
         int tag = number<int>(r, in, "r SRC TAG BYTES");
-        w.recv(src, tag, number<std::uint64_t>(r, in, "r SRC TAG BYTES"));
+        auto bytes = number<std::uint64_t>(r, in, "r SRC TAG BYTES");
+        if (keep_recv(src)) w.recv(src, tag, bytes);
         break;
       }
       case 'R': {
@@ -304,13 +388,15 @@ void resolve_rank(const std::string& dir, const std::string& out_dir, int rank, 
         auto id = number<std::uint64_t>(r, in, "w ID SRC TAG BYTES");
         auto it = pending.find(id);
         if (it == pending.end()) r.fail("request " + std::to_string(id) + " completes but was never posted");
+        bool kept = it->second.id != 0;  // 0: a send left out
         if (it->second.recv) {
           int src = r.rank_field(in, false, "w ID SRC TAG BYTES");
           int tag = number<int>(r, in, "w ID SRC TAG BYTES");
-          w.irecv_matched(it->second.id, it->second.line, src, tag,
-                          number<std::uint64_t>(r, in, "w ID SRC TAG BYTES"));
+          auto bytes = number<std::uint64_t>(r, in, "w ID SRC TAG BYTES");
+          kept = keep_recv(src);
+          if (kept) w.irecv_matched(it->second.id, it->second.line, src, tag, bytes);
         }
-        w.wait(it->second.id);
+        if (kept) w.wait(it->second.id);
         pending.erase(it);
         break;
       }
@@ -318,6 +404,7 @@ void resolve_rank(const std::string& dir, const std::string& out_dir, int rank, 
         w.collective(collectives.at(parse_collective(r).id));
         break;
       case 'm':
+      case 'e':
         break;  // pass 1 took them
       default:
         r.fail("unknown event '" + l.substr(0, 1) + "' (expected c s S r R w k m)");
@@ -348,9 +435,10 @@ ResolvedTrace resolve_trace(const std::string& trace_dir, const std::string& out
   totals.ranks = ranks;
   totals.bytes.assign(static_cast<std::size_t>(ranks) * static_cast<std::size_t>(ranks), 0);
   auto collectives = collect_collectives(trace_dir, ranks, totals);
+  const WindowBalance balance = balance_window(trace_dir, ranks, window);
   std::filesystem::create_directories(out_dir);
   for (int rank = 0; rank < ranks; ++rank)
-    resolve_rank(trace_dir, out_dir, rank, ranks, collectives, window, totals);
+    resolve_rank(trace_dir, out_dir, rank, ranks, collectives, window, balance, totals);
   return totals;
 }
 

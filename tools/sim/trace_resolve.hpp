@@ -35,6 +35,9 @@ struct ResolvedTrace {
   std::uint64_t events = 0;       ///< lines written, all ranks
   double cpu_seconds = 0;         ///< the computation, all ranks
   std::uint64_t collectives = 0;  ///< collective calls resolved (rank 0's count)
+  /// Window only: point-to-point messages left out because their other end
+  /// lies outside the window (a send before it, a receive after it).
+  std::uint64_t cut_messages = 0;
   /// Rank 0's trace lines between consecutive barriers of all ranks, whole
   /// recording: [0] before the first, [k] between barrier k and k + 1.
   std::vector<std::uint64_t> barrier_gaps;
@@ -45,7 +48,8 @@ struct ResolvedTrace {
 /// and line of a malformed or unreplayable event ("u": one-sided, ...), a
 /// missing rank, or a collective whose ranks disagree.
 /// A request posted on one side of the window's bounds and completed on the
-/// other is refused (ParseError): the replay could not match it.
+/// other is refused (ParseError); messages whose other end lies outside the
+/// window are left out (cut_messages).
 ResolvedTrace resolve_trace(const std::string& trace_dir, const std::string& out_dir,
                             TraceWindow window = {});
 
