@@ -110,29 +110,20 @@ given_time() {
 check "batch --fault-free-time: 10 instances of 2.5 s, no node of the job failing" given_time
 
 # Errors name the file and line; requests across a window's bound are refused.
-bad_line() {
-  mkdir -p "$work/bad.trace" && cp "$work/dt.trace/"*.trace "$work/bad.trace/" &&
-    sed -i '3s/.*/s 1 2/' "$work/bad.trace/1.trace" &&
-    ! "$sim" trace --trace "$work/bad" >"$work/bad.out" 2>&1 &&
-    grep -q "bad.trace/1.trace:3:0: expected 's DST TAG BYTES'" "$work/bad.out" ||
-    { cat "$work/bad.out"; return 1; }
+# refused NAME RANK SED-SCRIPT MESSAGE: DT's trace with SED-SCRIPT applied to
+# RANK's file, which tofa-sim trace refuses, saying MESSAGE.
+refused() {
+  mkdir -p "$work/$1.trace" && cp "$work/dt.trace/"*.trace "$work/$1.trace/" &&
+    sed -i "$3" "$work/$1.trace/$2.trace" &&
+    ! "$sim" trace --trace "$work/$1" >"$work/$1.out" 2>&1 &&
+    grep -q "$1.trace/$2.trace:$4" "$work/$1.out" || { cat "$work/$1.out"; return 1; }
 }
-check "a malformed trace line: tofa-sim names the file and line" bad_line
-unreplayable() {
-  mkdir -p "$work/rma.trace" && cp "$work/dt.trace/"*.trace "$work/rma.trace/" &&
-    sed -i '$i u one-sided' "$work/rma.trace/0.trace" &&
-    ! "$sim" trace --trace "$work/rma" >"$work/rma.out" 2>&1 &&
-    grep -q "rma.trace/0.trace:.*'one-sided' cannot be replayed" "$work/rma.out" ||
-    { cat "$work/rma.out"; return 1; }
-}
-check "a trace with one-sided calls is refused, naming them" unreplayable
-cut_short() {
-  mkdir -p "$work/cut.trace" && cp "$work/dt.trace/"*.trace "$work/cut.trace/" &&
-    sed -i '$d' "$work/cut.trace/2.trace" &&
-    ! "$sim" trace --trace "$work/cut" >"$work/cut.out" 2>&1 &&
-    grep -q "cut.trace/2.trace:.*no 'e' line" "$work/cut.out" || { cat "$work/cut.out"; return 1; }
-}
-check "a trace cut short (no end line) is refused, naming the rank's file" cut_short
+check "a malformed trace line: tofa-sim names the file and line" \
+  refused bad 1 '3s/.*/s 1 2/' "3:0: expected 's DST TAG BYTES'"
+check "a trace with one-sided calls is refused, naming them" \
+  refused rma 0 '$i u one-sided' ".*'one-sided' cannot be replayed"
+check "a trace cut short (no end line) is refused, naming the rank's file" \
+  refused cut 2 '$d' ".*no 'e' line"
 bad_window() {
   ! "$sim" trace --trace "$work/patterns" --window 2:1 >"$work/bw.out" 2>&1 &&
     grep -q "expected A:B" "$work/bw.out" &&
