@@ -100,6 +100,7 @@ void ServiceState::finish_mapping(const PlaceRequest& request, long long sequenc
     const PlacementRecord* record = placements_.find(job);
     return record != nullptr && record->sequence == sequence ? record : nullptr;
   };
+  bool ordered = false;  // the steps' order is settled; only its metrics remain
   try {
     std::shared_ptr<const CommGraph> graph;
     std::vector<std::string> taken;  // the nodes a step already runs on
@@ -130,7 +131,8 @@ void ServiceState::finish_mapping(const PlaceRequest& request, long long sequenc
       {
         std::lock_guard<std::mutex> lock(mutex_);
         const PlacementRecord* record = current();
-        if (record != nullptr && record->pending) {
+        if (record == nullptr) return;
+        if (record->pending) {
           placements_.update(job, [&](PlacementRecord& r) {
             r.nodes = computed.nodes;
             r.strategy = request.strategy;
@@ -138,17 +140,22 @@ void ServiceState::finish_mapping(const PlaceRequest& request, long long sequenc
             r.time = now_seconds();
           });
           kept = true;
+        } else {
+          taken = record->nodes;  // a step took the node choice's order meanwhile
         }
       }
-      if (!kept) return;
-      placements_writer_.request();
-      log(1, name + ": " + request.strategy + " ordered its tasks on the scheduler's node choice");
-    } else {  // settled by take_placement before its turn: its metrics only
-      {
-        std::lock_guard<std::mutex> lock(mutex_);
-        outage = health_.outage_vector(topology_, settings_.outage_model);
+      if (kept) {
+        placements_writer_.request();
+        log(1, name + ": " + request.strategy + " ordered its tasks on the scheduler's node choice");
       }
+    } else {
+      std::lock_guard<std::mutex> lock(mutex_);
+      outage = health_.outage_vector(topology_, settings_.outage_model);
+    }
+    ordered = true;
+    if (!taken.empty()) {  // settled by take_placement: the metrics of what runs
       computed.nodes = std::move(taken);
+      computed.placement.clear();
       for (const std::string& node : computed.nodes)
         computed.placement.push_back(topology_.node_by_name(node));
     }
@@ -169,8 +176,11 @@ void ServiceState::finish_mapping(const PlaceRequest& request, long long sequenc
       std::lock_guard<std::mutex> lock(mutex_);
       if (current()) placements_.update(job, [](PlacementRecord& r) { r.pending = false; });
     }
-    log(0, name + ": " + request.strategy + " on its allocation failed: " + e.what() +
-               "; its steps run the node choice's order");
+    if (ordered)
+      log(0, name + ": evaluating its order's metrics failed: " + e.what());
+    else
+      log(0, name + ": " + request.strategy + " on its allocation failed: " + e.what() +
+                 "; its steps run the node choice's order");
   } catch (...) {
   }
 }
