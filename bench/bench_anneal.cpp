@@ -20,11 +20,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "graph/generators.hpp"
 #include "map/anneal/cubic_problems.hpp"
+#include "map/anneal/energy.hpp"
 #include "map/anneal/run.hpp"
-#include "tofa/energy.hpp"
-#include "tofa/generators.hpp"
-#include "tofa/mapper.hpp"
+#include "map/mapper.hpp"
 
 namespace {
 

@@ -23,13 +23,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "../common/map/portfolio/strategies.hpp"
-#include "../common/tofa/allocators.hpp"
-#include "../common/tofa/faults.hpp"
-#include "../common/tofa/generators.hpp"
-#include "../common/tofa/mapper.hpp"
-#include "../common/tofa/metrics.hpp"
+#include "alloc/allocators.hpp"
 #include "bench_machine.hpp"
+#include "faults/faults.hpp"
+#include "graph/generators.hpp"
+#include "map/mapper.hpp"
+#include "map/portfolio/strategies.hpp"
+#include "metrics/metrics.hpp"
 #include "service/tofa_conf.hpp"
 
 namespace {

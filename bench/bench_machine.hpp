@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "../common/tofa/topology.hpp"
+#include "topology/topology.hpp"
 
 namespace tofa_bench {
 

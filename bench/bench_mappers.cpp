@@ -13,10 +13,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "alloc/allocators.hpp"
+#include "base/error.hpp"
+#include "graph/generators.hpp"
 #include "map/anneal/cubic_problems.hpp"
+#include "map/anneal/energy.hpp"
+#include "map/mapper.hpp"
+#include "map/mims/mims.hpp"
 #include "map/portfolio/strategies.hpp"
+#include "metrics/metrics.hpp"
 #include "service/tofa_conf.hpp"
-#include "tofa/tofa.hpp"
 
 namespace {
 

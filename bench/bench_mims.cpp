@@ -17,9 +17,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "graph/generators.hpp"
+#include "map/mapper.hpp"
+#include "map/mims/mims.hpp"
 #include "map/mims/strategies.hpp"
-#include "tofa/mims.hpp"
-#include "tofa/tofa.hpp"
+#include "map/rubik/rubik.hpp"
+#include "metrics/metrics.hpp"
 
 namespace {
 

@@ -29,7 +29,7 @@ if [ -z "$lib" ]; then
   lib=$work/libtofaprof.so
   t=$src/tools/profile
   mpicc.openmpi -std=c11 -O2 -fPIC -shared -D_GNU_SOURCE -o "$lib" \
-    "$t"/tofaprof_{state,trace,collectives,neighbor,pmpi,output,fortran}.c "$t/heatmap.c" "$t/font5x7.c" -lpng -lm -pthread
+    "$t"/tofaprof_{comms,state,trace,collectives,neighbor,pmpi,output,fortran}.c "$t/heatmap.c" "$t/font5x7.c" -lpng -lm -pthread
 fi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
 export OMPI_MCA_mpi_yield_when_idle=1

@@ -25,10 +25,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "alloc/allocators.hpp"
+#include "base/error.hpp"
+#include "graph/generators.hpp"
+#include "map/anneal/energy.hpp"
+#include "map/mapper.hpp"
+#include "map/mims/mims.hpp"
 #include "map/portfolio/strategies.hpp"
 #include "map/scotch/gmap_anchor.hpp"
+#include "metrics/metrics.hpp"
 #include "service/tofa_conf.hpp"
-#include "tofa/tofa.hpp"
 
 namespace {
 
@@ -1072,7 +1078,7 @@ void write_markdown(std::ostream& out, const std::vector<CaseResult>& results,
          "(each constant names its data in `common/map/portfolio/auto.cpp`), so its numbers "
          "flatter. The **held-out set** comes from generators and seeds no constant was tuned "
          "on (random regular, Watts-Strogatz small world, MPI collectives, R-MAT, 2D 9-point "
-         "and periodic stencils, a coupled two-grid model: `tofa/generators.hpp`); its numbers "
+         "and periodic stencils, a coupled two-grid model: `graph/generators.hpp`); its numbers "
          "are the headline.\n\n"
       << "Anchors, computed in the same run: **Scotch**: in (a), (b) and (d) `" << kAnchorName
       << "`, `SCOTCH_graphMap` with Scotch's default strategy onto the job's candidate nodes "

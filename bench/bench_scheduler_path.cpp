@@ -35,9 +35,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "../common/service/service_state.hpp"
-#include "../common/tofa/generators.hpp"
 #include "bench_machine.hpp"
+#include "graph/generators.hpp"
+#include "service/service_state.hpp"
 
 namespace {
 

@@ -18,8 +18,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/error.hpp"
+#include "graph/generators.hpp"
+#include "map/mapper.hpp"
+#include "metrics/metrics.hpp"
 #include "service/service_state.hpp"
-#include "tofa/tofa.hpp"
 
 namespace {
 

@@ -13,11 +13,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tofa/allocators.hpp"
-#include "tofa/error.hpp"
-#include "tofa/generators.hpp"
-#include "tofa/mapper.hpp"
-#include "tofa/metrics.hpp"
+#include "alloc/allocators.hpp"
+#include "base/error.hpp"
+#include "graph/generators.hpp"
+#include "map/mapper.hpp"
+#include "metrics/metrics.hpp"
 
 namespace {
 

@@ -1,20 +1,20 @@
 # libtofa: the Slurm-independent library (C++ inside, narrow C API outside).
 lib_LTLIBRARIES += common/libtofa.la
-include_HEADERS = common/tofa.h common/tofa_service.h
+include_HEADERS = common/capi/tofa.h common/capi/tofa_service.h
 common_libtofa_la_SOURCES = \
-	common/tofa/error.hpp common/tofa/graph.hpp common/tofa/topology.hpp common/tofa/size_limit.hpp \
-	common/tofa/printable.hpp \
-	common/tofa/faults.hpp common/tofa/metrics.hpp common/tofa/mapper.hpp \
-	common/tofa/tofa.hpp common/tofa/generators.hpp \
-	common/graph.cpp common/graph_parse.cpp common/generators.cpp \
-	common/topology.cpp common/hostlist.cpp common/topology_file.cpp \
-	common/route_registry.cpp \
-	common/heartbeats.cpp common/fault_cost.cpp \
-	common/metrics.cpp \
+	common/base/error.hpp common/base/size_limit.hpp common/base/printable.hpp \
+	common/graph/graph.hpp common/graph/graph.cpp common/graph/parse.cpp \
+	common/graph/generators.hpp common/graph/generators.cpp \
+	common/topology/topology.hpp common/topology/topology.cpp common/topology/hostlist.cpp \
+	common/topology/file.cpp common/topology/route_registry.cpp \
+	common/faults/faults.hpp common/faults/heartbeats.cpp common/faults/fault_cost.cpp \
+	common/metrics/metrics.hpp common/metrics/metrics.cpp \
+	common/map/mapper.hpp \
 	common/map/registry.cpp common/map/baseline/strategies.hpp common/map/scotch/strategies.hpp \
 	common/map/baseline/default_slurm.cpp common/map/baseline/random.cpp \
 	common/map/baseline/greedy.cpp common/map/baseline/greedy_routes.cpp common/map/baseline/heaviest_pairs.hpp common/map/scotch/tofa_scotch.cpp common/map/scotch/tofa_compact.cpp common/map/scotch/tofa_packed.cpp \
 	common/map/scotch/scotch_map.hpp common/map/scotch/scotch_map.cpp \
+	common/map/scotch/scotch_objects.hpp common/map/scotch/scotch_objects.cpp \
 	common/map/scotch/scotch_target.hpp common/map/scotch/scotch_target.cpp \
 	common/map/scotch/deco_arch.hpp common/map/scotch/deco_arch.cpp \
 	common/map/scotch/gmap_anchor.hpp common/map/scotch/gmap_anchor.cpp \
@@ -28,7 +28,7 @@ common_libtofa_la_SOURCES = \
 	common/map/free_node_boxes.hpp common/map/free_node_boxes.cpp \
 	common/map/capacity_repair.hpp common/map/capacity_repair.cpp \
 	common/map/task_limits.hpp common/map/task_limits.cpp \
-	common/tofa/allocators.hpp common/tofa/mims.hpp common/tofa/rubik.hpp \
+	common/alloc/allocators.hpp common/map/mims/mims.hpp common/map/rubik/rubik.hpp \
 	common/map/stencil/strategies.hpp common/map/mims/strategies.hpp common/map/rubik/strategies.hpp common/map/stencil/stencil_allcorners.cpp \
 	common/map/stencil/stencil_baseline.cpp common/map/stencil/stencil_colmajor.cpp common/map/stencil/stencil_corner.cpp \
 	common/map/stencil/stencil_grouping.cpp common/map/stencil/stencil_incimprove.cpp common/map/stencil/stencil_ordered.cpp \
@@ -50,7 +50,8 @@ common_libtofa_la_SOURCES = \
 	common/map/torus3d/shapes.hpp common/map/torus3d/shapes.cpp \
 	common/map/torus3d/box_choice.hpp common/map/torus3d/box_choice.cpp \
 	common/map/torus3d/zorder.hpp common/map/torus3d/zorder.cpp \
-	common/tofa/energy.hpp common/map/anneal/strategies.hpp common/map/anneal/strategy.cpp \
+	common/map/anneal/distance_metric.hpp common/map/anneal/distance_metric.cpp \
+	common/map/anneal/energy.hpp common/map/anneal/strategies.hpp common/map/anneal/strategy.cpp \
 	common/map/anneal/bisection.cpp common/map/anneal/bisection.hpp common/map/anneal/cubic_problems.cpp \
 	common/map/anneal/cubic_problems.hpp common/map/anneal/distance_table.cpp common/map/anneal/distance_table.hpp \
 	common/map/anneal/energy.cpp common/map/anneal/descent.cpp common/map/anneal/descent.hpp common/map/anneal/grow_start.cpp common/map/anneal/initial_map.cpp common/map/anneal/initial_map.hpp \
@@ -100,7 +101,7 @@ common_libtofa_la_SOURCES = \
 	common/service/session_prober.hpp common/service/session_prober.cpp \
 	common/service/service.hpp common/service/service.cpp \
 	common/service/client.hpp common/service/client.cpp \
-	common/capi_guard.hpp common/capi.cpp common/service_capi.cpp
+	common/capi/capi_guard.hpp common/capi/capi.cpp common/capi/service_capi.cpp
 common_libtofa_la_LIBADD = $(SCOTCH_LIBS) $(MUNGE_LIBS) $(NETTLE_LIBS) -lpthread
 common_libtofa_la_CXXFLAGS = $(AM_CXXFLAGS) -pthread $(NETTLE_CFLAGS)
 common_libtofa_la_LDFLAGS = -version-info 0:0:0

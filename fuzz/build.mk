@@ -13,7 +13,7 @@ LIB_SOURCES := $(filter-out common/net/munge_codec.cpp,$(filter %.cpp, \
 TARGETS := $(patsubst $(SRC)/fuzz/%_fuzzer.cpp,%,$(wildcard $(SRC)/fuzz/*_fuzzer.cpp))
 
 SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all
-# Small size limits (common/tofa/size_limit.hpp), as OSS-Fuzz builds define.
+# Small size limits (common/base/size_limit.hpp), as OSS-Fuzz builds define.
 FUZZ_MODE := -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
 CXXFLAGS := -std=c++17 -O1 -g -fno-omit-frame-pointer $(SANITIZE) $(FUZZ_MODE) -fsanitize=fuzzer-no-link \
   -I$(SRC)/common -I$(SRC)/fuzz -I/usr/include/scotch $(shell pkg-config --cflags nettle)

@@ -5,8 +5,8 @@
 // a key for.
 #include <string>
 
+#include "base/error.hpp"
 #include "net/munge_codec.hpp"
-#include "tofa/error.hpp"
 
 namespace tofa::net {
 namespace {

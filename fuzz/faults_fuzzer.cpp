@@ -2,9 +2,9 @@
 // probabilities it yields are one per node, each in [0, 1].
 #include <sstream>
 
+#include "base/error.hpp"
+#include "faults/faults.hpp"
 #include "fuzz_check.hpp"
-#include "tofa/error.hpp"
-#include "tofa/faults.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const tofa::Topology topology = tofa::Topology::from_spec("torus:4x4");

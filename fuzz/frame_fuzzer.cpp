@@ -8,10 +8,10 @@
 
 #include <chrono>
 
+#include "base/error.hpp"
 #include "fuzz_check.hpp"
 #include "net/frame.hpp"
 #include "net/socket_io.hpp"
-#include "tofa/error.hpp"
 
 using namespace tofa::net;
 

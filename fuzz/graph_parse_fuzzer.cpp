@@ -2,9 +2,9 @@
 // one). A ParseError is an answer; anything else thrown is a finding.
 #include <sstream>
 
+#include "base/error.hpp"
 #include "fuzz_check.hpp"
-#include "tofa/error.hpp"
-#include "tofa/graph.hpp"
+#include "graph/graph.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size < 1) return 0;

@@ -1,8 +1,8 @@
 // The graph index state file (graphs.state): what parses writes back the
 // same after one round trip.
+#include "base/error.hpp"
 #include "fuzz_check.hpp"
 #include "service/graph_store.hpp"
-#include "tofa/error.hpp"
 
 using namespace tofa::service;
 

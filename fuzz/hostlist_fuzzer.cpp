@@ -1,7 +1,7 @@
 // tofa::expand_hostlist on any text: no name it returns is empty.
+#include "base/error.hpp"
 #include "fuzz_check.hpp"
-#include "tofa/error.hpp"
-#include "tofa/topology.hpp"
+#include "topology/topology.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {

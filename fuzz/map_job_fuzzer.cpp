@@ -2,9 +2,9 @@
 // from any bytes either fails with tofa::Error or encodes back to the same
 // bytes; an answer decoded from any bytes fails with tofa::Error or is a
 // placement of the expected size.
+#include "base/error.hpp"
 #include "fuzz_check.hpp"
 #include "service/map_job_codec.hpp"
-#include "tofa/error.hpp"
 
 using namespace tofa::service;
 

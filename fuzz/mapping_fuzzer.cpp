@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "base/error.hpp"
 #include "fuzz_check.hpp"
-#include "tofa/error.hpp"
-#include "tofa/mapper.hpp"
+#include "map/mapper.hpp"
 
 namespace {
 

@@ -1,8 +1,8 @@
 // The node health state file (nodes.state): what parses writes back the same
 // after one round trip.
+#include "base/error.hpp"
 #include "fuzz_check.hpp"
 #include "service/node_health.hpp"
-#include "tofa/error.hpp"
 
 using tofa::service::NodeHealth;
 

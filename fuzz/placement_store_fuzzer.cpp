@@ -1,8 +1,8 @@
 // The placement state file (placements.state): what parses writes back the
 // same after one round trip, and the retention bounds the records kept.
+#include "base/error.hpp"
 #include "fuzz_check.hpp"
 #include "service/placement_store.hpp"
-#include "tofa/error.hpp"
 
 using tofa::service::PlacementStore;
 

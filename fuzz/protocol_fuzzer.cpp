@@ -1,8 +1,8 @@
 // The service protocol's text layer: a request's first line and fields, and
 // the percent-encoding of values (decode(encode(v)) == v for every value).
+#include "base/error.hpp"
 #include "fuzz_check.hpp"
 #include "service/protocol.hpp"
-#include "tofa/error.hpp"
 
 using namespace tofa::service;
 

@@ -2,9 +2,9 @@
 // outputs holds every rank once and can be written as a map file.
 #include <sstream>
 
+#include "base/error.hpp"
 #include "fuzz_check.hpp"
-#include "tofa/error.hpp"
-#include "tofa/rubik.hpp"
+#include "map/rubik/rubik.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::istringstream in(tofa_fuzz::text_of(data, size));

@@ -2,9 +2,9 @@
 // settings and topology together (what the service reads).
 #include <sstream>
 
+#include "base/error.hpp"
 #include "fuzz_check.hpp"
 #include "service/tofa_conf.hpp"
-#include "tofa/error.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text = tofa_fuzz::text_of(data, size);

@@ -2,9 +2,9 @@
 // node of a topology it accepts must be found again by its name.
 #include <sstream>
 
+#include "base/error.hpp"
 #include "fuzz_check.hpp"
-#include "tofa/error.hpp"
-#include "tofa/topology.hpp"
+#include "topology/topology.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::istringstream in(tofa_fuzz::text_of(data, size));

@@ -54,7 +54,7 @@
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 
-#include "tofa_service.h"
+#include "capi/tofa_service.h"
 #include "common/slurm_compat.h"
 #include "cli_filter_allocation.h"
 #include "common/tofa_glue.h"

@@ -1,4 +1,4 @@
-# Slurm plugins: thin C shims over libtofa (common/tofa.h, common/tofa_service.h).
+# Slurm plugins: thin C shims over libtofa (common/capi/tofa.h, common/capi/tofa_service.h).
 # Built only when configure found a configured Slurm source tree (internal
 # headers, see --with-slurm-source); installed into $(tofaplugindir), which
 # the administrator adds to PluginDir in slurm.conf. The select shim is

@@ -1,7 +1,7 @@
 /*
  * slurmctld/tofa (SlurmctldPlugstack) - runs the TOFA service inside
  * slurmctld: graph store, heartbeats to the tofa_nodestate responders,
- * outage model and placements (common/tofa_service.h).
+ * outage model and placements (common/capi/tofa_service.h).
  *
  * init() starts the service and a small thread that pushes Slurm's node table
  * (name, NodeAddr, slurmd port) to it every few seconds, under a read lock on
@@ -23,7 +23,7 @@
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 
-#include "tofa_service.h"
+#include "capi/tofa_service.h"
 #include "common/tofa_ctld.h"
 
 const char plugin_name[] = "slurmctld tofa plugin (TOFA service)";

@@ -31,7 +31,7 @@
 #include <slurm/slurm.h>
 #include <slurm/spank.h>
 
-#include "tofa_service.h"
+#include "capi/tofa_service.h"
 #include "common/tofa_glue.h"
 
 SPANK_PLUGIN(tofa_loadmatrix, 1);

@@ -29,7 +29,7 @@
 #include <slurm/slurm.h>
 #include <slurm/spank.h>
 
-#include "tofa_service.h"
+#include "capi/tofa_service.h"
 #include "common/tofa_glue.h"
 
 SPANK_PLUGIN(tofa_nodestate, 1);

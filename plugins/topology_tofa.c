@@ -35,8 +35,8 @@
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 
-#include "tofa.h"
-#include "tofa_service.h"
+#include "capi/tofa.h"
+#include "capi/tofa_service.h"
 #include "common/slurm_compat.h"
 #include "common/tofa_glue.h"
 

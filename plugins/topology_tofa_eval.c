@@ -56,7 +56,7 @@
 #include "src/slurmctld/slurmctld.h"
 #include "src/plugins/topology/common/common_topo.h"
 
-#include "tofa_service.h"
+#include "capi/tofa_service.h"
 #include "common/slurm_compat.h"
 #include "common/tofa_ctld.h"
 #include "common/tofa_glue.h"

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "tofa/topology.hpp"
+#include "topology/topology.hpp"
 
 namespace tofa {
 

@@ -11,9 +11,14 @@
 #include <string>
 #include <vector>
 
+#include "base/error.hpp"
+#include "graph/generators.hpp"
+#include "map/mapper.hpp"
+#include "map/mims/mims.hpp"
 #include "map/portfolio/strategies.hpp"
+#include "map/rubik/rubik.hpp"
+#include "metrics/metrics.hpp"
 #include "placement_svg.hpp"
-#include "tofa/tofa.hpp"
 
 namespace {
 

@@ -15,8 +15,11 @@
 #include <iostream>
 #include <string>
 
-#include "tofa/tofa.hpp"
-#include "tofa/rubik.hpp"
+#include "base/error.hpp"
+#include "graph/generators.hpp"
+#include "map/mapper.hpp"
+#include "map/rubik/rubik.hpp"
+#include "metrics/metrics.hpp"
 
 namespace {
 

@@ -5,11 +5,11 @@
 #include <ctime>
 #include <map>
 
+#include "base/error.hpp"
+#include "base/printable.hpp"
 #include "service/client.hpp"
 #include "service/placement_store.hpp"
 #include "service/protocol.hpp"
-#include "tofa/error.hpp"
-#include "tofa/printable.hpp"
 
 namespace tofactl {
 namespace {

@@ -1,8 +1,8 @@
 // Busy-node patterns for allocator and mapper simulations.
 #include <random>
 
-#include "../tofa/allocators.hpp"
-#include "../tofa/error.hpp"
+#include "alloc/allocators.hpp"
+#include "base/error.hpp"
 
 namespace tofa {
 

@@ -1,6 +1,6 @@
 #include "free_nodes.hpp"
 
-#include "../tofa/error.hpp"
+#include "base/error.hpp"
 
 namespace tofa {
 namespace alloc {

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "../tofa/topology.hpp"
+#include "topology/topology.hpp"
 
 namespace tofa {
 namespace alloc {

@@ -2,8 +2,8 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "../tofa/allocators.hpp"
-#include "../tofa/error.hpp"
+#include "alloc/allocators.hpp"
+#include "base/error.hpp"
 #include "free_nodes.hpp"
 
 namespace tofa {

@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "../tofa/allocators.hpp"
+#include "alloc/allocators.hpp"
 #include "free_nodes.hpp"
 
 namespace tofa {

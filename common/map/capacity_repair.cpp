@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "base/error.hpp"
 #include "slot_pool.hpp"
-#include "../tofa/error.hpp"
 
 namespace tofa {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "../tofa/mapper.hpp"
+#include "map/mapper.hpp"
 
 namespace tofa {
 

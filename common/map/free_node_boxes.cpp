@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "../tofa/error.hpp"
+#include "base/error.hpp"
 
 namespace tofa {
 namespace {

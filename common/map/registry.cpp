@@ -1,21 +1,21 @@
 // The strategy registry and the checks every strategy shares.
-#include "../tofa/mapper.hpp"
+#include "map/mapper.hpp"
 
 #include <cstdint>
 #include <numeric>
 
 #include "baseline/strategies.hpp"
 
-#include "scotch/strategies.hpp"
 #include "anneal/strategies.hpp"
+#include "base/error.hpp"
 #include "compact/strategies.hpp"
 #include "embed/strategies.hpp"
 #include "mims/strategies.hpp"
-#include "rubik/strategies.hpp"
 #include "portfolio/strategies.hpp"
+#include "rubik/strategies.hpp"
+#include "scotch/strategies.hpp"
 #include "stencil/strategies.hpp"
 #include "torus3d/strategies.hpp"
-#include "../tofa/error.hpp"
 
 namespace tofa {
 namespace {

@@ -5,8 +5,8 @@
 #include <memory>
 #include <vector>
 
-#include "../tofa/mapper.hpp"
 #include "free_node_boxes.hpp"
+#include "map/mapper.hpp"
 
 namespace tofa {
 

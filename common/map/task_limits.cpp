@@ -7,7 +7,7 @@
 #include <numeric>
 #include <unordered_map>
 
-#include "../tofa/error.hpp"
+#include "base/error.hpp"
 #include "capacity_repair.hpp"
 
 namespace tofa {

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "../tofa/mapper.hpp"
+#include "map/mapper.hpp"
 
 namespace tofa {
 

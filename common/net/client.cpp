@@ -4,10 +4,10 @@
 #include <chrono>
 #include <thread>
 
+#include "base/error.hpp"
 #include "net/frame.hpp"
 #include "net/munge_codec.hpp"
 #include "net/socket_io.hpp"
-#include "tofa/error.hpp"
 
 namespace tofa::net {
 namespace {

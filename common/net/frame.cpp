@@ -2,8 +2,8 @@
 
 #include <cstdint>
 
+#include "base/error.hpp"
 #include "net/sha256.hpp"
-#include "tofa/error.hpp"
 
 namespace tofa::net {
 namespace {

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "tofa/error.hpp"
+#include "base/error.hpp"
 
 namespace tofa::net {
 

@@ -11,7 +11,7 @@
 #include <optional>
 #include <utility>
 
-#include "tofa/error.hpp"
+#include "base/error.hpp"
 
 namespace tofa::net {
 namespace {

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "tofa/error.hpp"
+#include "base/error.hpp"
 
 namespace tofa::net {
 

@@ -6,7 +6,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "tofa/error.hpp"
+#include "base/error.hpp"
 
 namespace tofa::net {
 

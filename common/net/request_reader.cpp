@@ -6,8 +6,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "base/error.hpp"
 #include "net/frame.hpp"
-#include "tofa/error.hpp"
 
 namespace tofa::net {
 namespace {

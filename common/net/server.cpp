@@ -13,9 +13,9 @@
 #include <cstdio>
 #include <cstring>
 
+#include "base/error.hpp"
+#include "base/printable.hpp"
 #include "net/server_connection.hpp"
-#include "tofa/error.hpp"
-#include "tofa/printable.hpp"
 
 namespace tofa::net {
 namespace {

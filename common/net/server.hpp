@@ -59,6 +59,8 @@ struct ServerOptions {
   std::function<void(const std::string&)> log_error;
 };
 
+struct ServerConnection;
+
 /// Listens on construction, serves until stop() or destruction.
 ///
 /// One I/O thread accepts every connection and does all socket I/O without
@@ -91,7 +93,7 @@ class Server {
   void stop();
 
  private:
-  struct Connection;
+  using Connection = ServerConnection;  // server_connection.hpp
   /// What a worker hands back to the I/O thread about one connection.
   struct Completion {
     enum class Kind { seal_opened, reply_ready, close };

@@ -11,7 +11,6 @@
 #include "net/frame.hpp"
 #include "net/reply_writer.hpp"
 #include "net/request_reader.hpp"
-#include "net/server.hpp"
 #include "net/socket_io.hpp"
 
 namespace tofa::net {
@@ -20,7 +19,7 @@ namespace tofa::net {
 constexpr std::uint64_t kListenerTag = 0;
 constexpr std::uint64_t kWakeTag = 1;
 
-struct Server::Connection {
+struct ServerConnection {
   enum class Phase {
     header,     ///< reading length and credential (evictable, header deadline)
     verifying,  ///< a worker has the credential

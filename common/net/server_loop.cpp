@@ -9,9 +9,9 @@
 #include <cerrno>
 #include <cstring>
 
+#include "base/error.hpp"
 #include "net/server.hpp"
 #include "net/server_connection.hpp"
-#include "tofa/error.hpp"
 
 namespace tofa::net {
 namespace {

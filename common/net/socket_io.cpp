@@ -10,7 +10,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "tofa/error.hpp"
+#include "base/error.hpp"
 
 namespace tofa::net {
 

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <string>
 
-#include "tofa/error.hpp"
+#include "base/error.hpp"
 
 namespace tofa::net {
 

@@ -8,11 +8,11 @@
 #include <cstring>
 #include <thread>
 
+#include "base/error.hpp"
 #include "net/client.hpp"
 #include "net/socket_io.hpp"
 #include "service/placement_store.hpp"
 #include "service/state_files.hpp"
-#include "tofa/error.hpp"
 
 namespace tofa::service {
 

@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <map>
 
+#include "base/error.hpp"
 #include "map/compact/compact_choice.hpp"
 #include "service/placement.hpp"
 #include "service/service_state.hpp"
-#include "tofa/error.hpp"
 
 namespace tofa::service {
 

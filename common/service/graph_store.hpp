@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "graph/graph.hpp"
 #include "service/state_text.hpp"
-#include "tofa/graph.hpp"
 
 namespace tofa::service {
 

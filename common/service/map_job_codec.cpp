@@ -6,9 +6,8 @@
 #include <mutex>
 #include <type_traits>
 
-#include "service/map_worker.hpp"
-#include "tofa/error.hpp"
-#include "tofa/size_limit.hpp"
+#include "base/error.hpp"
+#include "base/size_limit.hpp"
 
 namespace tofa::service {
 namespace {

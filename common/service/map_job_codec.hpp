@@ -6,9 +6,17 @@
 #include <memory>
 #include <string>
 
-#include "tofa/mapper.hpp"
+#include "base/error.hpp"
+#include "map/mapper.hpp"
 
 namespace tofa::service {
+
+/// The worker itself failed (crash, limit, spawn, garbled answer), as opposed
+/// to the strategy reporting that the request cannot be placed.
+class MapWorkerFailure : public Error {
+ public:
+  using Error::Error;
+};
 
 /// A decoded job: the request points into the topology and graph it holds.
 /// Jobs of one machine share its topology: a worker decodes one per job, and

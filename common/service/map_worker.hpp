@@ -9,17 +9,10 @@
 
 #include <string>
 
-#include "tofa/error.hpp"
-#include "tofa/mapper.hpp"
+#include "map/mapper.hpp"
+#include "service/map_job_codec.hpp"
 
 namespace tofa::service {
-
-/// The worker itself failed (crash, limit, spawn, garbled answer), as opposed
-/// to the strategy reporting that the request cannot be placed.
-class MapWorkerFailure : public Error {
- public:
-  using Error::Error;
-};
 
 struct MapWorkerLimits {
   std::string program;         ///< path of tofa-map-worker

@@ -1,8 +1,8 @@
 #include "service/node_health.hpp"
 
+#include "base/error.hpp"
 #include "service/protocol.hpp"
 #include "service/state_text.hpp"
-#include "tofa/error.hpp"
 
 namespace tofa::service {
 

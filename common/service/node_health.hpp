@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "faults/faults.hpp"
 #include "service/state_text.hpp"
-#include "tofa/faults.hpp"
-#include "tofa/topology.hpp"
+#include "topology/topology.hpp"
 
 namespace tofa::service {
 

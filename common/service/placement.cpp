@@ -7,8 +7,8 @@
 #include <unordered_set>
 #include <utility>
 
-#include "tofa/error.hpp"
-#include "tofa/mapper.hpp"
+#include "base/error.hpp"
+#include "map/mapper.hpp"
 
 namespace tofa::service {
 

@@ -5,12 +5,12 @@
 #include <string>
 #include <vector>
 
+#include "faults/faults.hpp"
+#include "graph/graph.hpp"
 #include "map/task_limits.hpp"
+#include "metrics/metrics.hpp"
 #include "service/map_worker.hpp"
-#include "tofa/faults.hpp"
-#include "tofa/graph.hpp"
-#include "tofa/metrics.hpp"
-#include "tofa/topology.hpp"
+#include "topology/topology.hpp"
 
 namespace tofa::service {
 

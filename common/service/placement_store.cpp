@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/error.hpp"
 #include "service/protocol.hpp"
 #include "service/state_text.hpp"
-#include "tofa/error.hpp"
 
 namespace tofa::service {
 

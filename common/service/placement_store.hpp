@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "metrics/metrics.hpp"
 #include "service/state_text.hpp"
-#include "tofa/metrics.hpp"
 
 namespace tofa::service {
 

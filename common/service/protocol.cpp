@@ -2,8 +2,8 @@
 
 #include <cctype>
 
-#include "tofa/error.hpp"
-#include "tofa/printable.hpp"
+#include "base/error.hpp"
+#include "base/printable.hpp"
 
 namespace tofa::service {
 namespace {

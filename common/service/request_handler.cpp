@@ -5,10 +5,10 @@
 #include <new>
 #include <system_error>
 
+#include "base/error.hpp"
 #include "service/placement_store.hpp"
 #include "service/protocol.hpp"
 #include "service/state_text.hpp"
-#include "tofa/error.hpp"
 
 namespace tofa::service {
 namespace {

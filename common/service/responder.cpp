@@ -4,10 +4,10 @@
 
 #include <algorithm>
 
+#include "base/error.hpp"
 #include "net/datagram_socket.hpp"
 #include "service/heartbeat_datagram.hpp"
 #include "service/protocol.hpp"
-#include "tofa/error.hpp"
 
 namespace tofa::service {
 namespace {

@@ -7,14 +7,14 @@
 #include <set>
 #include <sstream>
 
+#include "base/error.hpp"
+#include "map/portfolio/strategies.hpp"
 #include "net/sha256.hpp"
 #include "service/graph_file.hpp"
 #include "service/placement.hpp"
 #include "service/state_files.hpp"
 #include "service/state_text.hpp"
 #include "service/work_limits.hpp"
-#include "map/portfolio/strategies.hpp"
-#include "tofa/error.hpp"
 
 namespace tofa::service {
 

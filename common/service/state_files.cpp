@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "tofa/error.hpp"
+#include "base/error.hpp"
 
 namespace tofa::service {
 namespace {

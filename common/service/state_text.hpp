@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "tofa/error.hpp"
+#include "base/error.hpp"
 
 namespace tofa::service {
 

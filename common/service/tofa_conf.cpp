@@ -14,8 +14,8 @@
 #include <sstream>
 #include <system_error>
 
-#include "tofa/error.hpp"
-#include "tofa/mapper.hpp"
+#include "base/error.hpp"
+#include "map/mapper.hpp"
 
 namespace tofa::service {
 namespace {

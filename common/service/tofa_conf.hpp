@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "faults/faults.hpp"
+#include "map/mapper.hpp"
 #include "service/map_worker.hpp"
-#include "tofa/mapper.hpp"
-#include "tofa/faults.hpp"
-#include "tofa/topology.hpp"
+#include "topology/topology.hpp"
 
 #ifndef TOFA_MAP_WORKER
 #define TOFA_MAP_WORKER "/usr/local/libexec/tofa/tofa-map-worker"

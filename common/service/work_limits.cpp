@@ -2,7 +2,7 @@
 
 #include <cstdlib>
 
-#include "tofa/error.hpp"
+#include "base/error.hpp"
 
 namespace tofa::service {
 namespace {

@@ -22,7 +22,7 @@
 #include "src/slurmctld/locks.h"
 #include "src/slurmctld/slurmctld.h"
 
-#include "tofa_service.h"
+#include "capi/tofa_service.h"
 #include "tofa_glue.h"
 #include "tofa_ctld.h"
 

@@ -1,5 +1,5 @@
 /*
- * tofa_ctld.h - the TOFA service inside slurmctld (common/tofa_service.h),
+ * tofa_ctld.h - the TOFA service inside slurmctld (common/capi/tofa_service.h),
  * with the thread that pushes Slurm's node table and the graphs that jobs
  * still reference to it every few seconds (and retries starting it).
  *

@@ -14,7 +14,7 @@
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 
-#include "tofa_service.h"
+#include "capi/tofa_service.h"
 #include "tofa_glue.h"
 
 extern char *tofa_glue_conf_path(void)

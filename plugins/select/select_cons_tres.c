@@ -59,7 +59,7 @@
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
 
-#include "tofa_service.h"
+#include "capi/tofa_service.h"
 #include "common/tofa_glue.h"
 
 const char plugin_name[] = "Consumable Resources (CR) Node Selection plugin with TOFA placements";

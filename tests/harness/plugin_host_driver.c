@@ -52,8 +52,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "tofa.h"
-#include "tofa_service.h"
+#include "capi/tofa.h"
+#include "capi/tofa_service.h"
 #include "harness/tofa_harness_host.h"
 
 #define PORT_OFFSET 1000

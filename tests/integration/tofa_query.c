@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tofa_service.h"
+#include "capi/tofa_service.h"
 
 int main(int argc, char **argv)
 {

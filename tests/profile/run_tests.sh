@@ -37,7 +37,7 @@ libdir=${libdir:-$work}
 for mpi in "${flavours[@]}"; do
   if [ ! -s "$libdir/$(lib_of $mpi)" ]; then
     mpicc.$mpi -std=c11 -O2 -fPIC -shared -D_GNU_SOURCE -o "$libdir/$(lib_of $mpi)" \
-      "$tools"/tofaprof_{state,trace,collectives,pmpi,output,fortran,neighbor}.c "$tools"/heatmap.c \
+      "$tools"/tofaprof_{comms,state,trace,collectives,pmpi,output,fortran,neighbor}.c "$tools"/heatmap.c \
       "$tools"/font5x7.c -lpng -lm -pthread || ko "build $(lib_of $mpi)"
   fi
   mkdir -p "$work/$mpi"

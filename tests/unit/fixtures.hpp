@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "tofa/error.hpp"
-#include "tofa/graph.hpp"
-#include "tofa/mapper.hpp"
+#include "base/error.hpp"
+#include "graph/graph.hpp"
+#include "map/mapper.hpp"
 
 namespace tofa_test {
 

@@ -9,7 +9,7 @@
 #include <fstream>
 #include <random>
 
-#include "tofa/error.hpp"
+#include "base/error.hpp"
 
 namespace tofa::harness {
 namespace {

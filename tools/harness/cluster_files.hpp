@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "tofa/topology.hpp"
+#include "topology/topology.hpp"
 
 namespace tofa::harness {
 

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "tofa/error.hpp"
+#include "base/error.hpp"
 
 namespace tofa::harness {
 namespace {

@@ -7,9 +7,9 @@
 #include <cmath>
 #include <thread>
 
+#include "base/error.hpp"
+#include "capi/tofa_service.h"
 #include "sim/progress.hpp"
-#include "tofa/error.hpp"
-#include "tofa_service.h"
 
 namespace tofa::harness {
 namespace {

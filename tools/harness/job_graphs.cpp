@@ -2,9 +2,9 @@
 
 #include <fstream>
 
+#include "base/error.hpp"
+#include "graph/generators.hpp"
 #include "harness/stream/stream_metrics.hpp"
-#include "tofa/error.hpp"
-#include "tofa/generators.hpp"
 
 namespace tofa::harness {
 

@@ -7,7 +7,7 @@
 #include <map>
 #include <string>
 
-#include "tofa/graph.hpp"
+#include "graph/graph.hpp"
 
 namespace tofa::harness {
 

@@ -8,11 +8,11 @@
 #include <mutex>
 #include <tuple>
 
+#include "base/error.hpp"
 #include "harness/cluster_files.hpp"
 #include "harness/plugin_host.hpp"
 #include "harness/processes.hpp"
 #include "service/responder.hpp"
-#include "tofa/error.hpp"
 
 namespace tofa::harness {
 namespace {

@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <sys/stat.h>
 
-#include "tofa/error.hpp"
+#include "base/error.hpp"
 
 namespace tofa::harness {
 namespace {

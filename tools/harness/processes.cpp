@@ -14,9 +14,9 @@
 #include <sstream>
 #include <thread>
 
+#include "base/error.hpp"
 #include "net/hmac.hpp"
 #include "net/munge_codec.hpp"
-#include "tofa/error.hpp"
 
 namespace tofa::harness {
 namespace {

@@ -12,14 +12,14 @@
 #include <functional>
 #include <queue>
 
+#include "base/error.hpp"
+#include "capi/tofa_service.h"
 #include "harness/cluster_files.hpp"
 #include "harness/stream/bunde_mappers.hpp"
 #include "harness/stream/easy_backfill.hpp"
 #include "harness/stream/stream_allocators.hpp"
 #include "harness/stream/stream_metrics.hpp"
 #include "sim/progress.hpp"
-#include "tofa/error.hpp"
-#include "tofa_service.h"
 
 namespace tofa::harness {
 namespace {

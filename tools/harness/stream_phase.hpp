@@ -16,7 +16,7 @@
 
 #include "harness/job_graphs.hpp"
 #include "harness/stream/swf.hpp"
-#include "tofa/topology.hpp"
+#include "topology/topology.hpp"
 
 namespace tofa::harness {
 

@@ -17,6 +17,8 @@
 #include <sstream>
 #include <thread>
 
+#include "base/error.hpp"
+#include "capi/tofa_service.h"
 #include "harness/cluster_files.hpp"
 #include "harness/failure_model.hpp"
 #include "harness/heartbeat_phase.hpp"
@@ -29,8 +31,6 @@
 #include "harness/stream_phase.hpp"
 #include "map/portfolio/strategies.hpp"
 #include "service/tofa_conf.hpp"
-#include "tofa/error.hpp"
-#include "tofa_service.h"
 
 namespace {
 

@@ -14,6 +14,7 @@ tools_profile_tofa_heatmap_LDADD = $(PNG_LIBS) -lm
 bin_SCRIPTS += tools/profile/tofa-profile tools/profile/tofa-ompi-monitoring
 
 TOFAPROF_C_FILES = \
+	$(srcdir)/tools/profile/tofaprof_comms.c \
 	$(srcdir)/tools/profile/tofaprof_state.c \
 	$(srcdir)/tools/profile/tofaprof_trace.c \
 	$(srcdir)/tools/profile/tofaprof_collectives.c \

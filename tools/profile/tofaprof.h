@@ -55,9 +55,14 @@ void tp_teardown(void);
 /** Non-zero between tp_setup and tp_teardown. */
 int tp_active(void);
 
+/* tofaprof_comms.c: set up by tp_setup, torn down by tp_teardown. */
+void tp_comms_setup(int world_rank, int world_size);
+void tp_comms_teardown(void);
 /** Looks up (and caches as an attribute) the world translation of `comm`.
  *  Returns NULL when the profiler is inactive or comm is MPI_COMM_NULL. */
 const struct tp_comm *tp_comm_of(MPI_Comm comm);
+/** The same for the group of a one-sided window. */
+const struct tp_comm *tp_win_of(MPI_Win win);
 /** World rank of `rank` in `comm`, or -1 (MPI_PROC_NULL, out of range). */
 int tp_world_rank(const struct tp_comm *c, int rank);
 
@@ -150,7 +155,7 @@ struct tp_local {
   struct tp_totals totals;
 };
 /** Collective over `comm` (a private duplicate of MPI_COMM_WORLD). */
-void tp_write_output(MPI_Comm comm, struct tp_local *local);
+void tp_write_output(MPI_Comm comm, struct tp_local *counters);
 
 #ifdef __cplusplus
 }

@@ -12,6 +12,12 @@
 #include "heatmap.h"
 #include "tofaprof.h"
 
+static const char *const class_names[TP_CLASS_COUNT] = {
+    "p2p",     "bcast",   "reduce",         "allreduce", "allgather", "alltoall",
+    "gather",  "scatter", "reduce_scatter", "barrier",   "scan",      "rma"};
+
+const char *tp_class_name(int cls) { return class_names[cls]; }
+
 #define TOP_PAIRS 20
 #define ROW_TAG 7331
 
@@ -109,23 +115,23 @@ static void path_of(char *out, size_t size, const char *dir, const char *name, c
   snprintf(out, size, "%s/%s%s", dir, name, ext);
 }
 
-void tp_write_output(MPI_Comm comm, struct tp_local *local) {
-  int n = local->world_size, me = local->world_rank;
+void tp_write_output(MPI_Comm comm, struct tp_local *counters) {
+  int n = counters->world_size, me = counters->world_rank;
   /* Fold MPI_Get traffic into the sender's row: rank j receives in_i[j] from
    * every rank i, which is traffic j -> i. */
   uint64_t *fold = malloc(2 * (size_t)n * sizeof *fold);
   uint64_t *row = malloc(2 * (size_t)n * sizeof *row);
-  PMPI_Alltoall(local->in_bytes, 1, MPI_UINT64_T, fold, 1, MPI_UINT64_T, comm);
-  PMPI_Alltoall(local->in_msgs, 1, MPI_UINT64_T, fold + n, 1, MPI_UINT64_T, comm);
+  PMPI_Alltoall(counters->in_bytes, 1, MPI_UINT64_T, fold, 1, MPI_UINT64_T, comm);
+  PMPI_Alltoall(counters->in_msgs, 1, MPI_UINT64_T, fold + n, 1, MPI_UINT64_T, comm);
   for (int j = 0; j < n; ++j) {
-    row[j] = local->out_bytes[j] + fold[j];
-    row[n + j] = local->out_msgs[j] + fold[n + j];
+    row[j] = counters->out_bytes[j] + fold[j];
+    row[n + j] = counters->out_msgs[j] + fold[n + j];
   }
   free(fold);
 
   struct tp_totals totals;
   memset(&totals, 0, sizeof totals);
-  PMPI_Reduce(&local->totals, &totals, (int)(sizeof totals / sizeof(uint64_t)), MPI_UINT64_T,
+  PMPI_Reduce(&counters->totals, &totals, (int)(sizeof totals / sizeof(uint64_t)), MPI_UINT64_T,
               MPI_SUM, 0, comm);
 
   if (me != 0) {

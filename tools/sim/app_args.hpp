@@ -8,7 +8,7 @@
 #include <string>
 
 #include "app_spec.hpp"
-#include "tofa/error.hpp"
+#include "base/error.hpp"
 
 namespace tofa::sim {
 

@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "apps/md_grid.h"
-#include "tofa/error.hpp"
+#include "base/error.hpp"
 #include "trace_resolve.hpp"
 
 namespace tofa::sim {

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "tofa/generators.hpp"
-#include "tofa/graph.hpp"
+#include "graph/generators.hpp"
+#include "graph/graph.hpp"
 
 namespace tofa::sim {
 

@@ -4,13 +4,16 @@
 #include <fstream>
 #include <map>
 
+#include "base/error.hpp"
 #include "batch_report.hpp"
+#include "graph/generators.hpp"
 #include "hostfile.hpp"
+#include "map/mapper.hpp"
+#include "metrics/metrics.hpp"
 #include "parallel.hpp"
 #include "progress.hpp"
 #include "simulate.hpp"
 #include "smpi_run.hpp"
-#include "tofa/tofa.hpp"
 #include "work_dir.hpp"
 
 namespace tofa::sim {

@@ -3,7 +3,7 @@
 
 #include <random>
 
-#include "tofa/error.hpp"
+#include "base/error.hpp"
 
 namespace tofa::sim {
 

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "tofa/error.hpp"
+#include "base/error.hpp"
 
 namespace tofa::sim {
 

@@ -5,11 +5,11 @@
 #include <string>
 #include <vector>
 
-#include "batch.hpp"
 #include "batch_model.hpp"
+#include "batch_settings.hpp"
 #include "failure_draw.hpp"
 #include "simulate.hpp"
-#include "tofa/topology.hpp"
+#include "topology/topology.hpp"
 
 namespace tofa::sim {
 

@@ -13,9 +13,9 @@
 #include <sstream>
 #include <utility>
 
+#include "base/error.hpp"
 #include "platform.hpp"
 #include "progress.hpp"
-#include "tofa/error.hpp"
 
 namespace tofa::sim {
 namespace {

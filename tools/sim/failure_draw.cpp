@@ -5,7 +5,7 @@
 #include <numeric>
 #include <string>
 
-#include "tofa/error.hpp"
+#include "base/error.hpp"
 
 namespace tofa::sim {
 

@@ -8,8 +8,8 @@
 #include <random>
 #include <vector>
 
-#include "tofa/graph.hpp"
-#include "tofa/topology.hpp"
+#include "graph/graph.hpp"
+#include "topology/topology.hpp"
 
 namespace tofa::sim {
 

@@ -3,8 +3,8 @@
 
 #include <fstream>
 
+#include "base/error.hpp"
 #include "platform.hpp"
-#include "tofa/error.hpp"
 
 namespace tofa::sim {
 

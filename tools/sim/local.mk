@@ -18,7 +18,7 @@ tools_sim_tofa_sim_SOURCES = tools/sim/tofa_sim.cpp \
 	tools/sim/simulate.hpp tools/sim/simulate.cpp \
 	tools/sim/parallel.hpp tools/sim/parallel.cpp \
 	tools/sim/batch_model.hpp tools/sim/batch_model.cpp \
-	tools/sim/batch.hpp tools/sim/batch.cpp \
+	tools/sim/batch_settings.hpp tools/sim/batch.hpp tools/sim/batch.cpp \
 	tools/sim/batch_report.hpp tools/sim/batch_report.cpp
 tools_sim_tofa_sim_CPPFLAGS = $(AM_CPPFLAGS) $(SIMGRID_CFLAGS) \
 	-DTOFA_SIM_APPDIR='"$(pkglibexecdir)"' \

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "tofa/error.hpp"
+#include "base/error.hpp"
 
 namespace tofa::sim {
 namespace {

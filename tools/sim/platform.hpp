@@ -5,7 +5,7 @@
 #include <ostream>
 #include <string>
 
-#include "tofa/topology.hpp"
+#include "topology/topology.hpp"
 
 namespace tofa::sim {
 

@@ -7,8 +7,8 @@
 
 #include <cmath>
 
+#include "base/error.hpp"
 #include "progress.hpp"
-#include "tofa/error.hpp"
 
 namespace tofa::sim {
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "platform.hpp"
-#include "tofa/topology.hpp"
+#include "topology/topology.hpp"
 
 namespace tofa::sim {
 

@@ -4,9 +4,9 @@
 #include <chrono>
 #include <sstream>
 
+#include "base/error.hpp"
 #include "hostfile.hpp"
 #include "smpi_run.hpp"
-#include "tofa/error.hpp"
 
 namespace tofa::sim {
 

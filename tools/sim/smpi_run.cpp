@@ -12,8 +12,8 @@
 #include <cstring>
 #include <sstream>
 
+#include "base/error.hpp"
 #include "progress.hpp"
-#include "tofa/error.hpp"
 
 namespace tofa::sim {
 

@@ -14,16 +14,19 @@
 #include <vector>
 
 #include "app_args.hpp"
+#include "base/error.hpp"
 #include "batch.hpp"
 #include "crosstraffic.hpp"
 #include "failure_draw.hpp"
+#include "graph/generators.hpp"
 #include "hostfile.hpp"
+#include "map/mapper.hpp"
+#include "metrics/metrics.hpp"
 #include "platform.hpp"
 #include "routes.hpp"
 #include "simulate.hpp"
 #include "smpi_run.hpp"
 #include "trace_resolve.hpp"
-#include "tofa/tofa.hpp"
 #include "work_dir.hpp"
 
 #ifndef TOFA_SIM_APPDIR

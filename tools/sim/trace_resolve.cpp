@@ -7,7 +7,7 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "tofa/error.hpp"
+#include "base/error.hpp"
 
 namespace tofa::sim {
 namespace {

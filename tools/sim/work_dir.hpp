@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "tofa/error.hpp"
+#include "base/error.hpp"
 
 namespace tofa::sim {
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "../scotch/scotch_target.hpp"
+#include "map/scotch/scotch_target.hpp"
 
 namespace tofa {
 namespace anneal {

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "../../tofa/graph.hpp"
+#include "graph/graph.hpp"
 
 namespace tofa {
 namespace anneal {

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "../../tofa/graph.hpp"
+#include "graph/graph.hpp"
 
 namespace tofa {
 namespace anneal {

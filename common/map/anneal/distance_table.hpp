@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "../../tofa/energy.hpp"
-#include "../../tofa/topology.hpp"
+#include "map/anneal/distance_metric.hpp"
+#include "topology/topology.hpp"
 
 namespace tofa {
 namespace anneal {

@@ -1,31 +1,12 @@
-// Equation 1 of the seed (free energy) and the distance metrics it may use.
-#include "../../tofa/energy.hpp"
+// Equation 1 of the seed (free energy).
+#include "map/anneal/energy.hpp"
 
 #include <limits>
 
-#include "../../tofa/error.hpp"
+#include "base/error.hpp"
 #include "distance_table.hpp"
 
 namespace tofa {
-
-DistanceMetric parse_distance_metric(const std::string& text) {
-  if (text == "hops") return DistanceMetric::Hops;
-  if (text == "scaled") return DistanceMetric::ScaledHops;
-  if (text == "euclid") return DistanceMetric::Euclidean;
-  throw Error("unknown distance metric '" + text + "': expected hops, scaled or euclid");
-}
-
-const char* distance_metric_name(DistanceMetric metric) {
-  switch (metric) {
-    case DistanceMetric::Hops:
-      return "hops";
-    case DistanceMetric::ScaledHops:
-      return "scaled";
-    case DistanceMetric::Euclidean:
-      return "euclid";
-  }
-  return "hops";
-}
 
 double node_distance(const Topology& topology, int a, int b, DistanceMetric metric) {
   const anneal::DistanceTable table(topology, {a, b}, metric);

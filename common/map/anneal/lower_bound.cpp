@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <functional>
 
-#include "../../tofa/energy.hpp"
-#include "../../tofa/error.hpp"
+#include "base/error.hpp"
 #include "distance_table.hpp"
+#include "map/anneal/energy.hpp"
 
 namespace tofa {
 

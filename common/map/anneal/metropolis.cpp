@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "../../tofa/error.hpp"
+#include "base/error.hpp"
 #include "descent.hpp"
 #include "schedule.hpp"
 

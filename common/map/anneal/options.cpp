@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <functional>
 
-#include "../../tofa/error.hpp"
+#include "base/error.hpp"
 
 namespace tofa {
 namespace anneal {

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "../../tofa/energy.hpp"
 #include "initial_map.hpp"
+#include "map/anneal/energy.hpp"
 #include "metropolis.hpp"
 #include "progress.hpp"
 

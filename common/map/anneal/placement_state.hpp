@@ -4,8 +4,8 @@
 
 #include <vector>
 
-#include "../../tofa/graph.hpp"
 #include "distance_table.hpp"
+#include "graph/graph.hpp"
 #include "load_bounds.hpp"
 
 namespace tofa {

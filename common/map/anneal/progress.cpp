@@ -4,7 +4,7 @@
 
 #include <cstdio>
 
-#include "../../tofa/error.hpp"
+#include "base/error.hpp"
 
 namespace tofa {
 namespace anneal {

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <chrono>
 
-#include "../../tofa/faults.hpp"
 #include "bisection.hpp"
 #include "descent.hpp"
 #include "distance_table.hpp"
+#include "faults/faults.hpp"
 #include "load_bounds.hpp"
 #include "placement_state.hpp"
 #include "site_neighbourhood.hpp"

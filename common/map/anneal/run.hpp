@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "../../tofa/mapper.hpp"
+#include "map/mapper.hpp"
 #include "options.hpp"
 
 namespace tofa {

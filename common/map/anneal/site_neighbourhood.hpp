@@ -4,8 +4,8 @@
 
 #include <vector>
 
-#include "../../tofa/topology.hpp"
 #include "distance_table.hpp"
+#include "topology/topology.hpp"
 
 namespace tofa {
 namespace anneal {

@@ -13,8 +13,8 @@
 // - tasks without edges (or whose edges carry 0 bytes) take the first free
 //   slot in candidate order, after all pairs.
 
-#include "../slot_pool.hpp"
 #include "heaviest_pairs.hpp"
+#include "map/slot_pool.hpp"
 #include "strategies.hpp"
 
 namespace tofa {

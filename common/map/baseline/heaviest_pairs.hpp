@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "../../tofa/mapper.hpp"
+#include "map/mapper.hpp"
 
 namespace tofa {
 

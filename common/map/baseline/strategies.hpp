@@ -5,7 +5,7 @@
 
 #include <memory>
 
-#include "../../tofa/mapper.hpp"
+#include "map/mapper.hpp"
 
 namespace tofa {
 

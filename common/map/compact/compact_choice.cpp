@@ -4,7 +4,7 @@
 #include <limits>
 #include <string>
 
-#include "../../tofa/error.hpp"
+#include "base/error.hpp"
 
 namespace tofa {
 namespace {

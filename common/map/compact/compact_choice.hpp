@@ -6,9 +6,9 @@
 
 #include <vector>
 
-#include "../task_limits.hpp"
-#include "../../tofa/mapper.hpp"
-#include "../../tofa/topology.hpp"
+#include "map/mapper.hpp"
+#include "map/task_limits.hpp"
+#include "topology/topology.hpp"
 
 namespace tofa {
 

@@ -1,8 +1,8 @@
 // compact: the scheduler's node choice (compact_choice) as a strategy, on
 // the request's candidates with its slots per node: what a job runs when
 // its own strategy has not ordered its tasks within PlacementWait.
-#include "../../tofa/mapper.hpp"
 #include "compact_choice.hpp"
+#include "map/mapper.hpp"
 #include "strategies.hpp"
 
 namespace tofa {

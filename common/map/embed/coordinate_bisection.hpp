@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "../../tofa/topology.hpp"
+#include "topology/topology.hpp"
 
 namespace tofa {
 namespace embed {

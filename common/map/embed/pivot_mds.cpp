@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "../../tofa/error.hpp"
+#include "base/error.hpp"
 
 namespace tofa {
 namespace embed {

@@ -10,7 +10,7 @@
 
 #include <vector>
 
-#include "../../tofa/graph.hpp"
+#include "graph/graph.hpp"
 
 namespace tofa {
 namespace embed {

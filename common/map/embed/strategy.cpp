@@ -8,8 +8,8 @@
 #include <cmath>
 #include <numeric>
 
-#include "../../tofa/error.hpp"
 #include "axis_alignment.hpp"
+#include "base/error.hpp"
 #include "coordinate_bisection.hpp"
 #include "pivot_mds.hpp"
 #include "strategies.hpp"

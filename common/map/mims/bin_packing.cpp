@@ -15,7 +15,7 @@
 #include <limits>
 #include <string>
 
-#include "../../tofa/error.hpp"
+#include "base/error.hpp"
 
 namespace tofa {
 namespace bin_packing {

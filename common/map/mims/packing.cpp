@@ -10,9 +10,9 @@
 #include <numeric>
 #include <string>
 
-#include "../../tofa/error.hpp"
-#include "../../tofa/mims.hpp"
+#include "base/error.hpp"
 #include "bin_packing.hpp"
+#include "map/mims/mims.hpp"
 
 namespace tofa {
 namespace {
@@ -121,22 +121,6 @@ Packing mims_packing(const CommGraph& graph, int pack_size) {
   }
   packing.mims = mims(graph, packing.pack_of);
   return packing;
-}
-
-double mims(const CommGraph& graph, const std::vector<int>& group_of) {
-  const int tasks = graph.task_count();
-  if (group_of.size() != static_cast<std::size_t>(tasks)) {
-    throw Error("MIMS: " + std::to_string(group_of.size()) + " group entries, expected " +
-                std::to_string(tasks) + " (one per task)");
-  }
-  double worst = 0;
-  for (int u = 0; u < tasks; ++u) {
-    for (std::int64_t i = graph.offsets()[u]; i < graph.offsets()[u + 1]; ++i) {
-      const int v = graph.adjacency()[i];
-      if (group_of[u] != group_of[v]) worst = std::max(worst, graph.bytes()[i]);
-    }
-  }
-  return worst;
 }
 
 CommGraph pack_graph(const CommGraph& graph, const Packing& packing) {

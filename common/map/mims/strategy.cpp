@@ -6,8 +6,8 @@
 // Parameters: place=NAME, pack-size=K (1 <= K <= slots; default slots).
 #include <string>
 
-#include "../../tofa/error.hpp"
-#include "../../tofa/mims.hpp"
+#include "base/error.hpp"
+#include "map/mims/mims.hpp"
 #include "strategies.hpp"
 
 namespace tofa {

@@ -46,10 +46,10 @@
 #include <utility>
 #include <vector>
 
-#include "../../tofa/error.hpp"
-#include "../../tofa/faults.hpp"
-#include "../anneal/run.hpp"
+#include "base/error.hpp"
 #include "candidate_window.hpp"
+#include "faults/faults.hpp"
+#include "map/anneal/run.hpp"
 #include "strategies.hpp"
 
 namespace tofa {

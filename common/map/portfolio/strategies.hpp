@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include "../../tofa/mapper.hpp"
+#include "map/mapper.hpp"
 
 namespace tofa {
 

@@ -1,8 +1,8 @@
 // Rubik's partitioning operations: div, tile, mod and cut (seed Bhatele et
 // al., section III-B). All four are cut with a slicing per dimension.
-#include "../../tofa/error.hpp"
-#include "../../tofa/rubik.hpp"
+#include "base/error.hpp"
 #include "grid.hpp"
+#include "map/rubik/rubik.hpp"
 
 namespace tofa {
 namespace rubik {

@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <numeric>
 
-#include "../../tofa/error.hpp"
-#include "../../tofa/rubik.hpp"
+#include "base/error.hpp"
 #include "grid.hpp"
+#include "map/rubik/rubik.hpp"
 
 namespace tofa {
 namespace rubik {

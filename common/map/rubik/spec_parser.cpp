@@ -14,8 +14,8 @@
 #include <map>
 #include <sstream>
 
-#include "../../tofa/error.hpp"
-#include "../../tofa/rubik.hpp"
+#include "base/error.hpp"
+#include "map/rubik/rubik.hpp"
 
 namespace tofa {
 namespace rubik {

@@ -3,8 +3,8 @@
 // network box; its ranks must be the graph's tasks. Rubik is a tool for
 // hand-made layouts: it ignores outages, and a layout that uses a node
 // outside the candidates is an error, not silently repaired.
-#include "../../tofa/error.hpp"
-#include "../../tofa/rubik.hpp"
+#include "base/error.hpp"
+#include "map/rubik/rubik.hpp"
 #include "strategies.hpp"
 
 namespace tofa {

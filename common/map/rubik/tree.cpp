@@ -3,9 +3,9 @@
 #include <deque>
 #include <numeric>
 
-#include "../../tofa/error.hpp"
-#include "../../tofa/rubik.hpp"
+#include "base/error.hpp"
 #include "grid.hpp"
+#include "map/rubik/rubik.hpp"
 
 namespace tofa {
 namespace rubik {

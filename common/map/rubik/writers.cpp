@@ -4,9 +4,9 @@
 #include <numeric>
 #include <ostream>
 
-#include "../../tofa/error.hpp"
-#include "../../tofa/rubik.hpp"
+#include "base/error.hpp"
 #include "grid.hpp"
+#include "map/rubik/rubik.hpp"
 
 namespace tofa {
 namespace rubik {

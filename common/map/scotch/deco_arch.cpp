@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "../../tofa/error.hpp"
+#include "base/error.hpp"
 
 namespace tofa {
 namespace scotch {

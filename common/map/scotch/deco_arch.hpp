@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "scotch_target.hpp"
+#include "map/scotch/scotch_objects.hpp"
 
 namespace tofa {
 namespace scotch {

@@ -7,8 +7,8 @@
 #include <numeric>
 #include <string>
 
-#include "../../tofa/error.hpp"
-#include "../capacity_repair.hpp"
+#include "base/error.hpp"
+#include "map/capacity_repair.hpp"
 #include "scotch_target.hpp"
 
 namespace tofa {

@@ -2,7 +2,7 @@
 // not a strategy, and not in the registry.
 #pragma once
 
-#include "../../tofa/mapper.hpp"
+#include "map/mapper.hpp"
 
 namespace tofa {
 

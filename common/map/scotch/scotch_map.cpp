@@ -4,7 +4,7 @@
 #include <climits>
 #include <cmath>
 
-#include "../capacity_repair.hpp"
+#include "map/capacity_repair.hpp"
 #include "scotch_target.hpp"
 
 namespace tofa {

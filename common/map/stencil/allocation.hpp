@@ -4,8 +4,8 @@
 
 #include <vector>
 
-#include "../../tofa/mapper.hpp"
 #include "job_shape.hpp"
+#include "map/mapper.hpp"
 
 namespace tofa {
 namespace stencil {

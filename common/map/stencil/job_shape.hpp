@@ -5,8 +5,8 @@
 #include <array>
 #include <string>
 
-#include "../../tofa/graph.hpp"
-#include "../../tofa/mapper.hpp"
+#include "graph/graph.hpp"
+#include "map/mapper.hpp"
 
 namespace tofa {
 namespace stencil {

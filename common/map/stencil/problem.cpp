@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
-#include "../../tofa/error.hpp"
+#include "base/error.hpp"
 
 namespace tofa {
 namespace stencil {

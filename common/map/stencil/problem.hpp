@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "../../tofa/mapper.hpp"
 #include "allocation.hpp"
 #include "job_grid.hpp"
+#include "map/mapper.hpp"
 
 namespace tofa {
 namespace stencil {

@@ -1,9 +1,9 @@
 // stencil-grouping: seed Bunde's GROUPING (Barrett et al.): one block of the
 // job per node.
+#include "base/error.hpp"
 #include "group_block.hpp"
 #include "problem.hpp"
 #include "strategies.hpp"
-#include "tofa/error.hpp"
 
 namespace tofa {
 namespace {

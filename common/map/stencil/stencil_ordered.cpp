@@ -1,8 +1,8 @@
 // stencil-ordered: seed Bunde's ORDERED, the best of several linear orders.
+#include "base/error.hpp"
 #include "linear_order.hpp"
 #include "problem.hpp"
 #include "strategies.hpp"
-#include "tofa/error.hpp"
 
 namespace tofa {
 namespace {

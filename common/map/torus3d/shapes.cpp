@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "../../tofa/error.hpp"
+#include "base/error.hpp"
 
 namespace tofa {
 namespace torus3d {

@@ -74,7 +74,7 @@
 #include <string>
 #include <vector>
 
-#include "../../tofa/error.hpp"
+#include "base/error.hpp"
 #include "box_choice.hpp"
 #include "shapes.hpp"
 #include "strategies.hpp"

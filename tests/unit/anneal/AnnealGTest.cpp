@@ -10,16 +10,16 @@
 #include <string>
 #include <vector>
 
+#include "base/error.hpp"
+#include "faults/faults.hpp"
 #include "fixtures.hpp"
+#include "graph/generators.hpp"
 #include "map/anneal/cubic_problems.hpp"
+#include "map/anneal/energy.hpp"
 #include "map/anneal/run.hpp"
 #include "map/anneal/strategies.hpp"
-#include "tofa/energy.hpp"
-#include "tofa/generators.hpp"
-#include "tofa/error.hpp"
-#include "tofa/faults.hpp"
-#include "tofa/metrics.hpp"
-#include "tofa/mapper.hpp"
+#include "map/mapper.hpp"
+#include "metrics/metrics.hpp"
 
 namespace {
 

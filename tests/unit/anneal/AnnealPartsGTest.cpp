@@ -9,19 +9,19 @@
 #include <set>
 #include <vector>
 
+#include "faults/faults.hpp"
 #include "fixtures.hpp"
 #include "map/anneal/bisection.hpp"
 #include "map/anneal/cubic_problems.hpp"
 #include "map/anneal/descent.hpp"
 #include "map/anneal/distance_table.hpp"
+#include "map/anneal/energy.hpp"
 #include "map/anneal/initial_map.hpp"
 #include "map/anneal/load_bounds.hpp"
 #include "map/anneal/placement_state.hpp"
 #include "map/anneal/random_stream.hpp"
 #include "map/anneal/schedule.hpp"
 #include "map/anneal/site_neighbourhood.hpp"
-#include "tofa/energy.hpp"
-#include "tofa/faults.hpp"
 
 namespace {
 

@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "base/error.hpp"
 #include "fixtures.hpp"
 #include "map/anneal/cubic_problems.hpp"
-#include "tofa/energy.hpp"
-#include "tofa/error.hpp"
-#include "tofa/mapper.hpp"
+#include "map/anneal/energy.hpp"
+#include "map/mapper.hpp"
 
 namespace {
 

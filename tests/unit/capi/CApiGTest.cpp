@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "capi/tofa.h"
 #include "fixtures.hpp"
-#include "tofa.h"
 
 namespace {
 

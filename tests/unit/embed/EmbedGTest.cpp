@@ -8,13 +8,13 @@
 #include <random>
 #include <vector>
 
+#include "base/error.hpp"
+#include "graph/generators.hpp"
 #include "map/embed/axis_alignment.hpp"
 #include "map/embed/coordinate_bisection.hpp"
 #include "map/embed/pivot_mds.hpp"
-#include "tofa/error.hpp"
-#include "tofa/generators.hpp"
-#include "tofa/mapper.hpp"
-#include "tofa/metrics.hpp"
+#include "map/mapper.hpp"
+#include "metrics/metrics.hpp"
 
 namespace {
 

@@ -5,11 +5,11 @@
 #include <string>
 #include <vector>
 
+#include "base/error.hpp"
+#include "faults/faults.hpp"
 #include "fixtures.hpp"
-#include "tofa/error.hpp"
-#include "tofa/faults.hpp"
-#include "tofa/graph.hpp"
-#include "tofa/topology.hpp"
+#include "graph/graph.hpp"
+#include "topology/topology.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// Synthetic graphs of tofa/generators.hpp (stencil, Chung's benchmarks, NPB DT,
+// Synthetic graphs of graph/generators.hpp (stencil, Chung's benchmarks, NPB DT,
 // halo exchange, pencil FFT, nearest neighbours, specs; the held-out family:
 // random regular, small world, collectives, R-MAT, box stencils).
 #include <gtest/gtest.h>
@@ -11,7 +11,7 @@
 #include <utility>
 
 #include "fixtures.hpp"
-#include "tofa/generators.hpp"
+#include "graph/generators.hpp"
 
 namespace {
 

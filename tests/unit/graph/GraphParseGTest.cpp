@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "tofa/error.hpp"
-#include "tofa/graph.hpp"
+#include "base/error.hpp"
 #include "fixtures.hpp"
+#include "graph/graph.hpp"
 
 namespace {
 

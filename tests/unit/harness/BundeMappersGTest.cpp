@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "base/error.hpp"
 #include "harness/stream/bunde_mappers.hpp"
-#include "tofa/error.hpp"
-#include "tofa/topology.hpp"
+#include "topology/topology.hpp"
 
 namespace {
 

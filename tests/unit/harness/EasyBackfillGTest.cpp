@@ -14,7 +14,7 @@
 #include "harness/stream/easy_backfill.hpp"
 #include "harness/stream/job_generator.hpp"
 #include "harness/stream/stream_allocators.hpp"
-#include "tofa/topology.hpp"
+#include "topology/topology.hpp"
 
 namespace {
 

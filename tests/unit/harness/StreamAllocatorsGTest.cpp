@@ -11,7 +11,7 @@
 
 #include "harness/stream/stream_allocators.hpp"
 #include "harness/stream/stream_metrics.hpp"
-#include "tofa/topology.hpp"
+#include "topology/topology.hpp"
 
 namespace {
 

@@ -8,10 +8,10 @@
 #include <cmath>
 #include <vector>
 
+#include "faults/faults.hpp"
 #include "harness/stream/stream_metrics.hpp"
-#include "tofa/faults.hpp"
-#include "tofa/metrics.hpp"
-#include "tofa/topology.hpp"
+#include "metrics/metrics.hpp"
+#include "topology/topology.hpp"
 
 namespace {
 

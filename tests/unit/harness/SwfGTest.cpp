@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "base/error.hpp"
 #include "harness/stream/job_generator.hpp"
 #include "harness/stream/swf.hpp"
-#include "tofa/error.hpp"
 
 namespace {
 

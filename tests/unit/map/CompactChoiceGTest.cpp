@@ -5,12 +5,12 @@
 #include <map>
 #include <set>
 
+#include "base/error.hpp"
+#include "faults/faults.hpp"
 #include "fixtures.hpp"
 #include "map/compact/compact_choice.hpp"
-#include "tofa/error.hpp"
-#include "tofa/faults.hpp"
-#include "tofa/mapper.hpp"
-#include "tofa/topology.hpp"
+#include "map/mapper.hpp"
+#include "topology/topology.hpp"
 
 namespace {
 

@@ -14,16 +14,16 @@
 #include <tuple>
 #include <vector>
 
+#include "base/error.hpp"
+#include "faults/faults.hpp"
 #include "fixtures.hpp"
 #include "map/capacity_repair.hpp"
-#include "map/slot_pool.hpp"
+#include "map/mapper.hpp"
 #include "map/scotch/deco_arch.hpp"
 #include "map/scotch/gmap_anchor.hpp"
 #include "map/scotch/scotch_target.hpp"
-#include "tofa/error.hpp"
-#include "tofa/faults.hpp"
-#include "tofa/mapper.hpp"
-#include "tofa/metrics.hpp"
+#include "map/slot_pool.hpp"
+#include "metrics/metrics.hpp"
 
 namespace {
 

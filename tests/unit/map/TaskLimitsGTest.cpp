@@ -7,12 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "base/error.hpp"
+#include "capi/tofa.h"
 #include "fixtures.hpp"
+#include "map/mapper.hpp"
 #include "map/task_limits.hpp"
 #include "service/placement.hpp"
-#include "tofa.h"
-#include "tofa/error.hpp"
-#include "tofa/mapper.hpp"
 
 namespace {
 

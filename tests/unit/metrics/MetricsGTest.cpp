@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "base/error.hpp"
 #include "fixtures.hpp"
-#include "tofa/error.hpp"
-#include "tofa/graph.hpp"
-#include "tofa/metrics.hpp"
-#include "tofa/topology.hpp"
+#include "graph/graph.hpp"
+#include "metrics/metrics.hpp"
+#include "topology/topology.hpp"
 
 namespace {
 

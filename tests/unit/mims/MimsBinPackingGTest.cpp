@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "base/error.hpp"
 #include "map/mims/bin_packing.hpp"
-#include "tofa/error.hpp"
 
 namespace {
 

@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
+#include "base/error.hpp"
 #include "fixtures.hpp"
+#include "map/mapper.hpp"
+#include "map/mims/mims.hpp"
 #include "map/mims/strategies.hpp"
-#include "tofa/error.hpp"
-#include "tofa/mapper.hpp"
-#include "tofa/mims.hpp"
 
 namespace {
 

@@ -8,8 +8,8 @@
 #include <random>
 #include <vector>
 
-#include "tofa/error.hpp"
-#include "tofa/mims.hpp"
+#include "base/error.hpp"
+#include "map/mims/mims.hpp"
 
 namespace {
 

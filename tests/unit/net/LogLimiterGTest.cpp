@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
+#include "base/printable.hpp"
 #include "net/log_limiter.hpp"
-#include "tofa/printable.hpp"
 
 namespace {
 

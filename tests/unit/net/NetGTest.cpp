@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "base/error.hpp"
 #include "munged_fixture.hpp"
 #include "net/client.hpp"
 #include "net/frame.hpp"
@@ -26,7 +27,6 @@
 #include "net/server.hpp"
 #include "net/sha256.hpp"
 #include "net/socket_io.hpp"
-#include "tofa/error.hpp"
 
 namespace {
 

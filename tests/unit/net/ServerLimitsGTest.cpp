@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/error.hpp"
 #include "munged_fixture.hpp"
 #include "net/admission.hpp"
 #include "net/client.hpp"
@@ -24,7 +25,6 @@
 #include "net/server.hpp"
 #include "net/socket_io.hpp"
 #include "raw_peers.hpp"
-#include "tofa/error.hpp"
 
 namespace {
 

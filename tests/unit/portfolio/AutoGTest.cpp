@@ -9,13 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "faults/faults.hpp"
 #include "fixtures.hpp"
+#include "graph/generators.hpp"
+#include "map/mapper.hpp"
 #include "map/portfolio/candidate_window.hpp"
 #include "map/portfolio/strategies.hpp"
-#include "tofa/faults.hpp"
-#include "tofa/generators.hpp"
-#include "tofa/mapper.hpp"
-#include "tofa/metrics.hpp"
+#include "metrics/metrics.hpp"
 
 namespace {
 

@@ -5,7 +5,7 @@
 
 #include "fixtures.hpp"
 #include "map/portfolio/candidate_window.hpp"
-#include "tofa/topology.hpp"
+#include "topology/topology.hpp"
 
 using tofa::CommGraph;
 using tofa::MappingRequest;

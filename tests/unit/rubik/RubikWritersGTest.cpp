@@ -6,9 +6,9 @@
 #include <string>
 
 #include "fixtures.hpp"
+#include "map/mapper.hpp"
 #include "map/rubik/strategies.hpp"
 #include "rubik_test_util.hpp"
-#include "tofa/mapper.hpp"
 
 namespace {
 

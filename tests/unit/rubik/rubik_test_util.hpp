@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "tofa/error.hpp"
-#include "tofa/rubik.hpp"
+#include "base/error.hpp"
+#include "map/rubik/rubik.hpp"
 
 namespace rubik_test {
 

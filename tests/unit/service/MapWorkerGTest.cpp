@@ -14,11 +14,11 @@
 #include <thread>
 #include <vector>
 
+#include "base/error.hpp"
 #include "fixtures.hpp"
+#include "map/mapper.hpp"
 #include "service/map_job_codec.hpp"
 #include "service/map_worker.hpp"
-#include "tofa/error.hpp"
-#include "tofa/mapper.hpp"
 
 namespace {
 

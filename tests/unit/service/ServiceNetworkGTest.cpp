@@ -20,10 +20,12 @@
 #include <thread>
 #include <vector>
 
+#include "base/error.hpp"
+#include "capi/tofa_service.h"
 #include "fixtures.hpp"
 #include "munged_fixture.hpp"
-#include "net/frame.hpp"
 #include "net/datagram_socket.hpp"
+#include "net/frame.hpp"
 #include "net/munge_codec.hpp"
 #include "net/server.hpp"
 #include "net/socket_io.hpp"
@@ -35,8 +37,6 @@
 #include "service/responder.hpp"
 #include "service/responder_sessions.hpp"
 #include "service/service.hpp"
-#include "tofa/error.hpp"
-#include "tofa_service.h"
 
 namespace {
 

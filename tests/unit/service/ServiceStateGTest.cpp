@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/error.hpp"
 #include "fixtures.hpp"
 #include "service/placement_store.hpp"
 #include "service/protocol.hpp"
@@ -24,7 +25,6 @@
 #include "service/service_state.hpp"
 #include "service/srun_claims.hpp"
 #include "service/state_files.hpp"
-#include "tofa/error.hpp"
 
 namespace {
 

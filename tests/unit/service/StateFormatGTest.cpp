@@ -13,6 +13,7 @@
 #include <sstream>
 #include <string>
 
+#include "base/error.hpp"
 #include "net/sha256.hpp"
 #include "service/graph_file.hpp"
 #include "service/graph_store.hpp"
@@ -20,7 +21,6 @@
 #include "service/placement_store.hpp"
 #include "service/state_files.hpp"
 #include "service/state_text.hpp"
-#include "tofa/error.hpp"
 
 namespace {
 

@@ -16,13 +16,13 @@
 #include <string>
 #include <vector>
 
+#include "base/error.hpp"
 #include "fixtures.hpp"
 #include "net/sha256.hpp"
 #include "service/protocol.hpp"
 #include "service/request_handler.hpp"
 #include "service/service_state.hpp"
 #include "service/state_files.hpp"
-#include "tofa/error.hpp"
 
 namespace {
 

@@ -4,10 +4,10 @@
 #include <sstream>
 #include <string>
 
+#include "base/error.hpp"
+#include "capi/tofa_service.h"
 #include "fixtures.hpp"
 #include "service/tofa_conf.hpp"
-#include "tofa/error.hpp"
-#include "tofa_service.h"
 
 namespace {
 

@@ -3,10 +3,10 @@
 
 #include <string>
 
+#include "base/error.hpp"
+#include "fixtures.hpp"
 #include "tofactl_format.hpp"
 #include "tofactl_slurm_conf.hpp"
-#include "fixtures.hpp"
-#include "tofa/error.hpp"
 
 namespace {
 

@@ -10,12 +10,12 @@
 #include <memory>
 #include <thread>
 
+#include "base/error.hpp"
 #include "munged_fixture.hpp"
 #include "net/server.hpp"
 #include "net/socket_io.hpp"
 #include "service/client.hpp"
 #include "service/user_slots.hpp"
-#include "tofa/error.hpp"
 
 namespace {
 

@@ -5,10 +5,10 @@
 
 #include <vector>
 
+#include "base/error.hpp"
+#include "graph/graph.hpp"
 #include "sim/failure_draw.hpp"
-#include "tofa/error.hpp"
-#include "tofa/graph.hpp"
-#include "tofa/topology.hpp"
+#include "topology/topology.hpp"
 
 namespace {
 

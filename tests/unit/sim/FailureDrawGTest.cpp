@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "base/error.hpp"
 #include "sim/failure_draw.hpp"
-#include "tofa/error.hpp"
 
 namespace {
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "tofa/allocators.hpp"
-#include "tofa/error.hpp"
+#include "alloc/allocators.hpp"
+#include "base/error.hpp"
 
 namespace {
 

@@ -5,13 +5,13 @@
 #include <random>
 #include <string>
 
+#include "base/error.hpp"
 #include "fixtures.hpp"
+#include "graph/generators.hpp"
 #include "map/stencil/allocation.hpp"
 #include "map/stencil/group_block.hpp"
 #include "map/stencil/job_grid.hpp"
 #include "map/stencil/job_shape.hpp"
-#include "tofa/error.hpp"
-#include "tofa/generators.hpp"
 
 namespace {
 

@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "alloc/allocators.hpp"
+#include "base/error.hpp"
 #include "fixtures.hpp"
+#include "graph/generators.hpp"
 #include "map/stencil/strategies.hpp"
-#include "tofa/allocators.hpp"
-#include "tofa/error.hpp"
-#include "tofa/generators.hpp"
-#include "tofa/metrics.hpp"
+#include "metrics/metrics.hpp"
 
 namespace {
 

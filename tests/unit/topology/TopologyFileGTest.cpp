@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "tofa/error.hpp"
-#include "tofa/topology.hpp"
+#include "base/error.hpp"
 #include "fixtures.hpp"
+#include "topology/topology.hpp"
 
 namespace {
 

@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "base/error.hpp"
 #include "fixtures.hpp"
+#include "map/mapper.hpp"
 #include "map/torus3d/box_choice.hpp"
 #include "map/torus3d/shapes.hpp"
 #include "map/torus3d/zorder.hpp"
-#include "tofa/error.hpp"
-#include "tofa/mapper.hpp"
 
 namespace {
 

@@ -1,9 +1,9 @@
 #include "bunde_mappers.hpp"
 
+#include "base/error.hpp"
+#include "map/mapper.hpp"
+#include "metrics/metrics.hpp"
 #include "stream_metrics.hpp"
-#include "tofa/error.hpp"
-#include "tofa/mapper.hpp"
-#include "tofa/metrics.hpp"
 
 namespace tofa::harness {
 

@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "tofa/error.hpp"
+#include "base/error.hpp"
 
 namespace tofa::harness {
 namespace {

@@ -6,8 +6,8 @@
 #include <random>
 #include <string>
 
+#include "base/error.hpp"
 #include "random_draws.hpp"
-#include "tofa/error.hpp"
 
 namespace tofa::harness {
 namespace {

@@ -5,9 +5,9 @@
 #include <memory>
 #include <utility>
 
-#include "tofa/allocators.hpp"
-#include "tofa/error.hpp"
-#include "tofa/mapper.hpp"
+#include "alloc/allocators.hpp"
+#include "base/error.hpp"
+#include "map/mapper.hpp"
 
 namespace tofa::harness {
 namespace {

@@ -8,8 +8,8 @@
 #include <string>
 
 #include "easy_backfill.hpp"
-#include "tofa/graph.hpp"
-#include "tofa/topology.hpp"
+#include "graph/graph.hpp"
+#include "topology/topology.hpp"
 
 namespace tofa::harness {
 
@@ -18,7 +18,7 @@ namespace tofa::harness {
 /// Never returns nullopt when enough slots are free. O(nodes scanned + tasks).
 Allocate block_allocator();
 
-/// allocate_mc1x1 (common/tofa/allocators.hpp) on the busy mask "no free
+/// allocate_mc1x1 (common/alloc/allocators.hpp) on the busy mask "no free
 /// slot": whole nodes, in the allocator's order, task by task, each node
 /// taking min(its free slots, tasks left). When partly used nodes leave
 /// the chosen nodes short of slots, the node count is raised by the

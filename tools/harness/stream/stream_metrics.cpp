@@ -6,9 +6,9 @@
 #include <limits>
 #include <unordered_map>
 
-#include "tofa/error.hpp"
-#include "tofa/generators.hpp"
-#include "tofa/metrics.hpp"
+#include "base/error.hpp"
+#include "graph/generators.hpp"
+#include "metrics/metrics.hpp"
 
 namespace tofa::harness {
 

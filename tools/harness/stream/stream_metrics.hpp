@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "graph/graph.hpp"
 #include "swf.hpp"
-#include "tofa/graph.hpp"
-#include "tofa/topology.hpp"
+#include "topology/topology.hpp"
 
 namespace tofa::harness {
 
@@ -64,7 +64,7 @@ std::vector<int> block_layout(const std::vector<int>& task_nodes);
 
 /// The metrics of a job of runtime `runtime` whose task t runs on
 /// task_nodes[t]. `outage` has one probability per node or is empty (all 0).
-/// Uses evaluate_placement (common/tofa/metrics.hpp) twice. Throws
+/// Uses evaluate_placement (common/metrics/metrics.hpp) twice. Throws
 /// tofa::Error on a placement of the wrong size or with nodes out of range.
 JobMetrics job_metrics(double runtime, const CommGraph& graph, const Topology& topology,
                        const std::vector<int>& task_nodes,

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <limits>
 
-#include "tofa/error.hpp"
+#include "base/error.hpp"
 
 namespace tofa::harness {
 namespace {

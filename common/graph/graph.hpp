@@ -107,4 +107,9 @@ void write_dense_matrix(std::ostream& out, const CommGraph& graph);
 /// with from < to: the sparse form for graphs too large for a dense matrix.
 void write_matrix_market(std::ostream& out, const CommGraph& graph);
 
+/// Throws Error unless `placement` gives every task of `graph` a node id in
+/// 0..node_count-1.
+void check_placement_shape(const CommGraph& graph, int node_count,
+                           const std::vector<int>& placement);
+
 }  // namespace tofa

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "tofa/error.hpp"
-#include "tofa/graph.hpp"
+#include "base/error.hpp"
+#include "graph/graph.hpp"
 
 namespace tofa {
 
@@ -206,6 +206,21 @@ void write_matrix_market(std::ostream& out, const CommGraph& graph) {
       write_number(out, graph.bytes()[k]);
       out << '\n';
     }
+}
+
+void check_placement_shape(const CommGraph& graph, int node_count,
+                           const std::vector<int>& placement) {
+  if (placement.size() != static_cast<std::size_t>(graph.task_count())) {
+    throw Error("placement has " + std::to_string(placement.size()) + " entries, expected " +
+                std::to_string(graph.task_count()) + " tasks");
+  }
+  for (std::size_t task = 0; task < placement.size(); ++task) {
+    if (placement[task] < 0 || placement[task] >= node_count) {
+      throw Error("task " + std::to_string(task) + " is placed on node " +
+                  std::to_string(placement[task]) + ", outside 0.." +
+                  std::to_string(node_count - 1));
+    }
+  }
 }
 
 }  // namespace tofa

@@ -9,8 +9,10 @@
 #include <string>
 
 #include "capi_guard.hpp"
+#include "graph/generators.hpp"
+#include "map/mapper.hpp"
 #include "map/task_limits.hpp"
-#include "tofa/tofa.hpp"
+#include "metrics/metrics.hpp"
 
 struct tofa_topology {
   tofa::Topology topology;

@@ -13,8 +13,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "tofa/error.hpp"
-#include "tofa/topology.hpp"
+#include "base/error.hpp"
+#include "topology/topology.hpp"
 
 namespace tofa {
 namespace {

@@ -1,12 +1,12 @@
 // Torus / mesh model: coordinates, dimension-order routing, neighbours, names.
-#include "tofa/topology.hpp"
+#include "topology/topology.hpp"
 
 #include <algorithm>
 #include <climits>
 #include <cstdlib>
 #include <sstream>
 
-#include "tofa/error.hpp"
+#include "base/error.hpp"
 
 namespace tofa {
 namespace {

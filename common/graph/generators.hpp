@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "graph.hpp"
+#include "graph/graph.hpp"
 
 namespace tofa {
 

@@ -13,9 +13,8 @@
 #include <system_error>
 #include <vector>
 
-#include "tofa/error.hpp"
-#include "tofa/faults.hpp"
-#include "tofa/metrics.hpp"
+#include "base/error.hpp"
+#include "faults/faults.hpp"
 
 namespace tofa {
 
@@ -171,7 +170,7 @@ double fault_weighted_distance(const Topology& topology, const std::vector<doubl
 double fault_weighted_hop_bytes(const Topology& topology, const CommGraph& graph,
                                 const std::vector<int>& placement,
                                 const std::vector<double>& outage, const FaultCost& cost) {
-  check_placement_shape(graph, topology, placement);
+  check_placement_shape(graph, topology.node_count(), placement);
   check_outage_size(outage, topology);
   const auto& offsets = graph.offsets();
   const auto& adjacency = graph.adjacency();
@@ -198,7 +197,7 @@ double fault_weighted_hop_bytes(const Topology& topology, const CommGraph& graph
 double expected_abort_probability(const Topology& topology, const CommGraph& graph,
                                   const std::vector<int>& placement,
                                   const std::vector<double>& outage) {
-  check_placement_shape(graph, topology, placement);
+  check_placement_shape(graph, topology.node_count(), placement);
   check_outage_size(outage, topology);
   if (!any_faulty(outage)) return 0;
 

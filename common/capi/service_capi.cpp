@@ -11,12 +11,12 @@
 #include <set>
 #include <string>
 
+#include "base/printable.hpp"
 #include "capi_guard.hpp"
 #include "service/client.hpp"
 #include "service/responder.hpp"
 #include "service/service.hpp"
 #include "service/tofa_conf.hpp"
-#include "tofa/printable.hpp"
 
 namespace {
 

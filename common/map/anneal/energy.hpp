@@ -5,21 +5,11 @@
 #include <string>
 #include <vector>
 
-#include "graph.hpp"
-#include "topology.hpp"
+#include "graph/graph.hpp"
+#include "map/anneal/distance_metric.hpp"
+#include "topology/topology.hpp"
 
 namespace tofa {
-
-/// The distance d(a, b) between two nodes that F weighs traffic with.
-enum class DistanceMetric {
-  Hops,        ///< h(a, b): hops of a shortest path (the seed's default)
-  ScaledHops,  ///< (n / D) * h(a, b), D = dimensions the path uses, n = all dimensions
-  Euclidean,   ///< sqrt of the sum of squared per-dimension distances (shorter way round rings)
-};
-
-/// "hops", "scaled" or "euclid". Throws Error naming the text and the choices.
-DistanceMetric parse_distance_metric(const std::string& text);
-const char* distance_metric_name(DistanceMetric metric);
 
 /// Distance between nodes a and b of `topology` under `metric` (0 when a == b).
 double node_distance(const Topology& topology, int a, int b, DistanceMetric metric);

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "graph.hpp"
-#include "topology.hpp"
+#include "graph/graph.hpp"
+#include "topology/topology.hpp"
 
 namespace tofa {
 

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "topology.hpp"
+#include "topology/topology.hpp"
 
 namespace tofa {
 

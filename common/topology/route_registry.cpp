@@ -2,8 +2,8 @@
 #include <algorithm>
 #include <string>
 
-#include "tofa/error.hpp"
-#include "tofa/topology.hpp"
+#include "base/error.hpp"
+#include "topology/topology.hpp"
 
 namespace tofa {
 

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "faults.hpp"
-#include "graph.hpp"
-#include "topology.hpp"
+#include "faults/faults.hpp"
+#include "graph/graph.hpp"
+#include "topology/topology.hpp"
 
 namespace tofa {
 

@@ -6,9 +6,9 @@
 #include <exception>
 #include <new>
 
+#include "base/error.hpp"
 #include "service/map_worker.hpp"
 #include "tofa.h"
-#include "tofa/error.hpp"
 
 namespace tofa::capi {
 

@@ -7,8 +7,8 @@
 #include <system_error>
 #include <vector>
 
-#include "tofa/error.hpp"
-#include "tofa/faults.hpp"
+#include "base/error.hpp"
+#include "faults/faults.hpp"
 
 namespace tofa {
 

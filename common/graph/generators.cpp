@@ -1,4 +1,4 @@
-#include "tofa/generators.hpp"
+#include "graph/generators.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,7 +9,7 @@
 #include <tuple>
 #include <utility>
 
-#include "tofa/error.hpp"
+#include "base/error.hpp"
 
 namespace tofa {
 

@@ -4,10 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "tofa/error.hpp"
-#include "tofa/faults.hpp"
-#include "tofa/metrics.hpp"
-#include "tofa/mims.hpp"
+#include "base/error.hpp"
+#include "faults/faults.hpp"
+#include "metrics/metrics.hpp"
 
 namespace tofa {
 
@@ -45,31 +44,32 @@ std::vector<double> unchecked_link_loads(const CommGraph& graph, const Topology&
 
 }  // namespace
 
-void check_placement_shape(const CommGraph& graph, const Topology& topology,
-                     const std::vector<int>& placement) {
-  if (placement.size() != static_cast<std::size_t>(graph.task_count())) {
-    throw Error("placement has " + std::to_string(placement.size()) + " entries, expected " +
-                std::to_string(graph.task_count()) + " tasks");
-  }
-  for (std::size_t task = 0; task < placement.size(); ++task) {
-    if (placement[task] < 0 || placement[task] >= topology.node_count()) {
-      throw Error("task " + std::to_string(task) + " is placed on node " +
-                  std::to_string(placement[task]) + ", outside 0.." +
-                  std::to_string(topology.node_count() - 1));
-    }
-  }
-}
-
 std::vector<double> link_loads(const CommGraph& graph, const Topology& topology,
                                const std::vector<int>& placement) {
-  check_placement_shape(graph, topology, placement);
+  check_placement_shape(graph, topology.node_count(), placement);
   return unchecked_link_loads(graph, topology, placement);
+}
+
+double mims(const CommGraph& graph, const std::vector<int>& group_of) {
+  const int tasks = graph.task_count();
+  if (group_of.size() != static_cast<std::size_t>(tasks)) {
+    throw Error("MIMS: " + std::to_string(group_of.size()) + " group entries, expected " +
+                std::to_string(tasks) + " (one per task)");
+  }
+  double worst = 0;
+  for (int u = 0; u < tasks; ++u) {
+    for (std::int64_t i = graph.offsets()[u]; i < graph.offsets()[u + 1]; ++i) {
+      const int v = graph.adjacency()[i];
+      if (group_of[u] != group_of[v]) worst = std::max(worst, graph.bytes()[i]);
+    }
+  }
+  return worst;
 }
 
 PlacementMetrics evaluate_placement(const CommGraph& graph, const Topology& topology,
                                     const std::vector<int>& placement,
                                     const std::vector<double>& outage) {
-  check_placement_shape(graph, topology, placement);
+  check_placement_shape(graph, topology.node_count(), placement);
 
   PlacementMetrics metrics;
   metrics.tasks = graph.task_count();

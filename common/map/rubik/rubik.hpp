@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "mapper.hpp"
-#include "size_limit.hpp"
-#include "topology.hpp"
+#include "base/size_limit.hpp"
+#include "map/mapper.hpp"
+#include "topology/topology.hpp"
 
 namespace tofa {
 namespace rubik {

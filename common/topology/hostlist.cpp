@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "tofa/error.hpp"
-#include "tofa/topology.hpp"
+#include "base/error.hpp"
+#include "topology/topology.hpp"
 
 namespace tofa {
 namespace {

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "size_limit.hpp"
+#include "base/size_limit.hpp"
 
 namespace tofa {
 

@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "tofa/error.hpp"
-#include "tofa/graph.hpp"
-#include "tofa/size_limit.hpp"
+#include "base/error.hpp"
+#include "base/size_limit.hpp"
+#include "graph/graph.hpp"
 
 namespace tofa {
 

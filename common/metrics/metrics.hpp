@@ -3,8 +3,8 @@
 
 #include <vector>
 
-#include "graph.hpp"
-#include "topology.hpp"
+#include "graph/graph.hpp"
+#include "topology/topology.hpp"
 
 namespace tofa {
 
@@ -29,9 +29,11 @@ struct PlacementMetrics {
 std::vector<double> link_loads(const CommGraph& graph, const Topology& topology,
                                const std::vector<int>& placement);
 
-/// Throws Error unless `placement` has one node id in range per task.
-void check_placement_shape(const CommGraph& graph, const Topology& topology,
-                           const std::vector<int>& placement);
+/// Maximum Interconnective Message Size: the largest bytes of an edge {u,v}
+/// with group_of[u] != group_of[v]; 0 when no edge crosses groups. group_of
+/// may be a Packing's pack_of or a placement (task -> node). O(m).
+/// Throws Error when group_of does not have one entry per task.
+double mims(const CommGraph& graph, const std::vector<int>& group_of);
 
 /// All metrics at once. Tasks on the same node are 0 hops apart.
 /// Throws Error when placement has the wrong size or a node id out of range.

@@ -5,7 +5,8 @@
 
 #include <vector>
 
-#include "graph.hpp"
+#include "graph/graph.hpp"
+#include "metrics/metrics.hpp"  // mims(), the objective
 
 namespace tofa {
 
@@ -34,12 +35,6 @@ bool mims_packing_is_optimal(int pack_size);
 /// the feasibility test is O(k)).
 /// Throws Error when pack_size < 1.
 Packing mims_packing(const CommGraph& graph, int pack_size);
-
-/// Maximum Interconnective Message Size: the largest bytes of an edge {u,v}
-/// with group_of[u] != group_of[v]; 0 when no edge crosses groups. group_of
-/// may be a Packing's pack_of or a placement (task -> node). O(m).
-/// Throws Error when group_of does not have one entry per task.
-double mims(const CommGraph& graph, const std::vector<int>& group_of);
 
 /// The packs as super-tasks: pack p is task p; the bytes and messages of
 /// every edge between two packs add up on the edge between them.
