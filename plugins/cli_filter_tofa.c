@@ -140,21 +140,22 @@ static void _node_count(slurm_opt_t *opt, int *min_nodes, int *max_nodes)
  * spans the nodes -N asks for. */
 static int _task_limit(slurm_opt_t *opt, int cpus)
 {
-	int per_task = opt->cpus_set && opt->cpus_per_task > 0 ?
-		       opt->cpus_per_task : 1;
-	int limit = opt->overcommit ? TOFA_MAX_TASKS_PER_NODE : cpus / per_task;
+	unsigned per_task = opt->cpus_set && opt->cpus_per_task > 0 ?
+			    opt->cpus_per_task : 1;
+	unsigned per_node = opt->ntasks_per_node > 0 &&
+			    opt->ntasks_per_node != (int) NO_VAL ?
+			    opt->ntasks_per_node : 0;
+	int limit = tofa_task_limit(cpus > 0 ? cpus : 0, per_task, per_node,
+				    opt->overcommit);
 	int min_nodes, max_nodes;
 
-	if (opt->ntasks_per_node > 0 && opt->ntasks_per_node != (int) NO_VAL &&
-	    limit > opt->ntasks_per_node)
-		limit = opt->ntasks_per_node;
 	_node_count(opt, &min_nodes, &max_nodes);
 	if (min_nodes > 1) {
 		int spread = (opt->ntasks + min_nodes - 1) / min_nodes;
 		if (limit > spread)
 			limit = spread;
 	}
-	return limit > TOFA_MAX_TASKS_PER_NODE ? TOFA_MAX_TASKS_PER_NODE : limit;
+	return limit;
 }
 
 static void _add_limit(char **list, const char *name, int limit)

@@ -9,6 +9,8 @@ tofaselectdir = $(TOFA_PLUGINDIR)/select
 
 TOFA_PLUGIN_SOURCES_COMMON = plugins/common/slurm_config.h plugins/common/slurm_compat.h \
 	plugins/common/tofa_glue.h plugins/common/tofa_glue.c
+# The node choice's half the release shims share (slurmctld only).
+TOFA_PLUGIN_SOURCES_JOB = plugins/common/tofa_job.h plugins/common/tofa_job.c
 TOFA_PLUGIN_CPPFLAGS = -DTOFA_SLURM_CONFIG_H='"$(SLURM_SRC)/config.h"' -I$(SLURM_SRC) -I$(top_srcdir)/common -I$(top_srcdir)/plugins
 TOFA_PLUGIN_CFLAGS = -std=gnu11 $(TOFA_CFLAGS)
 TOFA_PLUGIN_LDFLAGS = -module -avoid-version -shared -L$(SLURM_LIBDIR)
@@ -43,7 +45,8 @@ else
 # convenience library every topology plugin of Slurm links: it comes from
 # the built tree scripts/slurm-release.sh keeps.
 plugins_topology_tofa_la_SOURCES = plugins/topology_tofa.c plugins/topology_tofa_eval.c \
-	plugins/common/tofa_ctld.h plugins/common/tofa_ctld.c $(TOFA_PLUGIN_SOURCES_COMMON)
+	plugins/common/tofa_ctld.h plugins/common/tofa_ctld.c $(TOFA_PLUGIN_SOURCES_COMMON) \
+	$(TOFA_PLUGIN_SOURCES_JOB)
 plugins_topology_tofa_la_LIBADD = $(TOFA_PLUGIN_LIBADD) -ldl \
 	$(SLURM_SRC)/src/plugins/topology/common/libtopology_common.la
 endif
@@ -61,7 +64,8 @@ plugins_slurmctld_tofa_la_LIBADD = $(TOFA_PLUGIN_LIBADD) -ldl
 if SLURM_SELECT_SHIM
 tofaselect_LTLIBRARIES = plugins/select/select_cons_tres.la
 endif
-plugins_select_select_cons_tres_la_SOURCES = plugins/select/select_cons_tres.c $(TOFA_PLUGIN_SOURCES_COMMON)
+plugins_select_select_cons_tres_la_SOURCES = plugins/select/select_cons_tres.c $(TOFA_PLUGIN_SOURCES_COMMON) \
+	$(TOFA_PLUGIN_SOURCES_JOB)
 plugins_select_select_cons_tres_la_CPPFLAGS = $(TOFA_PLUGIN_CPPFLAGS)
 plugins_select_select_cons_tres_la_CFLAGS = $(TOFA_PLUGIN_CFLAGS)
 plugins_select_select_cons_tres_la_LDFLAGS = $(TOFA_PLUGIN_LDFLAGS)

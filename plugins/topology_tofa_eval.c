@@ -60,6 +60,7 @@
 #include "common/slurm_compat.h"
 #include "common/tofa_ctld.h"
 #include "common/tofa_glue.h"
+#include "common/tofa_job.h"
 
 #if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(24, 11, 0)
 #error "topology_tofa_eval.c is for Slurm 24.11 and 26.05; 22.05 uses topology_tofa.c alone"
@@ -112,37 +113,6 @@ extern int fini(void)
 
 /* ---- TOFA node choice ---------------------------------------------------- */
 
-static const char *_job_env(job_record_t *job_ptr, const char *name)
-{
-	return tofa_glue_env_find(job_ptr->spank_job_env,
-				  job_ptr->spank_job_env_size, name);
-}
-
-static uint32_t _cpus_per_task(job_record_t *job_ptr)
-{
-	job_details_t *details = job_ptr->details;
-
-	if (!details || !details->cpus_per_task ||
-	    details->cpus_per_task == NO_VAL16)
-		return 1;
-	return details->cpus_per_task;
-}
-
-/* The most tasks of the job a node offering `cpus` CPUs may run. */
-static uint32_t _task_limit(job_record_t *job_ptr, uint32_t cpus)
-{
-	job_details_t *details = job_ptr->details;
-	uint32_t limit = cpus / _cpus_per_task(job_ptr);
-
-	if (details && details->overcommit)
-		limit = TOFA_MAX_TASKS_PER_NODE;
-	if (details && details->ntasks_per_node &&
-	    details->ntasks_per_node != NO_VAL16 &&
-	    limit > details->ntasks_per_node)
-		limit = details->ntasks_per_node;
-	return MIN(limit, TOFA_MAX_TASKS_PER_NODE);
-}
-
 /* The candidates ("NODE:MAX,...", node table = rank order): every node of
  * node_map with the tasks the CPUs cons_tres offers the job there can take;
  * with -N at most an even share per node (tofa_spread_task_limits, as the
@@ -150,115 +120,21 @@ static uint32_t _task_limit(job_record_t *job_ptr, uint32_t cpus)
 static char *_candidates(topology_eval_t *topo_eval, bitstr_t *map,
 			 uint32_t min_nodes, uint64_t *room)
 {
-	job_record_t *job_ptr = topo_eval->job_ptr;
-	job_details_t *details = job_ptr->details;
-	unsigned *limit = xcalloc(node_record_count, sizeof(*limit));
+	uint32_t *free_cpus = xcalloc(node_record_count, sizeof(*free_cpus));
 	node_record_t *node_ptr;
-	char *list = NULL;
+	char *list;
 
-	*room = 0;
 	for (int i = 0; (node_ptr = next_node_bitmap(map, &i)); i++) {
 		avail_res_t *res = topo_eval->avail_res_array ?
 				   topo_eval->avail_res_array[i] : NULL;
 
-		if (res && res->avail_cpus)
-			limit[i] = _task_limit(job_ptr, res->avail_cpus);
+		if (res)
+			free_cpus[i] = res->avail_cpus;
 	}
-	tofa_spread_task_limits(limit, node_record_count,
-				details ? details->num_tasks : 0, min_nodes);
-	for (int i = 0; (node_ptr = next_node_bitmap(map, &i)); i++) {
-		if (!limit[i])
-			continue;
-		xstrfmtcat(list, "%s%s:%u", list ? "," : "", node_ptr->name,
-			   limit[i]);
-		*room += limit[i];
-	}
-	xfree(limit);
+	list = tofa_job_candidates(topo_eval->job_ptr, free_cpus, min_nodes,
+				   room);
+	xfree(free_cpus);
 	return list;
-}
-
-/* TOFA's node choice on `candidates`, recorded for the job (no strategy
- * runs under slurmctld's locks: tofa_service_choose_nodes); the node set or
- * NULL. */
-static bitstr_t *_place(job_record_t *job_ptr, const char *graph_id,
-			const char *candidates, uint32_t min_nodes,
-			uint32_t max_nodes, char *err, size_t err_size)
-{
-	char *placement = NULL;
-	bitstr_t *nodes = NULL;
-
-	if (!candidates) {
-		snprintf(err, err_size, "no usable node offers a CPU");
-		return NULL;
-	}
-	if (tofa_service_choose_nodes(job_ptr->job_id, job_ptr->user_id,
-				      graph_id, candidates,
-				      min_nodes > 1 ? min_nodes : 0,
-				      max_nodes < (uint32_t) node_record_count ?
-					      max_nodes : 0,
-				      &placement, err, err_size) != TOFA_OK)
-		return NULL;
-	if (TOFA_NODE_NAME2BITMAP(placement, false, &nodes) != SLURM_SUCCESS) {
-		snprintf(err, err_size, "placement names unknown nodes: %s",
-			 placement);
-		FREE_NULL_BITMAP(nodes);
-	} else {
-		debug("%s: %pJ: TOFA placement %s", plugin_type, job_ptr,
-		      placement);
-	}
-	free(placement);
-	return nodes;
-}
-
-/* Queues the job's strategy to order its tasks on `allocation` (NULL: the
- * nodes of its record, as many tasks on each), outside slurmctld's locks;
- * its steps wait for that up to PlacementWait. */
-static int _map_later(job_record_t *job_ptr, const char *allocation,
-		      char *err, size_t err_size)
-{
-	return tofa_service_map_later(job_ptr->job_id, allocation,
-				      _job_env(job_ptr, TOFA_ENV_STRATEGY),
-				      _job_env(job_ptr, TOFA_ENV_PARAMS), err,
-				      err_size);
-}
-
-/* Drops the placement this node choice recorded: the job did not get its
- * nodes (it waits, or Slurm's generic choice failed as well). */
-static void _forget(job_record_t *job_ptr)
-{
-	char err[256];
-
-	if (tofa_service_forget_job(job_ptr->job_id, err, sizeof(err)) != TOFA_OK)
-		error("%s: %s: %pJ: %s", plugin_type, __func__, job_ptr, err);
-}
-
-/* The usable nodes without those above OutageThreshold. */
-static bitstr_t *_without_failing(bitstr_t *map, int *dropped)
-{
-	bitstr_t *healthy = bit_copy(map), *failing = NULL;
-	char *names = NULL, err[256];
-
-	*dropped = 0;
-	if (tofa_service_failing_nodes(&names, err, sizeof(err)) != TOFA_OK) {
-		error("%s: %s: %s", plugin_type, __func__, err);
-		return healthy;
-	}
-	if (names[0] &&
-	    TOFA_NODE_NAME2BITMAP(names, false, &failing) == SLURM_SUCCESS) {
-		bit_and_not(healthy, failing);
-		*dropped = bit_set_count(map) - bit_set_count(healthy);
-	}
-	FREE_NULL_BITMAP(failing);
-	free(names);
-	return healthy;
-}
-
-static double _now_ms(void)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return now.tv_sec * 1e3 + now.tv_nsec / 1e6;
 }
 
 /* Slurm's generic choice restricted to `wanted`, all of them; on failure
@@ -305,18 +181,10 @@ static int _tofa_choose(topology_eval_t *topo_eval, const char *graph_id,
 	uint64_t room = 0;
 	char *candidates;
 	bitstr_t *wanted;
-	double start = _now_ms();
+	double start = tofa_now_ms();
 	int rc;
 
-	if (details && details->num_tasks && details->ntasks_per_node &&
-	    details->ntasks_per_node != NO_VAL16) {
-		uint32_t needed = (details->num_tasks +
-				   details->ntasks_per_node - 1) /
-				  details->ntasks_per_node;
-		min_nodes = MAX(min_nodes, needed);
-		if (!max_nodes || needed < max_nodes)
-			max_nodes = MAX(needed, min_nodes);
-	}
+	tofa_job_node_bounds(job_ptr, &min_nodes, &max_nodes);
 	candidates = _candidates(topo_eval, map, min_nodes, &room);
 	if (room < tasks) {
 		snprintf(err, err_size, "%" PRIu64 " task slots for %u tasks",
@@ -324,7 +192,7 @@ static int _tofa_choose(topology_eval_t *topo_eval, const char *graph_id,
 		xfree(candidates);
 		return SLURM_ERROR;
 	}
-	wanted = _place(job_ptr, graph_id, candidates, min_nodes, max_nodes,
+	wanted = tofa_job_choose_nodes(job_ptr, graph_id, candidates, min_nodes, max_nodes,
 			err, err_size);
 	xfree(candidates);
 	if (!wanted)
@@ -352,11 +220,11 @@ static int _tofa_choose(topology_eval_t *topo_eval, const char *graph_id,
 	 * more than one node): the strategy orders the tasks on the chosen
 	 * nodes, each keeping the tasks the choice gave it. */
 	if ((SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(26, 5, 0) || count == 1) &&
-	    _map_later(job_ptr, NULL, err, err_size) != TOFA_OK)
+	    tofa_job_map_later(job_ptr, NULL, err, err_size) != TOFA_OK)
 		error("%s: %s: %pJ: %s; srun runs the node choice's order",
 		      plugin_type, __func__, job_ptr, err);
 	info("%s: %s: %pJ: TOFA chose its %u nodes (%.2f ms)", plugin_type,
-	     __func__, job_ptr, count, _now_ms() - start);
+	     __func__, job_ptr, count, tofa_now_ms() - start);
 	return SLURM_SUCCESS;
 }
 
@@ -376,7 +244,7 @@ static int _tofa_choose(topology_eval_t *topo_eval, const char *graph_id,
 static int _wait(job_record_t *job_ptr, bool recorded)
 {
 	if (recorded)
-		_forget(job_ptr);
+		tofa_job_forget(job_ptr);
 	return TOFA_WAIT;
 }
 
@@ -402,7 +270,7 @@ static int _generic_choice(topology_eval_t *topo_eval, bool recorded,
 		return rc;
 	}
 #endif
-	_forget(job_ptr);
+	tofa_job_forget(job_ptr);
 	return rc;
 }
 
@@ -417,7 +285,7 @@ extern int topology_p_eval_nodes(topology_eval_t *topo_eval)
 
 	if (job_ptr && job_ptr->details && topo_eval->node_map &&
 	    topo_eval->avail_res_array)
-		graph_id = _job_env(job_ptr, TOFA_ENV_GRAPH_ID);
+		graph_id = tofa_job_env(job_ptr, TOFA_ENV_GRAPH_ID);
 	if (graph_id && job_ptr->details->req_node_bitmap)
 		graph_id = NULL; /* pinned nodes (-w, cli_filter/tofa): theirs */
 	if (graph_id && job_ptr->het_job_id && job_ptr->het_job_offset)
@@ -430,7 +298,7 @@ extern int topology_p_eval_nodes(topology_eval_t *topo_eval)
 		return common_topo_choose_nodes(topo_eval);
 	}
 
-	healthy = _without_failing(topo_eval->node_map, &dropped);
+	healthy = tofa_job_without_failing(topo_eval->node_map, &dropped);
 	rc = _tofa_choose(topo_eval, graph_id, healthy, &recorded, err,
 			  sizeof(err));
 	FREE_NULL_BITMAP(healthy);
@@ -471,7 +339,7 @@ static char *_allocation(job_record_t *job_ptr)
 		return NULL;
 	for (int i = 0; (node_ptr = next_node_bitmap(res->node_bitmap, &i)) &&
 			n < res->nhosts; i++) {
-		uint32_t limit = MAX(_task_limit(job_ptr, res->cpus[n]), 1);
+		uint32_t limit = MAX(tofa_job_task_limit(job_ptr, res->cpus[n]), 1);
 
 		xstrfmtcat(list, "%s%s:1-%u", list ? "," : "", node_ptr->name,
 			   limit);
@@ -490,22 +358,22 @@ static void _place_on_allocation(job_record_t *job_ptr, bool anew)
 
 	if (!allocation) {
 		if (anew)
-			_forget(job_ptr);
+			tofa_job_forget(job_ptr);
 		return;
 	}
-	if (!anew && _map_later(job_ptr, allocation, err, sizeof(err)) ==
+	if (!anew && tofa_job_map_later(job_ptr, allocation, err, sizeof(err)) ==
 			     TOFA_OK) {
 		xfree(allocation);
 		return;
 	}
-	if ((nodes = _place(job_ptr, _job_env(job_ptr, TOFA_ENV_GRAPH_ID),
+	if ((nodes = tofa_job_choose_nodes(job_ptr, tofa_job_env(job_ptr, TOFA_ENV_GRAPH_ID),
 			    allocation, 0, 0, err, sizeof(err))) &&
-	    _map_later(job_ptr, allocation, err, sizeof(err)) != TOFA_OK)
+	    tofa_job_map_later(job_ptr, allocation, err, sizeof(err)) != TOFA_OK)
 		FREE_NULL_BITMAP(nodes);
 	if (!nodes) {
 		error("%s: %s: %pJ: no TOFA placement on its allocation %s: %s; srun places its steps",
 		      plugin_type, __func__, job_ptr, allocation, err);
-		_forget(job_ptr);
+		tofa_job_forget(job_ptr);
 	}
 	FREE_NULL_BITMAP(nodes);
 	xfree(allocation);

@@ -177,6 +177,19 @@ int tofa_evaluate(const tofa_topology_t* t, const tofa_graph_t* g, const int* pl
   });
 }
 
+static_assert(TOFA_MAX_TASKS_PER_NODE == tofa::kMaxTasksPerNode, "one cap for C and C++");
+
+unsigned tofa_task_limit(unsigned cpus, unsigned cpus_per_task, unsigned tasks_per_node,
+                         int overcommit) {
+  return tofa::task_limit(cpus, cpus_per_task, tasks_per_node, overcommit != 0);
+}
+
+void tofa_node_bounds(unsigned tasks, unsigned tasks_per_node, unsigned* min_nodes,
+                      unsigned* max_nodes) {
+  if (min_nodes != nullptr && max_nodes != nullptr)
+    tofa::node_bounds(tasks, tasks_per_node, *min_nodes, *max_nodes);
+}
+
 int tofa_spread_task_limits(unsigned* limits, size_t count, unsigned tasks, unsigned min_nodes) {
   return guarded(nullptr, 0, [&] {
     require(limits != nullptr || count == 0, "tofa_spread_task_limits: NULL limits");

@@ -100,6 +100,22 @@ int tofa_evaluate(const tofa_topology_t *topology, const tofa_graph_t *graph,
                   const int *placement, int placement_size, const double *outage,
                   tofa_metrics_t *out, char *err, size_t err_size);
 
+/* The most tasks the scheduler shims ever give one node ("NODE:MAX"). */
+#define TOFA_MAX_TASKS_PER_NODE 65535
+
+/* The most tasks of a job a node offering `cpus` CPUs may run: cpus /
+ * cpus_per_task (0 counts as 1), any number with overcommit, at most
+ * tasks_per_node (0: no bound), never above TOFA_MAX_TASKS_PER_NODE. */
+unsigned tofa_task_limit(unsigned cpus, unsigned cpus_per_task, unsigned tasks_per_node,
+                         int overcommit);
+
+/* The node count a job's placement must span, within [*min_nodes,
+ * *max_nodes] (0 = unbounded): with --ntasks-per-node (tasks_per_node > 0)
+ * Slurm gives every node that many tasks, so exactly ceil(tasks /
+ * tasks_per_node) nodes, at least *min_nodes. Unchanged otherwise. */
+void tofa_node_bounds(unsigned tasks, unsigned tasks_per_node, unsigned *min_nodes,
+                      unsigned *max_nodes);
+
 /* A scheduler shim's per-node task limits for a job of `tasks` tasks on at
  * least `min_nodes` nodes: `limits` holds, per candidate, the tasks its free
  * CPUs can take (0: unusable) and receives the limits: at most the even

@@ -141,6 +141,21 @@ bool node_count_holds(const TaskLimits& limits, long long tasks, int min_nodes, 
   return std::accumulate(largest.begin(), largest.begin() + most, 0LL) >= tasks;
 }
 
+unsigned task_limit(unsigned cpus, unsigned cpus_per_task, unsigned tasks_per_node,
+                    bool overcommit) {
+  unsigned limit = overcommit ? kMaxTasksPerNode : cpus / std::max(1u, cpus_per_task);
+  if (tasks_per_node > 0) limit = std::min(limit, tasks_per_node);
+  return std::min(limit, kMaxTasksPerNode);
+}
+
+void node_bounds(unsigned tasks, unsigned tasks_per_node, unsigned& min_nodes,
+                 unsigned& max_nodes) {
+  if (tasks == 0 || tasks_per_node == 0) return;
+  const unsigned needed = tasks / tasks_per_node + (tasks % tasks_per_node != 0);
+  min_nodes = std::max(min_nodes, needed);
+  if (max_nodes == 0 || needed < max_nodes) max_nodes = std::max(needed, min_nodes);
+}
+
 std::vector<unsigned> spread_task_limits(std::vector<unsigned> room, unsigned tasks,
                                          unsigned min_nodes) {
   if (tasks == 0 || min_nodes <= 1 || room.empty()) return room;

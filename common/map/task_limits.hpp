@@ -41,6 +41,22 @@ TaskLimits keep_node_count(const TaskLimits& limits, const Placement& placement,
 /// the listed nodes can hold `tasks` within their maximums.
 bool node_count_holds(const TaskLimits& limits, long long tasks, int min_nodes, int max_nodes);
 
+/// The most tasks the scheduler shims ever give one node (e.g. --overcommit).
+constexpr unsigned kMaxTasksPerNode = 65535;
+
+/// The most tasks of a job a node offering `cpus` CPUs may run: cpus /
+/// cpus_per_task (0 counts as 1), any number with overcommit, at most
+/// tasks_per_node (0: no bound), never above kMaxTasksPerNode.
+unsigned task_limit(unsigned cpus, unsigned cpus_per_task, unsigned tasks_per_node,
+                    bool overcommit);
+
+/// The node count a placement must span within [min_nodes, max_nodes] (0 =
+/// unbounded): Slurm gives every node of a job with --ntasks-per-node that
+/// many tasks, so with tasks_per_node > 0 it is exactly ceil(tasks /
+/// tasks_per_node) nodes (at least min_nodes). Unchanged otherwise.
+void node_bounds(unsigned tasks, unsigned tasks_per_node, unsigned& min_nodes,
+                 unsigned& max_nodes);
+
 /// The scheduler's per-node limits for a job of `tasks` tasks on at least
 /// `min_nodes` nodes, from what each candidate's free CPUs hold (`room`, 0:
 /// unusable). With min_nodes > 1 a node takes at most a share: the even

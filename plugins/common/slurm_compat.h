@@ -19,6 +19,14 @@ typedef hostlist_t *tofa_hostlist_t;
 typedef hostlist_t tofa_hostlist_t;
 #endif
 
+/* A job record's details (slurmctld.h): struct job_details in 22.05, the
+ * job_details_t typedef in 24.11 and 26.05. */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0)
+#define tofa_job_details_t job_details_t
+#else
+#define tofa_job_details_t struct job_details
+#endif
+
 /* A node's allocated CPUs as the client sees them (node_info_t): through
  * the select plugin's node info in 22.05 and 24.11, a plain field in 26.05. */
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)

@@ -20,10 +20,6 @@
 /* --tofa-param KEY=VALUE options, joined "KEY=VALUE;KEY=VALUE". */
 #define TOFA_ENV_PARAMS "TOFA_PARAMS"
 
-/* The most tasks the plugins ever give one node in a candidate list
- * ("NODE:MAX"), e.g. with --overcommit. */
-#define TOFA_MAX_TASKS_PER_NODE 65535
-
 /* Path of tofa.conf: the directory of slurm.conf + "/tofa.conf" (malloc'ed,
  * release with free()). */
 extern char *tofa_glue_conf_path(void);

@@ -61,6 +61,7 @@
 
 #include "capi/tofa_service.h"
 #include "common/tofa_glue.h"
+#include "common/tofa_job.h"
 
 const char plugin_name[] = "Consumable Resources (CR) Node Selection plugin with TOFA placements";
 const char plugin_type[] = "select/cons_tres";
@@ -210,40 +211,6 @@ extern int fini(void)
 
 /* ---- TOFA placement ------------------------------------------------------ */
 
-/* A TOFA variable of the job's spank environment, NULL when absent. */
-static const char *_job_env(job_record_t *job_ptr, const char *name)
-{
-	return tofa_glue_env_find(job_ptr->spank_job_env,
-				  job_ptr->spank_job_env_size, name);
-}
-
-static uint32_t _cpus_per_task(job_record_t *job_ptr)
-{
-	struct job_details *details = job_ptr->details;
-
-	if (!details || !details->cpus_per_task ||
-	    details->cpus_per_task == NO_VAL16)
-		return 1;
-	return details->cpus_per_task;
-}
-
-/* The most tasks of the job a node with `cpus` CPUs may run: CPUs / CPUs
- * per task, unbounded by the CPUs with --overcommit, at most
- * --ntasks-per-node. */
-static uint32_t _task_limit(job_record_t *job_ptr, uint32_t cpus)
-{
-	struct job_details *details = job_ptr->details;
-	uint32_t limit = cpus / _cpus_per_task(job_ptr);
-
-	if (details && details->overcommit)
-		limit = TOFA_MAX_TASKS_PER_NODE;
-	if (details && details->ntasks_per_node &&
-	    details->ntasks_per_node != NO_VAL16 &&
-	    limit > details->ntasks_per_node)
-		limit = details->ntasks_per_node;
-	return MIN(limit, TOFA_MAX_TASKS_PER_NODE);
-}
-
 /* The candidates as tofa_service_choose_nodes takes them, in node table (=
  * rank) order, each with the tasks it can take now: its idle CPUs (whole
  * idle nodes only for --exclusive). With -N, at most an even share per node
@@ -255,11 +222,10 @@ static char *_free_task_slots(job_record_t *job_ptr, bitstr_t *bitmap,
 {
 	struct job_details *details = job_ptr->details;
 	bool whole = details && (details->whole_node == 1 || !details->share_res);
-	unsigned *limit = xcalloc(node_record_count, sizeof(*limit));
+	uint32_t *free_cpus = xcalloc(node_record_count, sizeof(*free_cpus));
 	node_record_t *node_ptr;
-	char *list = NULL;
+	char *list;
 
-	*room = 0;
 	select_g_select_nodeinfo_set_all();
 	for (int i = 0; (node_ptr = next_node(&i)); i++) {
 		uint16_t alloc_cpus = 0;
@@ -271,18 +237,10 @@ static char *_free_task_slots(job_record_t *job_ptr, bitstr_t *bitmap,
 					     NODE_STATE_ALLOCATED, &alloc_cpus);
 		if ((whole && alloc_cpus) || node_ptr->cpus_efctv <= alloc_cpus)
 			continue;
-		limit[i] = _task_limit(job_ptr, node_ptr->cpus_efctv - alloc_cpus);
+		free_cpus[i] = node_ptr->cpus_efctv - alloc_cpus;
 	}
-	tofa_spread_task_limits(limit, node_record_count,
-				details ? details->num_tasks : 0, min_nodes);
-	for (int i = 0; (node_ptr = next_node(&i)); i++) {
-		if (!limit[i])
-			continue;
-		xstrfmtcat(list, "%s%s:%u", list ? "," : "", node_ptr->name,
-			   limit[i]);
-		*room += limit[i];
-	}
-	xfree(limit);
+	list = tofa_job_candidates(job_ptr, free_cpus, min_nodes, room);
+	xfree(free_cpus);
 	return list;
 }
 
@@ -313,9 +271,9 @@ static char *_allocation(job_record_t *job_ptr)
 			if (i >= bit_size(res->node_bitmap) ||
 			    !bit_test(res->node_bitmap, i))
 				continue;
-			limit = level == 0 ? _task_limit(job_ptr, res->cpus[n]) :
-				level == 1 ? _task_limit(job_ptr, res->cpus[n] +
-						_cpus_per_task(job_ptr) - 1) :
+			limit = level == 0 ? tofa_job_task_limit(job_ptr, res->cpus[n]) :
+				level == 1 ? tofa_job_task_limit(job_ptr, res->cpus[n] +
+						tofa_job_cpus_per_task(job_ptr) - 1) :
 					     res->cpus[n];
 			limit = MAX(limit, 1);
 			xstrfmtcat(list, "%s%s:1-%u", list ? "," : "",
@@ -323,7 +281,7 @@ static char *_allocation(job_record_t *job_ptr)
 			room += limit;
 			n++;
 		}
-		if (level < 2 && room < tasks && _cpus_per_task(job_ptr) > 1)
+		if (level < 2 && room < tasks && tofa_job_cpus_per_task(job_ptr) > 1)
 			xfree(list);
 	}
 	return list;
@@ -339,64 +297,8 @@ static uint64_t _allocation_task_room(job_record_t *job_ptr)
 	if (!res || !res->cpus)
 		return 0;
 	for (uint32_t n = 0; n < res->nhosts; n++)
-		room += _task_limit(job_ptr, res->cpus[n]);
+		room += tofa_job_task_limit(job_ptr, res->cpus[n]);
 	return room;
-}
-
-/* TOFA's node choice on `candidates` (a list with task limits), spanning
- * min_nodes to max_nodes nodes (0 = no bound), recorded for the job: no
- * strategy runs under slurmctld's locks (tofa_service_choose_nodes).
- * Returns its node set, or NULL with err set. */
-static bitstr_t *_place(job_record_t *job_ptr, const char *graph_id,
-			const char *candidates, uint32_t min_nodes,
-			uint32_t max_nodes, char *err, size_t err_size)
-{
-	char *placement = NULL;
-	bitstr_t *nodes = NULL;
-
-	if (!candidates) {
-		snprintf(err, err_size, "no candidate node has a free CPU");
-		return NULL;
-	}
-	if (tofa_service_choose_nodes(job_ptr->job_id, job_ptr->user_id,
-				      graph_id, candidates,
-				      min_nodes > 1 ? min_nodes : 0,
-				      max_nodes < (uint32_t) node_record_count ?
-					      max_nodes : 0,
-				      &placement, err, err_size) != TOFA_OK)
-		return NULL;
-	if (node_name2bitmap(placement, false, &nodes) != SLURM_SUCCESS) {
-		snprintf(err, err_size, "placement names unknown nodes: %s",
-			 placement);
-		FREE_NULL_BITMAP(nodes);
-	} else {
-		debug("%s: job %u: TOFA placement %s", log_prefix,
-		      job_ptr->job_id, placement);
-	}
-	free(placement);
-	return nodes;
-}
-
-/* Drops the job's record, if a placement of this or an earlier scheduling
- * attempt left one: it names nodes the job may not have got. */
-static void _forget(job_record_t *job_ptr)
-{
-	char err[256];
-
-	if (tofa_service_forget_job(job_ptr->job_id, err, sizeof(err)) != TOFA_OK)
-		error("%s: %s: job %u: %s", log_prefix, __func__,
-		      job_ptr->job_id, err);
-}
-
-/* Queues the job's strategy to order its tasks on its allocation, outside
- * slurmctld's locks; its steps wait for that up to PlacementWait. */
-static int _map_later(job_record_t *job_ptr, const char *allocation,
-		      char *err, size_t err_size)
-{
-	return tofa_service_map_later(job_ptr->job_id, allocation,
-				      _job_env(job_ptr, TOFA_ENV_STRATEGY),
-				      _job_env(job_ptr, TOFA_ENV_PARAMS), err,
-				      err_size);
 }
 
 /* Records the job's placement on what cons_tres granted: its nodes and, on
@@ -410,15 +312,15 @@ static void _place_on_allocation(job_record_t *job_ptr, const char *graph_id,
 
 	if (!allocation)
 		snprintf(err, sizeof(err), "cons_tres left no job resources");
-	else if ((nodes = _place(job_ptr, graph_id, allocation, 0, 0, err,
+	else if ((nodes = tofa_job_choose_nodes(job_ptr, graph_id, allocation, 0, 0, err,
 				 sizeof(err))) &&
-		 _map_later(job_ptr, allocation, err, sizeof(err)) != TOFA_OK)
+		 tofa_job_map_later(job_ptr, allocation, err, sizeof(err)) != TOFA_OK)
 		FREE_NULL_BITMAP(nodes);
 	if (!nodes) {
 		error("%s: %s: job %u: no TOFA mapping on its allocation %s: %s; srun uses Slurm's layout",
 		      log_prefix, __func__, job_ptr->job_id,
 		      allocation ? allocation : "", err);
-		_forget(job_ptr);
+		tofa_job_forget(job_ptr);
 	}
 	FREE_NULL_BITMAP(nodes);
 	xfree(allocation);
@@ -432,40 +334,11 @@ static void _fit_to_allocation(job_record_t *job_ptr, const char *graph_id)
 	char err[1024], *allocation = _allocation(job_ptr);
 
 	if (allocation &&
-	    _map_later(job_ptr, allocation, err, sizeof(err)) == TOFA_OK) {
+	    tofa_job_map_later(job_ptr, allocation, err, sizeof(err)) == TOFA_OK) {
 		xfree(allocation);
 		return;
 	}
 	_place_on_allocation(job_ptr, graph_id, allocation);
-}
-
-static double _now_ms(void)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return now.tv_sec * 1e3 + now.tv_nsec / 1e6;
-}
-
-/* The node count the placement must span, within Slurm's [*min_nodes,
- * *max_nodes]: with --ntasks-per-node, cons_tres gives every node that many
- * tasks (and later sets the job's task count to nodes x ntasks-per-node),
- * so exactly ceil(tasks / ntasks-per-node) nodes. */
-static void _node_bounds(job_record_t *job_ptr, uint32_t *min_nodes,
-			 uint32_t *max_nodes)
-{
-	struct job_details *details = job_ptr->details;
-	uint32_t needed;
-
-	if (!details || !details->num_tasks || !details->ntasks_per_node ||
-	    details->ntasks_per_node == NO_VAL16)
-		return;
-	needed = (details->num_tasks + details->ntasks_per_node - 1) /
-		 details->ntasks_per_node;
-	if (needed > *min_nodes)
-		*min_nodes = needed;
-	if (!*max_nodes || needed < *max_nodes)
-		*max_nodes = MAX(needed, *min_nodes);
 }
 
 /* TOFA chooses the nodes among those with free CPUs; cons_tres allocates
@@ -480,7 +353,7 @@ static int _tofa_job_test(slurm_select_ops_t *ops, job_record_t *job_ptr,
 {
 	char err[1024] = "", *free_slots = NULL;
 	bitstr_t *wanted = NULL, *restricted = NULL;
-	double start = _now_ms(), placed_in = 0;
+	double start = tofa_now_ms(), placed_in = 0;
 	uint64_t room = 0;
 	uint32_t count, tasks = job_ptr->details ? job_ptr->details->num_tasks : 0;
 	uint32_t place_min = min_nodes, place_max = max_nodes;
@@ -496,7 +369,7 @@ static int _tofa_job_test(slurm_select_ops_t *ops, job_record_t *job_ptr,
 			     log_prefix, __func__, job_ptr->job_id, err);
 		return rc;
 	}
-	_node_bounds(job_ptr, &place_min, &place_max);
+	tofa_job_node_bounds(job_ptr, &place_min, &place_max);
 	free_slots = _free_task_slots(job_ptr, bitmap, place_min, &room);
 	if (room < tasks && !preemptee_candidates) {
 		/* Too few free CPUs: cons_tres will say so without a placement. */
@@ -505,10 +378,10 @@ static int _tofa_job_test(slurm_select_ops_t *ops, job_record_t *job_ptr,
 		xfree(free_slots);
 		goto fallback;
 	}
-	placed_in = _now_ms();
-	wanted = _place(job_ptr, graph_id, free_slots, place_min, place_max,
+	placed_in = tofa_now_ms();
+	wanted = tofa_job_choose_nodes(job_ptr, graph_id, free_slots, place_min, place_max,
 			err, sizeof(err));
-	placed_in = _now_ms() - placed_in;
+	placed_in = tofa_now_ms() - placed_in;
 	xfree(free_slots);
 	if (!wanted)
 		goto fallback;
@@ -545,7 +418,7 @@ static int _tofa_job_test(slurm_select_ops_t *ops, job_record_t *job_ptr,
 		_fit_to_allocation(job_ptr, graph_id);
 		info("%s: %s: job %u: TOFA chose its %u nodes (%.2f ms, of which node choice %.2f ms)",
 		     log_prefix, __func__, job_ptr->job_id, count,
-		     _now_ms() - start, placed_in);
+		     tofa_now_ms() - start, placed_in);
 		FREE_NULL_BITMAP(wanted);
 		FREE_NULL_BITMAP(restricted);
 		return rc;
@@ -572,27 +445,6 @@ fallback:
 	return rc;
 }
 
-/* The candidates without the nodes whose outage probability is above
- * OutageThreshold; *dropped says how many were taken out. */
-static bitstr_t *_without_failing(bitstr_t *bitmap, int *dropped)
-{
-	bitstr_t *healthy = bit_copy(bitmap), *failing = NULL;
-	char *names = NULL, err[256];
-
-	*dropped = 0;
-	if (tofa_service_failing_nodes(&names, err, sizeof(err)) != TOFA_OK) {
-		error("%s: %s: %s", log_prefix, __func__, err);
-		return healthy;
-	}
-	if (names[0] && node_name2bitmap(names, false, &failing) == SLURM_SUCCESS) {
-		bit_and_not(healthy, failing);
-		*dropped = bit_set_count(bitmap) - bit_set_count(healthy);
-	}
-	FREE_NULL_BITMAP(failing);
-	free(names);
-	return healthy;
-}
-
 /* A TOFA job runs on nodes at or below OutageThreshold while it fits there;
  * otherwise it waits (OnlyFailingNodesFit=wait) or may use them (use). */
 static int _tofa_job_test_healthy_first(slurm_select_ops_t *ops,
@@ -605,7 +457,7 @@ static int _tofa_job_test_healthy_first(slurm_select_ops_t *ops,
 					bitstr_t *exc_core_bitmap)
 {
 	int dropped = 0, rc;
-	bitstr_t *healthy = _without_failing(bitmap, &dropped);
+	bitstr_t *healthy = tofa_job_without_failing(bitmap, &dropped);
 
 	rc = _tofa_job_test(ops, job_ptr, graph_id, healthy, min_nodes,
 			    max_nodes, req_nodes, mode, preemptee_candidates,
@@ -641,7 +493,7 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 	CONS_OR(SLURM_ERROR);
 
 	if (mode == SELECT_MODE_RUN_NOW && job_ptr && bitmap)
-		graph_id = _job_env(job_ptr, TOFA_ENV_GRAPH_ID);
+		graph_id = tofa_job_env(job_ptr, TOFA_ENV_GRAPH_ID);
 	/* Nodes pinned by the user (e.g. by cli_filter/tofa): theirs stand. */
 	if (graph_id && job_ptr->details && job_ptr->details->req_node_bitmap)
 		graph_id = NULL;
@@ -693,7 +545,7 @@ static void _follow_array_split(job_record_t *job_ptr)
 
 	if (job_ptr->array_task_id == NO_VAL || !job_ptr->array_job_id ||
 	    job_ptr->array_job_id == job_ptr->job_id ||
-	    !_job_env(job_ptr, TOFA_ENV_GRAPH_ID) || !tofa_service_running())
+	    !tofa_job_env(job_ptr, TOFA_ENV_GRAPH_ID) || !tofa_service_running())
 		return;
 	if (tofa_service_move_placement(job_ptr->array_job_id, job_ptr->job_id,
 					err, sizeof(err)) != TOFA_OK)

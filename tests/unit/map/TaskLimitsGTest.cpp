@@ -276,3 +276,30 @@ TEST(SpreadTaskLimits, TheCEntryPointWritesTheLimitsInPlace) {
   EXPECT_EQ(limits[0], 5u);
   EXPECT_EQ(tofa_spread_task_limits(nullptr, 0, 48, 12), TOFA_OK);
 }
+
+// What the scheduler shims ask (through the C API) before they list candidates.
+TEST(TaskLimit, CpusPerTaskTasksPerNodeAndOvercommit) {
+  EXPECT_EQ(tofa_task_limit(8, 0, 0, 0), 8u);  // -c not given: a task per CPU
+  EXPECT_EQ(tofa_task_limit(8, 3, 0, 0), 2u);
+  EXPECT_EQ(tofa_task_limit(2, 3, 0, 0), 0u);  // too few CPUs for one task
+  EXPECT_EQ(tofa_task_limit(8, 1, 5, 0), 5u);  // --ntasks-per-node
+  EXPECT_EQ(tofa_task_limit(2, 4, 0, 1), static_cast<unsigned>(TOFA_MAX_TASKS_PER_NODE));
+  EXPECT_EQ(tofa_task_limit(2, 4, 6, 1), 6u);
+  EXPECT_EQ(tofa_task_limit(1u << 20, 1, 0, 0), static_cast<unsigned>(TOFA_MAX_TASKS_PER_NODE));
+}
+
+TEST(NodeBounds, TasksPerNodeFixesTheNodeCount) {
+  unsigned min = 1, max = 0;
+  tofa_node_bounds(10, 4, &min, &max);  // ceil(10 / 4)
+  EXPECT_EQ(min, 3u);
+  EXPECT_EQ(max, 3u);
+  min = 5, max = 8;  // -N 5-8 asks for more: kept
+  tofa_node_bounds(10, 4, &min, &max);
+  EXPECT_EQ(min, 5u);
+  EXPECT_EQ(max, 5u);
+  min = 2, max = 6;  // without --ntasks-per-node: Slurm's bounds
+  tofa_node_bounds(10, 0, &min, &max);
+  EXPECT_EQ(min, 2u);
+  EXPECT_EQ(max, 6u);
+  tofa_node_bounds(10, 4, nullptr, &max);  // ignored, no crash
+}

@@ -1,0 +1,171 @@
+/* A TOFA job's node choice inside slurmctld, shared by the release shims;
+ * see tofa_job.h. */
+#include "slurm_config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "slurm/slurm.h"
+#include "slurm/slurm_errno.h"
+#include "src/common/slurm_xlator.h"
+
+#include "src/common/bitstring.h"
+#include "src/common/log.h"
+#include "src/common/node_conf.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+#include "src/slurmctld/slurmctld.h"
+
+#include "capi/tofa_service.h"
+#include "slurm_compat.h"
+#include "tofa_glue.h"
+#include "tofa_job.h"
+
+static const char log_prefix[] = "tofa";
+
+/* NO_VAL16 and 0 both mean "not given". */
+static uint32_t _given(uint16_t value)
+{
+	return value == NO_VAL16 ? 0 : value;
+}
+
+extern const char *tofa_job_env(job_record_t *job_ptr, const char *name)
+{
+	return tofa_glue_env_find(job_ptr->spank_job_env,
+				  job_ptr->spank_job_env_size, name);
+}
+
+extern uint32_t tofa_job_cpus_per_task(job_record_t *job_ptr)
+{
+	tofa_job_details_t *details = job_ptr->details;
+	uint32_t per_task = details ? _given(details->cpus_per_task) : 0;
+
+	return per_task ? per_task : 1;
+}
+
+extern uint32_t tofa_job_task_limit(job_record_t *job_ptr, uint32_t cpus)
+{
+	tofa_job_details_t *details = job_ptr->details;
+
+	return tofa_task_limit(cpus, tofa_job_cpus_per_task(job_ptr),
+			       details ? _given(details->ntasks_per_node) : 0,
+			       details && details->overcommit);
+}
+
+extern void tofa_job_node_bounds(job_record_t *job_ptr, uint32_t *min_nodes,
+				 uint32_t *max_nodes)
+{
+	tofa_job_details_t *details = job_ptr->details;
+	unsigned min = *min_nodes, max = *max_nodes;
+
+	if (!details)
+		return;
+	tofa_node_bounds(details->num_tasks, _given(details->ntasks_per_node),
+			 &min, &max);
+	*min_nodes = min;
+	*max_nodes = max;
+}
+
+extern char *tofa_job_candidates(job_record_t *job_ptr,
+				 const uint32_t *free_cpus, uint32_t min_nodes,
+				 uint64_t *room)
+{
+	tofa_job_details_t *details = job_ptr->details;
+	unsigned *limit = xcalloc(node_record_count, sizeof(*limit));
+	node_record_t *node_ptr;
+	char *list = NULL;
+
+	*room = 0;
+	for (int i = 0; (node_ptr = next_node(&i)); i++)
+		if (free_cpus[i])
+			limit[i] = tofa_job_task_limit(job_ptr, free_cpus[i]);
+	tofa_spread_task_limits(limit, node_record_count,
+				details ? details->num_tasks : 0, min_nodes);
+	for (int i = 0; (node_ptr = next_node(&i)); i++) {
+		if (!limit[i])
+			continue;
+		xstrfmtcat(list, "%s%s:%u", list ? "," : "", node_ptr->name,
+			   limit[i]);
+		*room += limit[i];
+	}
+	xfree(limit);
+	return list;
+}
+
+extern bitstr_t *tofa_job_choose_nodes(job_record_t *job_ptr,
+				       const char *graph_id,
+				       const char *candidates,
+				       uint32_t min_nodes, uint32_t max_nodes,
+				       char *err, size_t err_size)
+{
+	char *placement = NULL;
+	bitstr_t *nodes = NULL;
+
+	if (!candidates) {
+		snprintf(err, err_size, "no candidate node has a free CPU");
+		return NULL;
+	}
+	if (tofa_service_choose_nodes(job_ptr->job_id, job_ptr->user_id,
+				      graph_id, candidates,
+				      min_nodes > 1 ? min_nodes : 0,
+				      max_nodes < (uint32_t) node_record_count ?
+					      max_nodes : 0,
+				      &placement, err, err_size) != TOFA_OK)
+		return NULL;
+	if (TOFA_NODE_NAME2BITMAP(placement, false, &nodes) != SLURM_SUCCESS) {
+		snprintf(err, err_size, "placement names unknown nodes: %s",
+			 placement);
+		FREE_NULL_BITMAP(nodes);
+	} else {
+		debug("%s: %pJ: TOFA placement %s", log_prefix, job_ptr,
+		      placement);
+	}
+	free(placement);
+	return nodes;
+}
+
+extern int tofa_job_map_later(job_record_t *job_ptr, const char *allocation,
+			      char *err, size_t err_size)
+{
+	return tofa_service_map_later(job_ptr->job_id, allocation,
+				      tofa_job_env(job_ptr, TOFA_ENV_STRATEGY),
+				      tofa_job_env(job_ptr, TOFA_ENV_PARAMS),
+				      err, err_size);
+}
+
+extern void tofa_job_forget(job_record_t *job_ptr)
+{
+	char err[256];
+
+	if (tofa_service_forget_job(job_ptr->job_id, err, sizeof(err)) != TOFA_OK)
+		error("%s: %s: %pJ: %s", log_prefix, __func__, job_ptr, err);
+}
+
+extern bitstr_t *tofa_job_without_failing(bitstr_t *nodes, int *dropped)
+{
+	bitstr_t *healthy = bit_copy(nodes), *failing = NULL;
+	char *names = NULL, err[256];
+
+	*dropped = 0;
+	if (tofa_service_failing_nodes(&names, err, sizeof(err)) != TOFA_OK) {
+		error("%s: %s: %s", log_prefix, __func__, err);
+		return healthy;
+	}
+	if (names[0] &&
+	    TOFA_NODE_NAME2BITMAP(names, false, &failing) == SLURM_SUCCESS) {
+		bit_and_not(healthy, failing);
+		*dropped = bit_set_count(nodes) - bit_set_count(healthy);
+	}
+	FREE_NULL_BITMAP(failing);
+	free(names);
+	return healthy;
+}
+
+extern double tofa_now_ms(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return now.tv_sec * 1e3 + now.tv_nsec / 1e6;
+}

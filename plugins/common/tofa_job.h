@@ -1,0 +1,64 @@
+/*
+ * tofa_job.h - what the node-choice shims of every release do alike with a
+ * TOFA job inside slurmctld (select/cons_tres on 22.05, topology/tofa's
+ * eval_nodes on 24.11 and 26.05): Slurm's job record read into the library's
+ * terms, the service called, its node names turned back into bitmaps. The
+ * decisions (task limits, node bounds, spreading) are the library's
+ * (capi/tofa.h). Include after slurmctld's headers.
+ */
+#ifndef TOFA_PLUGINS_TOFA_JOB_H
+#define TOFA_PLUGINS_TOFA_JOB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A TOFA variable of the job's SPANK environment, NULL when absent. */
+extern const char *tofa_job_env(job_record_t *job_ptr, const char *name);
+
+/* --cpus-per-task, 1 when not given. */
+extern uint32_t tofa_job_cpus_per_task(job_record_t *job_ptr);
+
+/* The most tasks of the job a node offering `cpus` CPUs may run
+ * (tofa_task_limit with the job's -c, --ntasks-per-node, --overcommit). */
+extern uint32_t tofa_job_task_limit(job_record_t *job_ptr, uint32_t cpus);
+
+/* The node count the placement must span, within Slurm's [*min_nodes,
+ * *max_nodes] (tofa_node_bounds with the job's tasks, --ntasks-per-node). */
+extern void tofa_job_node_bounds(job_record_t *job_ptr, uint32_t *min_nodes,
+				 uint32_t *max_nodes);
+
+/* The candidates as tofa_service_choose_nodes takes them ("NODE:MAX,...",
+ * node table = rank order): every node with free_cpus[i] > 0 (indexed like
+ * node_record_table_ptr) with the tasks those CPUs hold, spread over at
+ * least min_nodes nodes (tofa_spread_task_limits). NULL when no node can
+ * take a task (xfree it otherwise); *room receives the sum of the limits. */
+extern char *tofa_job_candidates(job_record_t *job_ptr,
+				 const uint32_t *free_cpus, uint32_t min_nodes,
+				 uint64_t *room);
+
+/* TOFA's node choice on `candidates`, spanning min_nodes to max_nodes nodes
+ * (0 = no bound), recorded for the job: no strategy runs under slurmctld's
+ * locks (tofa_service_choose_nodes). Its node set, or NULL with err set. */
+extern bitstr_t *tofa_job_choose_nodes(job_record_t *job_ptr,
+				       const char *graph_id,
+				       const char *candidates,
+				       uint32_t min_nodes, uint32_t max_nodes,
+				       char *err, size_t err_size);
+
+/* Queues the job's strategy to order its tasks on `allocation` (NULL: the
+ * nodes of its record, as many tasks on each), outside slurmctld's locks;
+ * its steps wait for that up to PlacementWait. TOFA_OK or TOFA_ERROR. */
+extern int tofa_job_map_later(job_record_t *job_ptr, const char *allocation,
+			      char *err, size_t err_size);
+
+/* Drops the job's record, if any: it names nodes the job did not get. */
+extern void tofa_job_forget(job_record_t *job_ptr);
+
+/* A copy of `nodes` without those above OutageThreshold; *dropped says how
+ * many were taken out (0, and a plain copy, when the service cannot say). */
+extern bitstr_t *tofa_job_without_failing(bitstr_t *nodes, int *dropped);
+
+/* CLOCK_MONOTONIC in milliseconds, for the node choice's log line. */
+extern double tofa_now_ms(void);
+
+#endif /* TOFA_PLUGINS_TOFA_JOB_H */
