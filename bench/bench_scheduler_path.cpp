@@ -152,6 +152,7 @@ Before compare_with_before(ServiceState& state, const tofa_bench::Machine& m,
 
 }  // namespace
 
+// long: the benchmark's options, cases and JSON in one driver.
 int main(int argc, char** argv) {
   Options options;
   for (int i = 1; i < argc; ++i) {

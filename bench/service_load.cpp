@@ -239,6 +239,7 @@ double percentile(std::vector<double> values, double p) {
 
 }  // namespace
 
+// long: the load generator's setup, its client threads and the report in one driver.
 int main(int argc, char** argv) {
   signal(SIGPIPE, SIG_IGN);
   Options o;

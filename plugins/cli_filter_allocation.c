@@ -150,6 +150,7 @@ static job_desc_msg_t *_job_request(slurm_opt_t *opt)
 	return desc;
 }
 
+/* long: the allocation request built field by field, as srun builds it. */
 resource_allocation_response_msg_t *tofa_allocate_direct_job(slurm_opt_t *opt,
 							      const char *plugin_type)
 {

@@ -428,153 +428,157 @@ static long _room(const char *limits)
 	return room;
 }
 
-static int _srun_layout(slurm_opt_t *opt, const char *graph_id)
+/* One srun's layout as _srun_layout works it out. */
+struct layout {
+	slurm_opt_t *opt;
+	const char *graph_id;
+	char *conf, host[256], munge_socket[1024], err[1024];
+	unsigned job_id;
+	resource_allocation_response_msg_t *allocation; /* made here, or NULL */
+	char *placement;  /* the step's nodes, task by task (malloc'ed) */
+	char *candidates; /* nodes with task limits (xmalloc'ed) */
+	char *per_cpu;    /* the job's nodes, a task per CPU (xmalloc'ed) */
+	char *all_nodes;  /* every node, when the free ones cannot hold it */
+	bool rerecord;    /* the job's record is missing or names other nodes */
+};
+
+/* The job's recorded placement when it is this step's: same graph, same
+ * task count, within the job's allocation; else l->placement stays NULL. */
+static void _recorded_placement(struct layout *l)
 {
-	char err[1024], host[256], munge_socket[1024];
-	const char *job_text = getenv("SLURM_JOB_ID");
-	char *conf = tofa_glue_conf_path();
-	char *placement = NULL, *candidates = NULL, *all_nodes = NULL;
-	char *per_cpu = NULL, *placed_graph = NULL;
-	bool rerecord = false;
-	long room;
-	unsigned job_id = job_text ? (unsigned) strtoul(job_text, NULL, 10) : 0;
-	resource_allocation_response_msg_t *allocation = NULL;
-	tofa_place_request_t request = {
-		.graph_id = graph_id,
-		.task_count = opt->ntasks,
-		.strategy = getenv(TOFA_ENV_STRATEGY),
-		.parameters = getenv(TOFA_ENV_PARAMS),
-	};
-	int rc = SLURM_ERROR;
+	char *placed_graph = NULL;
+	slurm_opt_t *opt = l->opt;
 
-	if (opt->srun_opt->jobid != NO_VAL && opt->srun_opt->jobid)
-		job_id = opt->srun_opt->jobid;
-	tofa_glue_service_host(conf, host, sizeof(host));
-	tofa_glue_munge_socket(munge_socket, sizeof(munge_socket));
-
-	if (_allocates_itself(opt, job_id)) {
-		if (!(allocation = tofa_allocate_direct_job(opt, plugin_type)))
-			goto out;
-		job_id = TOFA_RESP_JOB_ID(allocation);
-		opt->srun_opt->jobid = job_id;
-		tofa_end_job_with_srun(job_id, plugin_type);
-	}
-	if (job_id) {
-		/* No record (24.11/26.05 array tasks): this step's is the job's. */
-		if (tofa_client_job_placement(conf, host, munge_socket, job_id,
-					      &placement, &placed_graph, err,
-					      sizeof(err)) != TOFA_OK) {
-			free(placement);
-			placement = NULL;
-			rerecord = true;
-		} else if (placed_graph && placed_graph[0] &&
-			   strcmp(placed_graph, graph_id)) {
-			/* A step with another graph: placed on the allocation,
-			 * the job's record left as it is. */
-			verbose("%s: job %u's placement is for graph %s, this step's graph is %s: placing the step anew",
-				plugin_type, job_id, placed_graph, graph_id);
-			free(placement);
-			placement = NULL;
-		} else if (_count_names(placement) != opt->ntasks) {
-			verbose("%s: job %u's placement has %d tasks, this step %d: placing the step anew",
-				plugin_type, job_id, _count_names(placement),
-				opt->ntasks);
-			free(placement);
-			placement = NULL;
-		}
-		per_cpu = _job_limits(opt, job_id, allocation, true);
-		/* A record left by an earlier scheduling attempt of the job may
-		 * name other nodes: srun's step would be refused. */
-		if (placement && per_cpu && !_fits_limits(placement, per_cpu)) {
-			info("%s: job %u's recorded placement is not within its allocation: placing the step anew",
-			     plugin_type, job_id);
-			free(placement);
-			placement = NULL;
-			rerecord = true;
-		}
-		candidates = _job_limits(opt, job_id, allocation, false);
-		room = _room(candidates);
-		/* cons_tres may grant fewer CPUs than tasks x -c (22.05); no
-		 * layout runs such a step, and Slurm's says why. */
-		if (candidates && opt->cpus_set && opt->cpus_per_task > 1 &&
-		    room < opt->ntasks) {
-			info("%s: job %u's CPUs hold %ld of the %d tasks of %d CPUs each: srun lays them out as without TOFA",
-			     plugin_type, job_id, room,
-			     opt->ntasks, opt->cpus_per_task);
-			rc = SLURM_SUCCESS;
-			goto out;
-		}
-		/* -N's even spread does not fit the CPUs granted (24.11 and
-		 * 26.05 grant them unevenly): a task per CPU, on -N nodes. */
-		if (candidates && per_cpu && room < opt->ntasks) {
-			xfree(candidates);
-			candidates = xstrdup(per_cpu);
-		}
-		if (placement)
-			xfree(candidates);
-		/* Slurm chose the nodes (e.g. -w), or the job's record is
-		 * missing or named others: the placement on them is the job's,
-		 * recorded. */
-		else if (allocation || rerecord)
-			request.job_id = job_id;
-		if (!placement && !candidates) {
-			error("%s: the nodes or CPUs of job %u are unknown: cannot place the step",
-			      plugin_type, job_id);
-			goto out;
-		}
-	} else if (opt->nodelist) {
-		candidates = xstrdup(opt->nodelist);
+	/* No record (24.11/26.05 array tasks): this step's is the job's. */
+	if (tofa_client_job_placement(l->conf, l->host, l->munge_socket,
+				      l->job_id, &l->placement, &placed_graph,
+				      l->err, sizeof(l->err)) != TOFA_OK) {
+		l->rerecord = true;
+	} else if (placed_graph && placed_graph[0] &&
+		   strcmp(placed_graph, l->graph_id)) {
+		/* A step with another graph: placed on the allocation, the
+		 * job's record left as it is. */
+		verbose("%s: job %u's placement is for graph %s, this step's graph is %s: placing the step anew",
+			plugin_type, l->job_id, placed_graph, l->graph_id);
+	} else if (_count_names(l->placement) != opt->ntasks) {
+		verbose("%s: job %u's placement has %d tasks, this step %d: placing the step anew",
+			plugin_type, l->job_id, _count_names(l->placement),
+			opt->ntasks);
 	} else {
-		candidates = _free_nodes(opt, &all_nodes);
-		if (!candidates && !all_nodes) {
-			error("%s: no node can take the %d tasks",
-			      plugin_type, opt->ntasks);
-			goto out;
-		}
+		free(placed_graph);
+		l->per_cpu = _job_limits(opt, l->job_id, l->allocation, true);
+		/* A record left by an earlier scheduling attempt of the job
+		 * may name other nodes: srun's step would be refused. */
+		if (!l->per_cpu || _fits_limits(l->placement, l->per_cpu))
+			return;
+		info("%s: job %u's recorded placement is not within its allocation: placing the step anew",
+		     plugin_type, l->job_id);
+		l->rerecord = true;
+		free(l->placement);
+		l->placement = NULL;
+		return;
 	}
-	if (!placement) {
-		int got = TOFA_ERROR;
+	free(placed_graph);
+	free(l->placement);
+	l->placement = NULL;
+	l->per_cpu = _job_limits(opt, l->job_id, l->allocation, true);
+}
 
-		request.direct_srun = job_id == 0;
-		/* Limits per node: the node count is the service's to meet. */
-		if (!opt->nodelist || job_id)
-			_node_count(opt, &request.min_nodes, &request.max_nodes);
-		if (candidates) {
-			request.candidates = candidates;
-			got = tofa_client_place(conf, host, munge_socket,
-						&request, &placement, err,
-						sizeof(err));
-		}
-		/* The free CPUs cannot hold it (on -N nodes): it queues
-		 * for the nodes' CPUs, as it would without TOFA. */
-		if (got != TOFA_OK && all_nodes) {
-			request.candidates = all_nodes;
-			got = tofa_client_place(conf, host, munge_socket,
-						&request, &placement, err,
-						sizeof(err));
-		}
-		if (got != TOFA_OK) {
-			error("%s: no TOFA placement: %s", plugin_type, err);
-			goto out;
-		}
+/* The candidates of a step of job l->job_id: its nodes with the tasks their
+ * CPUs hold (none needed when its record is the step's). SLURM_SUCCESS, or
+ * SLURM_ERROR when they are unknown; *as_without_tofa when no layout fits
+ * the CPUs. */
+static int _job_candidates(struct layout *l, tofa_place_request_t *request,
+			   bool *as_without_tofa)
+{
+	slurm_opt_t *opt = l->opt;
+	long room;
+
+	l->candidates = _job_limits(opt, l->job_id, l->allocation, false);
+	room = _room(l->candidates);
+	/* cons_tres may grant fewer CPUs than tasks x -c (22.05); no layout
+	 * runs such a step, and Slurm's says why. */
+	if (l->candidates && opt->cpus_set && opt->cpus_per_task > 1 &&
+	    room < opt->ntasks) {
+		info("%s: job %u's CPUs hold %ld of the %d tasks of %d CPUs each: srun lays them out as without TOFA",
+		     plugin_type, l->job_id, room, opt->ntasks,
+		     opt->cpus_per_task);
+		*as_without_tofa = true;
+		return SLURM_SUCCESS;
 	}
-	if (!_spans_requested_nodes(opt, placement)) {
+	/* -N's even spread does not fit the CPUs granted (24.11 and 26.05
+	 * grant them unevenly): a task per CPU, on -N nodes. */
+	if (l->candidates && l->per_cpu && room < opt->ntasks) {
+		xfree(l->candidates);
+		l->candidates = xstrdup(l->per_cpu);
+	}
+	if (l->placement) {  /* the job's record is the step's */
+		xfree(l->candidates);
+		return SLURM_SUCCESS;
+	}
+	if (!l->candidates) {
+		error("%s: the nodes or CPUs of job %u are unknown: cannot place the step",
+		      plugin_type, l->job_id);
+		return SLURM_ERROR;
+	}
+	/* Slurm chose the nodes (e.g. -w), or the job's record is missing or
+	 * named others: the placement on them is the job's, recorded. */
+	if (l->allocation || l->rerecord)
+		request->job_id = l->job_id;
+	return SLURM_SUCCESS;
+}
+
+/* The service's placement of the step on l->candidates (then, when the
+ * free CPUs cannot hold it, on every node: it queues for them, as it would
+ * without TOFA). */
+static int _place_step(struct layout *l, tofa_place_request_t *request)
+{
+	int got = TOFA_ERROR;
+
+	request->direct_srun = l->job_id == 0;
+	/* Limits per node: the node count is the service's to meet. */
+	if (!l->opt->nodelist || l->job_id)
+		_node_count(l->opt, &request->min_nodes, &request->max_nodes);
+	if (l->candidates) {
+		request->candidates = l->candidates;
+		got = tofa_client_place(l->conf, l->host, l->munge_socket,
+					request, &l->placement, l->err,
+					sizeof(l->err));
+	}
+	if (got != TOFA_OK && l->all_nodes) {
+		request->candidates = l->all_nodes;
+		got = tofa_client_place(l->conf, l->host, l->munge_socket,
+					request, &l->placement, l->err,
+					sizeof(l->err));
+	}
+	if (got == TOFA_OK)
+		return SLURM_SUCCESS;
+	error("%s: no TOFA placement: %s", plugin_type, l->err);
+	return SLURM_ERROR;
+}
+
+/* srun runs task i on node i of the placement, once it is checked. */
+static int _use_placement(struct layout *l)
+{
+	slurm_opt_t *opt = l->opt;
+
+	if (!_spans_requested_nodes(opt, l->placement)) {
 		error("%s: the TOFA placement %s spans another number of nodes than -N %d-%d asks for",
-		      plugin_type, placement, opt->min_nodes, opt->max_nodes);
-		goto out;
+		      plugin_type, l->placement, opt->min_nodes, opt->max_nodes);
+		return SLURM_ERROR;
 	}
-	if (_count_names(placement) != opt->ntasks) {
+	if (_count_names(l->placement) != opt->ntasks) {
 		error("%s: the placement has %d tasks, --ntasks is %d",
-		      plugin_type, _count_names(placement), opt->ntasks);
-		goto out;
+		      plugin_type, _count_names(l->placement), opt->ntasks);
+		return SLURM_ERROR;
 	}
 	xfree(opt->nodelist);
-	opt->nodelist = xstrdup(placement);
-	if (!job_id) {
+	opt->nodelist = xstrdup(l->placement);
+	if (!l->job_id) {
 		xfree(direct_graph_id);
 		xfree(direct_placement);
-		direct_graph_id = xstrdup(graph_id);
-		direct_placement = xstrdup(placement);
+		direct_graph_id = xstrdup(l->graph_id);
+		direct_placement = xstrdup(l->placement);
 	}
 	opt->distribution = (opt->distribution & SLURM_DIST_STATE_FLAGS) |
 			    SLURM_DIST_ARBITRARY;
@@ -582,16 +586,65 @@ static int _srun_layout(slurm_opt_t *opt, const char *graph_id)
 	if (!TOFA_ARBITRARY_TAKES_NODE_COUNT &&
 	    !slurm_option_set_by_env(opt, 'N'))
 		opt->nodes_set = false;
-	verbose("%s: task i runs on node i of %s", plugin_type, placement);
-	rc = SLURM_SUCCESS;
+	verbose("%s: task i runs on node i of %s", plugin_type, l->placement);
+	return SLURM_SUCCESS;
+}
+
+static int _srun_layout(slurm_opt_t *opt, const char *graph_id)
+{
+	const char *job_text = getenv("SLURM_JOB_ID");
+	struct layout l = {
+		.opt = opt,
+		.graph_id = graph_id,
+		.conf = tofa_glue_conf_path(),
+		.job_id = job_text ? (unsigned) strtoul(job_text, NULL, 10) : 0,
+	};
+	tofa_place_request_t request = {
+		.graph_id = graph_id,
+		.task_count = opt->ntasks,
+		.strategy = getenv(TOFA_ENV_STRATEGY),
+		.parameters = getenv(TOFA_ENV_PARAMS),
+	};
+	bool as_without_tofa = false;
+	int rc = SLURM_ERROR;
+
+	if (opt->srun_opt->jobid != NO_VAL && opt->srun_opt->jobid)
+		l.job_id = opt->srun_opt->jobid;
+	tofa_glue_service_host(l.conf, l.host, sizeof(l.host));
+	tofa_glue_munge_socket(l.munge_socket, sizeof(l.munge_socket));
+
+	if (_allocates_itself(opt, l.job_id)) {
+		if (!(l.allocation = tofa_allocate_direct_job(opt, plugin_type)))
+			goto out;
+		l.job_id = TOFA_RESP_JOB_ID(l.allocation);
+		opt->srun_opt->jobid = l.job_id;
+		tofa_end_job_with_srun(l.job_id, plugin_type);
+	}
+	if (l.job_id) {
+		_recorded_placement(&l);
+		if (_job_candidates(&l, &request, &as_without_tofa) !=
+			    SLURM_SUCCESS || as_without_tofa) {
+			rc = as_without_tofa ? SLURM_SUCCESS : SLURM_ERROR;
+			goto out;
+		}
+	} else if (opt->nodelist) {
+		l.candidates = xstrdup(opt->nodelist);
+	} else if (!(l.candidates = _free_nodes(opt, &l.all_nodes)) &&
+		   !l.all_nodes) {
+		error("%s: no node can take the %d tasks", plugin_type,
+		      opt->ntasks);
+		goto out;
+	}
+	if (!l.placement && _place_step(&l, &request) != SLURM_SUCCESS)
+		goto out;
+	rc = _use_placement(&l);
 out:
-	free(placement);
-	free(placed_graph);
-	xfree(candidates);
-	xfree(per_cpu);
-	xfree(all_nodes);
-	slurm_free_resource_allocation_response_msg(allocation);
-	free(conf);
+	free(l.placement);
+	xfree(l.candidates);
+	xfree(l.per_cpu);
+	xfree(l.all_nodes);
+	slurm_free_resource_allocation_response_msg(l.allocation);
+	free(l.conf);
 	return rc;
 }
 

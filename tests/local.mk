@@ -1,7 +1,7 @@
 # Unit tests: one GoogleTest binary; tests/unit/<module>/<Name>GTest.cpp.
 check_PROGRAMS += tests/unit_tests
 TESTS += tests/unit_tests tests/cli/test_tofa_map.sh tests/docs/test_man_pages.sh tests/meta/test_counting.sh \
-	tests/meta/test_include_layers.sh
+	tests/meta/test_include_layers.sh tests/meta/test_long_functions.sh
 # Every figure of README.md and docs/ stamped and no older than its sources
 # (scripts/results-manifest.json), and the check itself on a throwaway repository.
 TESTS += tests/docs/test_results_fresh.sh tests/docs/test_results_check.sh
@@ -55,6 +55,7 @@ TESTS_ENVIRONMENT += TOFA_MAP=$(abs_top_builddir)/tools/tofa-map \
 	TOFA_SIM=$(abs_top_builddir)/tools/sim/tofa-sim; export TOFA_MAP TOFA_SIM;
 EXTRA_DIST += tests/cli/test_tofa_map.sh tests/docs/test_man_pages.sh tests/meta/test_counting.sh \
 	tests/meta/test_include_layers.sh scripts/include-graph.py \
+	tests/meta/test_long_functions.sh scripts/long-functions.py \
 	tests/lib/checks.sh tests/lib/png_decode.py scripts/lib/tally.py
 # The graphs and topologies the command-line and profiler tests (and make bench) read.
 EXTRA_DIST += examples/dt85.mat examples/faults16.txt examples/stencil64.mat examples/torus8x8x8.conf

@@ -146,10 +146,8 @@ nlohmann::json to_json(const Result& r, const tofa::Topology& topology) {
           {"placement", nodes}};
 }
 
-int run(const Options& options) {
-  tofa::Topology topology = tofa::load_topology(options.topology);
-  tofa::CommGraph graph = tofa::is_graph_spec(options.graph) ? tofa::graph_from_spec(options.graph)
-                                                          : tofa::read_graph(options.graph);
+tofa::MappingRequest mapping_request(const Options& options, const tofa::Topology& topology,
+                                     const tofa::CommGraph& graph) {
   tofa::MappingRequest request;
   request.graph = &graph;
   request.topology = &topology;
@@ -165,6 +163,43 @@ int run(const Options& options) {
     request.parameters[setting.substr(0, equals)] = setting.substr(equals + 1);
   }
   if (!options.spec.empty()) request.parameters["spec"] = options.spec;
+  return request;
+}
+
+// --hostfile, --json and --svg, as asked.
+void write_outputs(const Options& options, const tofa::Topology& topology,
+                   const tofa::CommGraph& graph, const std::vector<double>& outage,
+                   const std::vector<Result>& results, const std::vector<Skipped>& skipped,
+                   const Result& chosen) {
+  if (!options.hostfile.empty()) {
+    auto out = open_output(options.hostfile);
+    for (int node : chosen.placement) out << topology.node_name(node) << '\n';
+  }
+  if (!options.json.empty()) {
+    nlohmann::json skipped_json = nlohmann::json::array();
+    for (const Skipped& s : skipped) skipped_json.push_back({{"strategy", s.strategy}, {"reason", s.reason}});
+    nlohmann::json doc = {{"topology", topology.describe()},
+                          {"graph", options.graph},
+                          {"tasks", graph.task_count()},
+                          {"edges", graph.edge_count()},
+                          {"results", nlohmann::json::array()},
+                          {"skipped", skipped_json}};
+    for (const Result& r : results) doc["results"].push_back(to_json(r, topology));
+    open_output(options.json) << doc.dump(2) << '\n';
+  }
+  if (!options.svg.empty()) {
+    auto out = open_output(options.svg);
+    tofa::write_placement_svg(out, topology, chosen.placement, outage,
+                              "tofa-map: " + chosen.strategy + " placement of " +
+                                  options.graph);
+  }
+}
+
+int run(const Options& options) {
+  tofa::Topology topology = tofa::load_topology(options.topology);
+  tofa::CommGraph graph = tofa::is_graph_spec(options.graph) ? tofa::graph_from_spec(options.graph)
+                                                          : tofa::read_graph(options.graph);
+  const tofa::MappingRequest request = mapping_request(options, topology, graph);
   std::vector<std::string> names;
   if (options.compare) {
     for (const auto& info : tofa::mapper_table()) names.push_back(info.name);
@@ -214,29 +249,7 @@ int run(const Options& options) {
     for (const Skipped& s : skipped) names += (names.empty() ? "" : ", ") + s.strategy;
     std::printf("not applicable to this job: %s\n", names.c_str());
   }
-
-  if (!options.hostfile.empty()) {
-    auto out = open_output(options.hostfile);
-    for (int node : chosen.placement) out << topology.node_name(node) << '\n';
-  }
-  if (!options.json.empty()) {
-    nlohmann::json skipped_json = nlohmann::json::array();
-    for (const Skipped& s : skipped) skipped_json.push_back({{"strategy", s.strategy}, {"reason", s.reason}});
-    nlohmann::json doc = {{"topology", topology.describe()},
-                          {"graph", options.graph},
-                          {"tasks", graph.task_count()},
-                          {"edges", graph.edge_count()},
-                          {"results", nlohmann::json::array()},
-                          {"skipped", skipped_json}};
-    for (const Result& r : results) doc["results"].push_back(to_json(r, topology));
-    open_output(options.json) << doc.dump(2) << '\n';
-  }
-  if (!options.svg.empty()) {
-    auto out = open_output(options.svg);
-    tofa::write_placement_svg(out, topology, chosen.placement, request.outage,
-                              "tofa-map: " + chosen.strategy + " placement of " +
-                                  options.graph);
-  }
+  write_outputs(options, topology, graph, request.outage, results, skipped, chosen);
   return 0;
 }
 

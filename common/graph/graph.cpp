@@ -47,6 +47,7 @@ long long CommGraph::memory_bytes() const {
                                 (bytes_.capacity() + messages_.capacity()) * sizeof(double));
 }
 
+// long: the CSR build in one pass (count, sort, merge both directions) over shared arrays.
 CommGraph CommGraph::from_directed_edges(int task_count, const std::vector<CommEdge>& edges) {
   if (task_count < 0) {
     throw Error("task count must not be negative, got " + std::to_string(task_count));

@@ -410,6 +410,7 @@ MarketHeader parse_market_banner(LineReader& reader) {
   return header;
 }
 
+// long: the banner, size line and entries of Matrix Market, each with its own errors.
 CommGraph parse_matrix_market(LineReader& reader) {
   const MarketHeader header = parse_market_banner(reader);
 

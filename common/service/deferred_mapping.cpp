@@ -95,86 +95,37 @@ void ServiceState::map_later(unsigned job, const std::string& allocation,
 void ServiceState::finish_mapping(const PlaceRequest& request, long long sequence) noexcept {
   const unsigned job = *request.job;
   const std::string name = "job " + std::to_string(job);
-  // Still the record map_later queued: not placed again, forgotten or moved.
-  const auto current = [&]() -> const PlacementRecord* {
-    const PlacementRecord* record = placements_.find(job);
-    return record != nullptr && record->sequence == sequence ? record : nullptr;
-  };
   bool ordered = false;  // the steps' order is settled; only its metrics remain
   try {
     std::shared_ptr<const CommGraph> graph;
-    std::vector<std::string> taken;  // the nodes a step already runs on
+    std::vector<std::string> runs;  // the nodes a step already runs on
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      const PlacementRecord* record = current();
+      const PlacementRecord* record = queued_record(job, sequence);
       if (record == nullptr) return;
-      if (!record->pending) taken = record->nodes;
+      if (!record->pending) runs = record->nodes;
       const GraphRecord* graph_record = graphs_.find(request.graph_id);
       if (graph_record == nullptr) throw Error("unknown graph id " + request.graph_id);
       graph = graph_record->graph;
     }
     graph = restored(request.graph_id, std::move(graph));
-    ComputedPlacement computed;
     std::vector<double> outage;
-    if (taken.empty()) {
-      PlacementInput input;
-      {
-        std::lock_guard<std::mutex> lock(mutex_);
-        input = placement_input(request, request.strategy, *graph, false);
-      }
-      // The order first, its metrics after: srun waits for the order, and
-      // at 4096 tasks on 65,536 nodes the metrics took most of the time.
-      input.metrics = false;
-      computed = compute_placement(input);
-      outage = std::move(input.outage);
-      bool kept = false;
-      {
-        std::lock_guard<std::mutex> lock(mutex_);
-        const PlacementRecord* record = current();
-        if (record == nullptr) return;
-        if (record->pending) {
-          placements_.update(job, [&](PlacementRecord& r) {
-            r.nodes = computed.nodes;
-            r.strategy = request.strategy;
-            r.pending = false;
-            r.time = now_seconds();
-          });
-          kept = true;
-        } else {
-          taken = record->nodes;  // a step took the node choice's order meanwhile
-        }
-      }
-      if (kept) {
-        placements_writer_.request();
-        log(1, name + ": " + request.strategy + " ordered its tasks on the scheduler's node choice");
-      }
+    if (runs.empty()) {  // settled by take_placement otherwise
+      std::optional<std::vector<std::string>> published =
+          publish_order(request, sequence, *graph, outage);
+      if (!published) return;
+      runs = std::move(*published);
     } else {
       std::lock_guard<std::mutex> lock(mutex_);
       outage = health_.outage_vector(topology_, settings_.outage_model);
     }
     ordered = true;
-    if (!taken.empty()) {  // settled by take_placement: the metrics of what runs
-      computed.nodes = std::move(taken);
-      computed.placement.clear();
-      for (const std::string& node : computed.nodes)
-        computed.placement.push_back(topology_.node_by_name(node));
-    }
-    const PlacementMetrics metrics =
-        evaluate_placement(*graph, topology_, computed.placement, outage);
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      const PlacementRecord* record = current();
-      if (record == nullptr || record->nodes != computed.nodes) return;
-      placements_.update(job, [&](PlacementRecord& r) {
-        r.metrics = metrics;
-        r.pending = false;
-      });
-    }
-    placements_writer_.request();
+    record_metrics(job, sequence, *graph, runs, outage);
   } catch (const std::exception& e) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      if (current()) placements_.update(job, [](PlacementRecord& r) { r.pending = false; });
+      if (queued_record(job, sequence))
+        placements_.update(job, [](PlacementRecord& r) { r.pending = false; });
     }
     if (ordered)
       log(0, name + ": evaluating its order's metrics failed: " + e.what());
@@ -183,6 +134,63 @@ void ServiceState::finish_mapping(const PlaceRequest& request, long long sequenc
                  "; its steps run the node choice's order");
   } catch (...) {
   }
+}
+
+const PlacementRecord* ServiceState::queued_record(unsigned job, long long sequence) const {
+  const PlacementRecord* record = placements_.find(job);
+  return record != nullptr && record->sequence == sequence ? record : nullptr;
+}
+
+std::optional<std::vector<std::string>> ServiceState::publish_order(const PlaceRequest& request,
+                                                                    long long sequence,
+                                                                    const CommGraph& graph,
+                                                                    std::vector<double>& outage) {
+  const unsigned job = *request.job;
+  PlacementInput input;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    input = placement_input(request, request.strategy, graph, false);
+  }
+  // The order first, its metrics after: srun waits for the order, and at
+  // 4096 tasks on 65,536 nodes the metrics took most of the time.
+  input.metrics = false;
+  ComputedPlacement computed = compute_placement(input);
+  outage = std::move(input.outage);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const PlacementRecord* record = queued_record(job, sequence);
+    if (record == nullptr) return std::nullopt;
+    if (!record->pending) return record->nodes;  // a step took the node choice's order
+    placements_.update(job, [&](PlacementRecord& r) {
+      r.nodes = computed.nodes;
+      r.strategy = request.strategy;
+      r.pending = false;
+      r.time = now_seconds();
+    });
+  }
+  placements_writer_.request();
+  log(1, "job " + std::to_string(job) + ": " + request.strategy +
+             " ordered its tasks on the scheduler's node choice");
+  return std::move(computed.nodes);
+}
+
+void ServiceState::record_metrics(unsigned job, long long sequence, const CommGraph& graph,
+                                  const std::vector<std::string>& runs,
+                                  const std::vector<double>& outage) {
+  Placement placement;
+  placement.reserve(runs.size());
+  for (const std::string& node : runs) placement.push_back(topology_.node_by_name(node));
+  const PlacementMetrics metrics = evaluate_placement(graph, topology_, placement, outage);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const PlacementRecord* record = queued_record(job, sequence);
+    if (record == nullptr || record->nodes != runs) return;
+    placements_.update(job, [&](PlacementRecord& r) {
+      r.metrics = metrics;
+      r.pending = false;
+    });
+  }
+  placements_writer_.request();
 }
 
 PlacementRecord ServiceState::take_placement(unsigned job, std::optional<uid_t> uid) {

@@ -190,6 +190,20 @@ class ServiceState {
   PlacementRecord fitted(unsigned job, const std::string& candidates);
   /// map_later's work: the strategy on the allocation, then the record.
   void finish_mapping(const PlaceRequest& request, long long sequence) noexcept;
+  /// Job `job`'s record while it is still the one map_later queued as
+  /// `sequence` (not placed again, forgotten or moved). mutex_ held.
+  const PlacementRecord* queued_record(unsigned job, long long sequence) const;
+  /// The strategy's order of the tasks on the allocation, published unless a
+  /// step took the record first: the nodes that run, task by task (the
+  /// order, or what the step took); nullopt when the record is gone.
+  /// `outage` receives the outage vector the strategy saw.
+  std::optional<std::vector<std::string>> publish_order(const PlaceRequest& request,
+                                                        long long sequence,
+                                                        const CommGraph& graph,
+                                                        std::vector<double>& outage);
+  /// Evaluates what runs and stores the metrics in the record, if unchanged.
+  void record_metrics(unsigned job, long long sequence, const CommGraph& graph,
+                      const std::vector<std::string>& runs, const std::vector<double>& outage);
   /// Reads and parses one state file, logging the records it skipped.
   /// Unreadable: logged and moved aside. Newer version: Error.
   template <typename Parse>

@@ -138,6 +138,7 @@ class ConfParser {
     return service_line;
   }
 
+  // long: one branch per tofa.conf key, each with its own range check and message.
   void set(const std::string& key, const Token& token) {
     const auto seen = lines_.find(key);
     if (seen != lines_.end())

@@ -344,6 +344,7 @@ static void _fit_to_allocation(job_record_t *job_ptr, const char *graph_id)
 /* TOFA chooses the nodes among those with free CPUs; cons_tres allocates
  * exactly those, or when it cannot (memory, GRES, licenses, ...) chooses
  * itself. Either way the recorded placement is computed on the allocation. */
+/* long: cons_tres asked for TOFA's nodes, then for its own choice, logging each outcome. */
 static int _tofa_job_test(slurm_select_ops_t *ops, job_record_t *job_ptr,
 			  const char *graph_id, bitstr_t *bitmap,
 			  uint32_t min_nodes, uint32_t max_nodes,

@@ -142,6 +142,7 @@ Allocate service_allocator(const std::string& strategy, JobGraphs& graphs,
 
 }  // namespace
 
+// long: the job stream's loop (allocate, place, account), one CSV row per job.
 Json run_stream(const std::string& strategy, const Topology& topology,
                 const std::vector<StreamJob>& jobs, const std::vector<double>& outage,
                 JobGraphs& graphs, const std::string& jobs_csv) {

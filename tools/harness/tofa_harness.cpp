@@ -119,6 +119,7 @@ std::vector<StreamJob> job_stream(const RunOptions& o, const tofa::Topology& top
   return generate_jobs(config);
 }
 
+// long: the harness's phases in order, sharing the work directory and processes.
 int run(const RunOptions& o) {
   const auto run_started = std::chrono::steady_clock::now();
   raise_open_file_limit();

@@ -406,6 +406,7 @@ int batch_command(const PlatformArgs& platform_args, BatchArgs& args, bool batch
 
 }  // namespace
 
+// long: the command line of every subcommand, option by option.
 int main(int argc, char** argv) {
   CLI::App app{"SimGrid evaluation of placements on a torus or mesh (the TOFA seed's section 5)."};
   app.require_subcommand(1);

@@ -297,6 +297,7 @@ void check_tag(Reader& r, int tag) {
 }
 
 // Pass 2: one rank's replay file.
+// long: one pass over a rank's trace, a case per line kind.
 void resolve_rank(const std::string& dir, const std::string& out_dir, int rank, int ranks,
                   const std::map<CollectiveId, std::vector<Message>>& collectives, TraceWindow window,
                   const WindowBalance& balance, ResolvedTrace& totals) {

@@ -165,75 +165,94 @@ ProposalKind parse_proposal_kind(const std::string& text) {
   throw Error("unknown proposal '" + text + "': expected uniform, local or mixed");
 }
 
-ChainReport anneal_stage(PlacementState& state, const SiteNeighbourhood& around,
-                         const std::vector<int>& movable, double scale,
-                         const ChainSettings& settings, const ChainBudget& budget,
-                         RandomStream& random, ProgressReporter& progress) {
-  ChainReport report;
-  report.energy = state.energy();
-  if (movable.empty()) return report;
-  if (!(scale > 0)) scale = 1;
-  StageChain chain(state, around, movable, settings, random);
+namespace {
 
-  const auto started = std::chrono::steady_clock::now();
-  auto seconds_used = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  };
-  const std::uint64_t sweep =
-      std::max<std::uint64_t>(kMinimumSweep, static_cast<std::uint64_t>(movable.size()));
+// One annealing stage as it runs: the chain, its energy, the best map seen
+// and the budget spent. run() warms up, anneals on the ladder (in cycles),
+// quenches and descends.
+class StageRun {
+ public:
+  StageRun(PlacementState& state, const SiteNeighbourhood& around,
+           const std::vector<int>& movable, double scale, const ChainSettings& settings,
+           const ChainBudget& budget, RandomStream& random, ProgressReporter& progress)
+      : state_(state), around_(around), movable_(movable), scale_(scale), settings_(settings),
+        budget_(budget), random_(random), progress_(progress),
+        chain_(state, around, movable, settings, random),
+        started_(std::chrono::steady_clock::now()),
+        sweep_(std::max<std::uint64_t>(kMinimumSweep,
+                                       static_cast<std::uint64_t>(movable.size()))),
+        energy_(state.energy()), best_energy_(energy_),
+        best_sites_(chain_.sites_of_movable()) {
+    report_.energy = energy_;
+  }
 
-  double energy = report.energy;
-  double best_energy = energy;
-  std::vector<int> best_sites = chain.sites_of_movable();
-  auto remember_if_best = [&] {
-    if (energy < best_energy - 1e-9 * std::max(1.0, std::abs(best_energy))) {
-      best_energy = energy;
-      best_sites = chain.sites_of_movable();
+  ChainReport run() {
+    std::vector<double> ladder = beta_ladder(warm_up(), settings_.steps);
+    report_.first_beta = ladder.front();
+    report_.last_beta = ladder.back();
+    anneal(std::move(ladder));
+    quench();
+    const Deadline deadline = deadline_after(started_, budget_.seconds);
+    report_.proposals += local_descent(state_, around_, movable_, settings_.keep_lowest,
+                                       kDescentPasses, deadline);
+    report_.energy = state_.energy();
+    return report_;
+  }
+
+ private:
+  double seconds_used() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  }
+  bool out_of_time() const { return budget_.seconds > 0 && seconds_used() >= budget_.seconds; }
+
+  void remember_if_best() {
+    if (energy_ < best_energy_ - 1e-9 * std::max(1.0, std::abs(best_energy_))) {
+      best_energy_ = energy_;
+      best_sites_ = chain_.sites_of_movable();
     }
-  };
+  }
 
-  Proposal proposal;
   // One sweep at `beta`; returns the share of proposals accepted.
-  auto run_sweep = [&](double beta, double& energy_sum) {
+  double sweep_at(double beta, double& energy_sum) {
     std::uint64_t accepted = 0;
-    for (std::uint64_t i = 0; i < sweep; ++i) {
-      if (chain.propose(proposal)) {
-        const double normalized = proposal.delta / scale;
-        if (normalized <= 0 || random.unit() < std::exp(-beta * normalized)) {
-          chain.apply(proposal);
-          energy += proposal.delta;
+    for (std::uint64_t i = 0; i < sweep_; ++i) {
+      if (chain_.propose(proposal_)) {
+        const double normalized = proposal_.delta / scale_;
+        if (normalized <= 0 || random_.unit() < std::exp(-beta * normalized)) {
+          chain_.apply(proposal_);
+          energy_ += proposal_.delta;
           ++accepted;
         }
       }
-      energy_sum += energy;
+      energy_sum += energy_;
     }
-    report.proposals += sweep;
-    report.accepted += accepted;
-    return double(accepted) / sweep;
-  };
+    report_.proposals += sweep_;
+    report_.accepted += accepted;
+    return double(accepted) / sweep_;
+  }
 
   // The seed asks for 10-20% acceptance at the first beta, in equilibrium
   // rather than in the starting map: estimate beta from sampled changes,
   // then heat or cool until a sweep at that beta accepts that share.
-  BetaRange range = calibrate_betas(chain.sample_deltas(scale), settings.initial_acceptance,
-                                    settings.final_acceptance);
-  for (int round = 0; round < kWarmUpRounds; ++round) {
-    if (budget.seconds > 0 && seconds_used() >= budget.seconds) break;
-    double ignored = 0;
-    run_sweep(range.first, ignored);
-    const double accepted = run_sweep(range.first, ignored);
-    if (accepted < settings.initial_acceptance * 2 / 3)
-      range.first /= 1.5;
-    else if (accepted > settings.initial_acceptance * 4 / 3)
-      range.first *= 1.5;
-    else
-      break;
+  BetaRange warm_up() {
+    BetaRange range = calibrate_betas(chain_.sample_deltas(scale_), settings_.initial_acceptance,
+                                      settings_.final_acceptance);
+    for (int round = 0; round < kWarmUpRounds; ++round) {
+      if (out_of_time()) break;
+      double ignored = 0;
+      sweep_at(range.first, ignored);
+      const double accepted = sweep_at(range.first, ignored);
+      if (accepted < settings_.initial_acceptance * 2 / 3)
+        range.first /= 1.5;
+      else if (accepted > settings_.initial_acceptance * 4 / 3)
+        range.first *= 1.5;
+      else
+        break;
+    }
+    range.first = std::min(range.first, range.last / 10);
+    energy_ = state_.energy();
+    return range;
   }
-  range.first = std::min(range.first, range.last / 10);
-  energy = state.energy();
-  std::vector<double> ladder = beta_ladder(range, settings.steps);
-  report.first_beta = ladder.front();
-  report.last_beta = ladder.back();
 
   // A lattice-like problem freezes long before the last beta, and the steps
   // after that only spend the budget. Once kFrozenSteps steps in a row accept
@@ -241,83 +260,119 @@ ChainReport anneal_stage(PlacementState& state, const SiteNeighbourhood& around,
   // cycle restarts from the best map on a new ladder between the last beta
   // that still accepted initial_acceptance / 3 and the freezing beta, so
   // that the remaining budget goes where the map still changes.
-  for (int cycle = 0; cycle < kMaximumCycles; ++cycle) {
-    const int steps = static_cast<int>(ladder.size());
-    double lively_beta = ladder.front();
-    double frozen_beta = 0;
-    int frozen_steps = 0;
-    for (int step = 0; step < steps && frozen_beta == 0; ++step) {
-      const double beta = ladder[step];
-      const std::uint64_t allowance =
-          (budget.proposals - std::min(budget.proposals, report.proposals)) /
-          static_cast<std::uint64_t>(steps - step);
-      const double time_allowance =
-          budget.seconds > 0 ? (budget.seconds - seconds_used()) / (steps - step) : 0;
-      const double step_started = seconds_used();
-      std::uint64_t used = 0;
-      std::uint64_t step_accepted = 0;
-      double previous_mean = std::numeric_limits<double>::infinity();
-      for (int sweeps = 0; used + sweep <= std::max(allowance, sweep); ++sweeps) {
-        double energy_sum = 0;
-        const double accepted = run_sweep(beta, energy_sum);
-        step_accepted += static_cast<std::uint64_t>(std::llround(accepted * sweep));
-        used += sweep;
-        remember_if_best();
-        const double mean = energy_sum / sweep;
-        progress.step(step + 1, steps, beta, energy / scale, double(step_accepted) / used);
-        // Sweep means are noisy: judge a plateau only after a quarter of the
-        // step's share, so that a step cannot end on one unlucky sweep.
-        const bool plateau =
-            settings.plateau_tolerance >= 0 && sweeps >= 1 && 4 * used >= allowance &&
-            mean > previous_mean - settings.plateau_tolerance * std::abs(previous_mean);
-        if (plateau) break;
-        if (budget.seconds > 0 && seconds_used() - step_started >= time_allowance) break;
-        previous_mean = mean;
+  void anneal(std::vector<double> ladder) {
+    for (int cycle = 0; cycle < kMaximumCycles; ++cycle) {
+      const int steps = static_cast<int>(ladder.size());
+      double lively_beta = ladder.front();
+      double frozen_beta = 0;
+      int frozen_steps = 0;
+      for (int step = 0; step < steps && frozen_beta == 0; ++step) {
+        const double acceptance = anneal_step(ladder[step], step, steps);
+        if (acceptance >= settings_.initial_acceptance / 3) lively_beta = ladder[step];
+        frozen_steps = acceptance < kFrozenAcceptance ? frozen_steps + 1 : 0;
+        if (frozen_steps == kFrozenSteps) frozen_beta = ladder[step];
+        if (out_of_time()) break;
       }
-      energy = state.energy();  // drop rounding drift
-      const double acceptance = double(step_accepted) / used;
-      if (acceptance >= settings.initial_acceptance / 3) lively_beta = beta;
-      frozen_steps = acceptance < kFrozenAcceptance ? frozen_steps + 1 : 0;
-      if (frozen_steps == kFrozenSteps) frozen_beta = beta;
-      if (budget.seconds > 0 && seconds_used() >= budget.seconds) break;
+      const bool budget_left =
+          budget_.seconds > 0 ? seconds_used() < budget_.seconds * (1 - kCycleReserve)
+                              : report_.proposals < budget_.proposals * (1 - kCycleReserve);
+      if (frozen_beta == 0 || !budget_left || !(lively_beta < frozen_beta)) break;
+      remember_if_best();
+      chain_.restore(best_sites_);
+      energy_ = state_.energy();
+      ladder = beta_ladder({lively_beta, frozen_beta}, settings_.steps);
     }
-    const bool budget_left =
-        budget.seconds > 0 ? seconds_used() < budget.seconds * (1 - kCycleReserve)
-                           : report.proposals < budget.proposals * (1 - kCycleReserve);
-    if (frozen_beta == 0 || !budget_left || !(lively_beta < frozen_beta)) break;
-    remember_if_best();
-    chain.restore(best_sites);
-    energy = state.energy();
-    ladder = beta_ladder({lively_beta, frozen_beta}, settings.steps);
   }
 
-  // Zero temperature: take every change that does not raise F, then
-  // every local change that lowers it.
-  const bool timed = budget.seconds > 0;
-  for (int sweeps = 0; sweeps < kQuenchSweeps; ++sweeps) {
-    if (timed && seconds_used() >= budget.seconds) break;
-    const double before = energy;
-    for (std::uint64_t i = 0; i < sweep; ++i) {
-      if (chain.propose(proposal) && proposal.delta <= 0) {
-        chain.apply(proposal);
-        energy += proposal.delta;
-        ++report.accepted;
-      }
+  // Step `step` of `steps` at `beta`: sweeps until its share of the budget
+  // is spent or the energy reaches a plateau. Returns its acceptance.
+  double anneal_step(double beta, int step, int steps) {
+    const std::uint64_t allowance =
+        (budget_.proposals - std::min(budget_.proposals, report_.proposals)) /
+        static_cast<std::uint64_t>(steps - step);
+    const double time_allowance =
+        budget_.seconds > 0 ? (budget_.seconds - seconds_used()) / (steps - step) : 0;
+    const double step_started = seconds_used();
+    std::uint64_t used = 0;
+    std::uint64_t step_accepted = 0;
+    double previous_mean = std::numeric_limits<double>::infinity();
+    for (int sweeps = 0; used + sweep_ <= std::max(allowance, sweep_); ++sweeps) {
+      double energy_sum = 0;
+      const double accepted = sweep_at(beta, energy_sum);
+      step_accepted += static_cast<std::uint64_t>(std::llround(accepted * sweep_));
+      used += sweep_;
+      remember_if_best();
+      const double mean = energy_sum / sweep_;
+      progress_.step(step + 1, steps, beta, energy_ / scale_, double(step_accepted) / used);
+      // Sweep means are noisy: judge a plateau only after a quarter of the
+      // step's share, so that a step cannot end on one unlucky sweep.
+      const bool plateau =
+          settings_.plateau_tolerance >= 0 && sweeps >= 1 && 4 * used >= allowance &&
+          mean > previous_mean - settings_.plateau_tolerance * std::abs(previous_mean);
+      if (plateau) break;
+      if (budget_.seconds > 0 && seconds_used() - step_started >= time_allowance) break;
+      previous_mean = mean;
     }
-    report.proposals += sweep;
-    remember_if_best();
-    if (!(energy < before - 1e-12 * std::abs(before))) break;
+    energy_ = state_.energy();  // drop rounding drift
+    return double(step_accepted) / used;
   }
-  energy = state.energy();
-  if (energy > best_energy + 1e-9 * std::max(1.0, std::abs(best_energy))) {
-    chain.restore(best_sites);
-    energy = state.energy();
+
+  // Zero temperature: take every change that does not raise F, then keep
+  // the best map seen.
+  void quench() {
+    for (int sweeps = 0; sweeps < kQuenchSweeps; ++sweeps) {
+      if (out_of_time()) break;
+      const double before = energy_;
+      for (std::uint64_t i = 0; i < sweep_; ++i) {
+        if (chain_.propose(proposal_) && proposal_.delta <= 0) {
+          chain_.apply(proposal_);
+          energy_ += proposal_.delta;
+          ++report_.accepted;
+        }
+      }
+      report_.proposals += sweep_;
+      remember_if_best();
+      if (!(energy_ < before - 1e-12 * std::abs(before))) break;
+    }
+    energy_ = state_.energy();
+    if (energy_ > best_energy_ + 1e-9 * std::max(1.0, std::abs(best_energy_))) {
+      chain_.restore(best_sites_);
+      energy_ = state_.energy();
+    }
   }
-  const Deadline deadline = deadline_after(started, budget.seconds);
-  report.proposals +=
-      local_descent(state, around, movable, settings.keep_lowest, kDescentPasses, deadline);
-  report.energy = state.energy();
-  return report;
+
+  PlacementState& state_;
+  const SiteNeighbourhood& around_;
+  const std::vector<int>& movable_;
+  const double scale_;
+  const ChainSettings& settings_;
+  const ChainBudget& budget_;
+  RandomStream& random_;
+  ProgressReporter& progress_;
+  StageChain chain_;
+  const std::chrono::steady_clock::time_point started_;
+  const std::uint64_t sweep_;
+  ChainReport report_;
+  Proposal proposal_;
+  double energy_;
+  double best_energy_;
+  std::vector<int> best_sites_;
+};
+
+}  // namespace
+
+ChainReport anneal_stage(PlacementState& state, const SiteNeighbourhood& around,
+                         const std::vector<int>& movable, double scale,
+                         const ChainSettings& settings, const ChainBudget& budget,
+                         RandomStream& random, ProgressReporter& progress) {
+  if (movable.empty()) {
+    ChainReport report;
+    report.energy = state.energy();
+    return report;
+  }
+  return StageRun(state, around, movable, scale > 0 ? scale : 1, settings, budget, random,
+                  progress)
+      .run();
 }
 
 }  // namespace anneal

@@ -44,6 +44,7 @@ std::vector<int> site_nodes(const MappingRequest& request, const AnnealOptions& 
 
 }  // namespace
 
+// long: the seed's stages in order (start map, bisection levels, descent) on one budget.
 AnnealResult anneal_placement(const MappingRequest& request, const AnnealOptions& options) {
   const auto started = std::chrono::steady_clock::now();
   // With a budget, the grow start stops trying once it is spent.

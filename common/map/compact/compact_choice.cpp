@@ -94,6 +94,7 @@ struct Box {
 
 }  // namespace
 
+// long: caps, box search, fill and the -N fallback share the cap and box arrays.
 Placement compact_choice(const Topology& topology, const TaskLimits& limits,
                          const std::vector<double>& outage, int tasks, int min_nodes,
                          int max_nodes) {

@@ -131,6 +131,7 @@ static int swap_along(int rank, int axis, const int grid[3], const struct settin
   return 1;
 }
 
+/* long: the arguments, then the proxy's time-step loop. */
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   int rank = 0, ranks = 0;

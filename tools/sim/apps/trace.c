@@ -148,6 +148,7 @@ static void replay_file(struct replay *r, double flops_per_second) {
   if (r->open_count) fail(r, "requests left open at the end");
 }
 
+/* long: the arguments, the communicators per job, then the replay loop. */
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   int world_rank, world_size;
