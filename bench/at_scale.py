@@ -5,7 +5,7 @@ Runs bench/bench_at_scale (a 64x32x32 torus half busy in box-shaped
 allocations, 64 failing idle nodes at p = 0.02, geometric graphs of 64 to
 4096 tasks on the idle nodes; every strategy timed on each job, `auto` with
 the service's budget and without one) and writes out/at-scale.json,
-docs/at-scale.md and the summary table into README.md.
+docs/at-scale.md and the summary table into docs/results.md.
 
     python3 bench/at_scale.py [--quick]     # --quick: 32x32x16, 64 and 256 tasks
 """
@@ -95,7 +95,7 @@ def main():
         json.dump(report, f, indent=2)
     write_markdown(os.path.join(ROOT, "docs", "at-scale.md"), report,
                    "python3 bench/at_scale.py" + (" --quick" if a.quick else ""))
-    replace_readme_block(os.path.join(ROOT, "README.md"), "at-scale", summary_table(report))
+    replace_readme_block(os.path.join(ROOT, "docs", "results.md"), "at-scale", summary_table(report))
     print(summary_table(report))
 
 

@@ -6,7 +6,7 @@
 # times and their ratio (target: ratio <= 1.05). Library: $TOFAPROF_LIB, else
 # built from tools/profile into a temporary directory.
 # --write: also keeps the JSON in out/profile-overhead.json and writes the
-# README's sentence between its profile markers (scripts/results.sh runs it so).
+# sentence between docs/user-guide.md's profile markers (scripts/results.sh runs it so).
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 write=no
@@ -73,6 +73,6 @@ if write:
             f"of {runs} with and as many without the library, alternating): {overhead:.1f}% "
             f"({b:.2f} s against {a:.2f} s; target at most {(report['target_ratio'] - 1) * 100:.0f}%: "
             f"{'met' if b / a <= report['target_ratio'] else 'missed'}).")
-    if not replace_readme_block(os.path.join(src, "README.md"), "profile", text):
-        sys.exit("bench_profile.sh: README.md has no profile markers")
+    if not replace_readme_block(os.path.join(src, "docs", "user-guide.md"), "profile", text):
+        sys.exit("bench_profile.sh: docs/user-guide.md has no profile markers")
 PY

@@ -12,7 +12,7 @@
 # 2x). munged and slurmctld run on CPU 0, the slurmd, job steps and clients
 # on the other CPUs, as on a cluster whose controller has a host of its own
 # (on one CPU host everything shares it).
-# Writes out/contended-stream.json, docs/contended-stream.md and the README's
+# Writes out/contended-stream.json, docs/contended-stream.md and docs/user-guide.md's
 # summary between its contended markers.
 # Usage: bench/contended_stream.sh [JOBS_EACH (20)] [HOLD_SECONDS (5)] [ROUNDS (3)]
 set -uo pipefail
@@ -164,8 +164,8 @@ summary = (f"{jobs} TOFA beside {jobs} plain jobs, {rounds} round{'' if rounds =
            f"TOFA's node choice {tofa['mean_placement_us'] / 1000:.1f} ms a job; target <= 1.25x "
            f"(issue 38): {'met' if ratio <= 1.25 else 'missed'}); per-round means: plain cons_tres {spread(plain)}, "
            f"TOFA {spread(tofa)}.")
-if not replace_readme_block("README.md", "contended", summary):
-    sys.exit("contended_stream.sh: README.md has no contended markers")
+if not replace_readme_block("docs/user-guide.md", "contended", summary):
+    sys.exit("contended_stream.sh: docs/user-guide.md has no contended markers")
 PY
 [ $? -eq 0 ] && pass "contended stream measured (out/contended-stream.json)" || fail "no result"
 checks_done

@@ -8,7 +8,7 @@ size is the placement's. `auto` gets the PlacementBudget the service gives a
 job of that size. The 85-task target is measured through the select path by
 bench/bench_service. Writes out/scaling.json, docs/scaling.md, the log-log
 charts docs/scaling-time.svg/.png and docs/scaling-memory.svg/.png, and the
-table of targets into README.md.
+table of targets into docs/results.md.
 
     python3 bench/scaling.py [--quick]     # --quick: up to 4096 tasks
 """
@@ -133,17 +133,17 @@ def main():
                 "x: issue 12's target")
     write_markdown(os.path.join(docs, "scaling.md"), report, service)
     update_readme(os.path.join(docs, "scaling.md"))
-    print(f"out/scaling.json, docs/scaling.md, docs/scaling-*.svg/png and README.md written ({seconds:.0f} s)")
+    print(f"out/scaling.json, docs/scaling.md, docs/scaling-*.svg/png and docs/results.md written ({seconds:.0f} s)")
 
 
 def update_readme(report_path):
-    """Copies the report's table of targets between README's scaling markers,
+    """Copies the report's table of targets between docs/results.md's scaling markers,
     without the 85-task row: the README gives that latency once, in the
     results block (scripts/update-results.sh, the same bench_service)."""
     report = open(report_path).read()
     table = report.split("## Targets (issue 12, item 4)\n\n", 1)[1].split("\n\n", 1)[0]
     table = "\n".join(line for line in table.split("\n") if not line.startswith("| 85 tasks"))
-    replace_readme_block(os.path.join(ROOT, "README.md"), "scaling", table)
+    replace_readme_block(os.path.join(ROOT, "docs", "results.md"), "scaling", table)
 
 
 def verdict(value, goal):

@@ -8,7 +8,7 @@ per idle node), a 65,536-node one (64x32x32, one slot per idle node, so a
 with failing idle nodes, jobs of 1 to 4096 tasks; the strategy (`auto`, and
 `tofa` at 512 nodes) orders the tasks afterwards on the service's mapping
 threads. Writes out/scheduler-path.json, docs/scheduler-path.md, the chart
-docs/scheduler-path.svg/png, its block in docs/scaling.md and the README block.
+docs/scheduler-path.svg/png, its block in docs/scaling.md and docs/results.md.
 
     python3 bench/scheduler_path.py [--quick]   # --quick: 10 jobs per size
 """
@@ -182,13 +182,13 @@ def main():
             summary, "",
             "![time in the scheduler and to the final placement](scheduler-path.svg)", "",
             DESIGN]))
-    replace_readme_block(os.path.join(ROOT, "README.md"), "scheduler-path", summary)
+    replace_readme_block(os.path.join(ROOT, "docs", "results.md"), "scheduler-path", summary)
     replace_readme_block(os.path.join(docs, "scaling.md"), "scheduler-path", "\n".join([
         f"From `{command}` (design and method: [scheduler-path.md](scheduler-path.md)): the wall "
         "time tofa spends in slurmctld's scheduling pass per TOFA job, and until the job's "
         "placement is final, against nodes and tasks.", "", summary, "",
         "![time in the scheduler and to the final placement](scheduler-path.svg)"]))
-    print(f"out/scheduler-path.json, docs/scheduler-path.md/.svg/.png, docs/scaling.md's block and README.md written "
+    print(f"out/scheduler-path.json, docs/scheduler-path.md/.svg/.png, docs/scaling.md's block and docs/results.md written "
           f"({report['seconds']:.0f} s)")
 
 

@@ -18,7 +18,7 @@ placements each strategy makes:
           arrival order on the nodes still free, run at once; per-job slowdown
           against each alone on its nodes; and the mix under failures.
 Writes out/sim-results.json, docs/sim-results.md, docs/sim-*.svg and .png, and
-the README section between <!-- sim:begin --> and <!-- sim:end -->.
+the section of docs/results.md between <!-- sim:begin --> and <!-- sim:end -->.
 
 Ranks keep each application's own order: LAMMPS's MPI_Cart_create grid (z
 fastest), DT's graph node v on rank v; default-slurm puts rank i on the i-th
@@ -863,8 +863,8 @@ def main():
     parser.add_argument("--json", default=os.path.join(ROOT, "out", "sim-results.json"))
     parser.add_argument("--docs", default=os.path.join(ROOT, "docs"),
                         help="where sim-results.md and the charts go")
-    parser.add_argument("--readme", default=os.path.join(ROOT, "README.md"),
-                        help="README whose sim section is rewritten ('' for none)")
+    parser.add_argument("--readme", default=os.path.join(ROOT, "docs", "results.md"),
+                        help="the doc whose sim section is rewritten ('' for none)")
     parser.add_argument("--report-only", action="store_true",
                         help="rewrite the reports from --json without simulating")
     opts = parser.parse_args()

@@ -467,12 +467,12 @@ def main():
     Path(args.json).write_text(json.dumps(report, indent=1) + "\n")
     if args.doc:
         write_doc(args, report, rows, summary, torus, shapes)
-        write_readme_table(Path(args.doc).parent.parent / "README.md", report)
+        write_readme_table(Path(args.doc).parent / "admin-guide.md", report)
     return 0
 
 
 def write_readme_table(readme, report):
-    """The short table between README's torus3d markers."""
+    """The short table between docs/admin-guide.md's torus3d markers."""
     def cell(side):
         if side["status"] != "placed":
             return side["status"]
