@@ -15,9 +15,11 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from c_sources import c_sources  # noqa: E402
+
 SOURCE_DIRS = ("common", "tools", "plugins")
 INCLUDE_DIRS = ("common", "plugins", "tools")
-EXTENSIONS = (".c", ".cpp", ".h", ".hpp")
 # rank: a layer may include layers of lower rank; same rank = separate siblings
 LAYERS = {
     "base": 0,
@@ -29,14 +31,6 @@ LAYERS = {
     "capi": 6,
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
-
-
-def sources(root):
-    for top in SOURCE_DIRS:
-        for folder, _, names in os.walk(os.path.join(root, top)):
-            for name in sorted(names):
-                if name.endswith(EXTENSIONS):
-                    yield os.path.relpath(os.path.join(folder, name), root)
 
 
 def resolve(root, including, written):
@@ -110,7 +104,7 @@ def main():
     root = os.path.abspath(args.root)
 
     graph, problems, files = {}, [], 0
-    for path in sources(root):
+    for path in c_sources(root, SOURCE_DIRS):
         files += 1
         with open(os.path.join(root, path), errors="replace") as f:
             text = f.read()

@@ -11,8 +11,10 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from c_sources import c_sources  # noqa: E402
+
 SOURCE_DIRS = ("common", "tools", "plugins", "bench", "fuzz")
-EXTENSIONS = (".c", ".cpp", ".h", ".hpp")
 NOT_A_FUNCTION = re.compile(r"\b(namespace|struct|class|enum|union|extern\s+\"C\")\b|=\s*$|\]\s*$")
 
 
@@ -72,25 +74,20 @@ def main():
     args = parser.parse_args()
     root = os.path.abspath(args.root)
     unexplained = total = 0
-    for top in SOURCE_DIRS:
-        for folder, _, names in os.walk(os.path.join(root, top)):
-            for name in sorted(names):
-                if not name.endswith(EXTENSIONS):
-                    continue
-                path = os.path.join(folder, name)
-                with open(path, errors="replace") as f:
-                    text = f.read()
-                lines = text.split("\n")
-                for first, last, head in functions(text):
-                    length = last - first + 1
-                    if length <= args.limit:
-                        continue
-                    total += 1
-                    around = "\n".join(lines[max(0, first - 8):first + 2])
-                    reason = "long:" in around
-                    unexplained += not reason
-                    print(f"{length:4d} {os.path.relpath(path, root)}:{first} {head}"
-                          f"{'' if reason else '  (no reason given)'}")
+    for rel in c_sources(root, SOURCE_DIRS):
+        with open(os.path.join(root, rel), errors="replace") as f:
+            text = f.read()
+        lines = text.split("\n")
+        for first, last, head in functions(text):
+            length = last - first + 1
+            if length <= args.limit:
+                continue
+            total += 1
+            around = "\n".join(lines[max(0, first - 8):first + 2])
+            reason = "long:" in around
+            unexplained += not reason
+            print(f"{length:4d} {rel}:{first} {head}"
+                  f"{'' if reason else '  (no reason given)'}")
     print(f"long-functions: {total} over {args.limit} lines, {unexplained} without a reason")
     return 1 if unexplained else 0
 

@@ -55,7 +55,7 @@ TESTS_ENVIRONMENT += TOFA_MAP=$(abs_top_builddir)/tools/tofa-map \
 	TOFA_SIM=$(abs_top_builddir)/tools/sim/tofa-sim; export TOFA_MAP TOFA_SIM;
 EXTRA_DIST += tests/cli/test_tofa_map.sh tests/docs/test_man_pages.sh tests/meta/test_counting.sh \
 	tests/meta/test_include_layers.sh scripts/include-graph.py \
-	tests/meta/test_long_functions.sh scripts/long-functions.py \
+	tests/meta/test_long_functions.sh scripts/long-functions.py scripts/lib/c_sources.py \
 	tests/lib/checks.sh tests/lib/png_decode.py scripts/lib/tally.py
 # The graphs and topologies the command-line and profiler tests (and make bench) read.
 EXTRA_DIST += examples/dt85.mat examples/faults16.txt examples/stencil64.mat examples/torus8x8x8.conf
