@@ -5,6 +5,11 @@ common_libtofa_la_SOURCES = \
 	common/base/error.hpp common/base/size_limit.hpp common/base/printable.hpp \
 	common/graph/graph.hpp common/graph/graph.cpp common/graph/parse.cpp \
 	common/graph/generators.hpp common/graph/generators.cpp \
+	common/graph/patterns/patterns.hpp common/graph/patterns/patterns.cpp \
+	common/graph/patterns/pattern_spec.hpp common/graph/patterns/pattern_spec.cpp \
+	common/graph/patterns/builders.hpp common/graph/patterns/collectives.hpp \
+	common/graph/patterns/collectives.cpp common/graph/patterns/collective_patterns.cpp \
+	common/graph/patterns/halo.cpp common/graph/patterns/training.cpp \
 	common/topology/topology.hpp common/topology/topology.cpp common/topology/hostlist.cpp \
 	common/topology/file.cpp common/topology/route_registry.cpp \
 	common/faults/faults.hpp common/faults/heartbeats.cpp common/faults/fault_cost.cpp \

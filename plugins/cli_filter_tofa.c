@@ -328,11 +328,13 @@ static bool _command_line_has(const char *prefix, bool whole, bool unreadable)
 	return false;
 }
 
-/* True when this command's own arguments include --tofa-matrix (not just
- * the option inherited through the environment by an srun in a job). */
+/* True when this command's own arguments include --tofa-matrix or
+ * --tofa-pattern (not just the option inherited through the environment by
+ * an srun in a job). */
 static bool _matrix_on_command_line(void)
 {
-	return _command_line_has("--tofa-matrix", false, true);
+	return _command_line_has("--tofa-matrix", false, true) ||
+	       _command_line_has("--tofa-pattern", false, false);
 }
 
 /* The task count check shared by srun, sbatch and salloc. *skip is set when
@@ -730,7 +732,7 @@ extern int cli_filter_p_pre_submit(slurm_opt_t *opt, int offset)
 	if (!graph_id || !graph_id[0]) {
 		if (!tofa_dist)
 			return SLURM_SUCCESS;
-		error("%s: --distribution=TOFA needs a communication graph: add --tofa-matrix=FILE",
+		error("%s: --distribution=TOFA needs a communication graph: add --tofa-matrix=FILE or --tofa-pattern=SPEC",
 		      plugin_type);
 		return SLURM_ERROR;
 	}

@@ -2,6 +2,8 @@
  * tofa_loadmatrix (SPANK) - the seed's LoadMatrix plugin: srun, sbatch and
  * salloc accept
  *     --tofa-matrix=FILE     the job's communication graph (tofa.h formats)
+ *     --tofa-pattern=SPEC    or a graph built from a pattern, e.g.
+ *                            halo:ranks=8x8x4,cells=200x200x100 (docs/patterns.md)
  *     --tofa-strategy=NAME   mapping strategy (default: DefaultStrategy)
  *     --tofa-param=KEY=VALUE a strategy parameter (repeatable), e.g.
  *                            stencil=4x4x3 for the stencil strategies
@@ -10,7 +12,9 @@
  * (a format error prints "FILE:LINE:COL: ..." and the command fails before
  * anything is submitted), uploads it to the TOFA service and exports
  * TOFA_GRAPH_ID / TOFA_MATRIX / TOFA_STRATEGY / TOFA_PARAMS into the command's environment
- * (cli_filter/tofa reads them in the same process). slurm_spank_init_post_opt
+ * (cli_filter/tofa reads them in the same process). A pattern is built and
+ * checked locally the same way, uploaded as its graph, and its TOFA_MATRIX is
+ * "pattern:SPEC". slurm_spank_init_post_opt
  * attaches them to the job (spank_job_control_setenv; slurmctld sees
  * SPANK_TOFA_GRAPH_ID in the job's spank environment, tofa's select shim
  * uses it).
@@ -38,9 +42,10 @@ SPANK_PLUGIN(tofa_loadmatrix, 1);
 
 static const char log_prefix[] = "tofa";
 
-enum { OPT_MATRIX = 1, OPT_STRATEGY = 2, OPT_PARAM = 3 };
+enum { OPT_MATRIX = 1, OPT_STRATEGY = 2, OPT_PARAM = 3, OPT_PATTERN = 4 };
 
 static int _matrix_cb(int val, const char *optarg, int remote);
+static int _pattern_cb(int val, const char *optarg, int remote);
 static int _strategy_cb(int val, const char *optarg, int remote);
 static int _param_cb(int val, const char *optarg, int remote);
 
@@ -48,6 +53,10 @@ static struct spank_option options[] = {
 	{ "tofa-matrix", "FILE",
 	  "place tasks with TOFA using the communication graph in FILE "
 	  "(matrix, edge list or MatrixMarket)", 1, OPT_MATRIX, _matrix_cb },
+	{ "tofa-pattern", "SPEC",
+	  "place tasks with TOFA using the graph of a pattern, e.g. "
+	  "halo:ranks=8x8,cells=512x512 or allreduce:ranks=64,bytes=1G "
+	  "(see tofa-map --list-patterns)", 1, OPT_PATTERN, _pattern_cb },
 	{ "tofa-strategy", "NAME",
 	  "TOFA mapping strategy (default: the service's DefaultStrategy)", 1,
 	  OPT_STRATEGY, _strategy_cb },
@@ -57,7 +66,8 @@ static struct spank_option options[] = {
 	SPANK_OPTIONS_TABLE_END
 };
 
-/* The matrix handled last (sbatch parses its options twice). */
+/* The graph handled last, a matrix's real path or "pattern:SPEC" (sbatch
+ * parses its options twice). */
 static char done_path[PATH_MAX];
 
 static int _strategy_cb(int val, const char *optarg, int remote)
@@ -150,14 +160,59 @@ static int _check_size(const char *conf, const char *path)
 	return 0;
 }
 
+/* A second graph option that is not the one already handled: the two
+ * cannot both be the job's graph. */
+static bool _other_graph_given(const char *key)
+{
+	if (!done_path[0] || !strcmp(done_path, key))
+		return false;
+	slurm_error("%s: give one of --tofa-matrix and --tofa-pattern, once", log_prefix);
+	return true;
+}
+
+/* Uploads the graph (a matrix's real path, or "pattern:SPEC") unless the
+ * allocation this command runs in already carries it, and exports what
+ * cli_filter/tofa and the job need. */
+static int _use_graph(const char *conf, const char *key, const char *shown, int tasks)
+{
+	char err[1024], host[256], munge_socket[1024], count_text[32];
+	const char *job_matrix = getenv("SPANK_" TOFA_ENV_MATRIX);
+	const char *job_graph = getenv("SPANK_" TOFA_ENV_GRAPH_ID);
+	char *graph_id = NULL;
+	int rc;
+
+	if (getenv("SLURM_JOB_ID") && job_matrix && job_graph && !strcmp(job_matrix, key)) {
+		graph_id = strdup(job_graph);
+	} else {
+		tofa_glue_service_host(conf, host, sizeof(host));
+		tofa_glue_munge_socket(munge_socket, sizeof(munge_socket));
+		rc = strncmp(key, "pattern:", 8)
+			     ? tofa_client_upload_graph(conf, host, munge_socket, key, &graph_id,
+							NULL, err, sizeof(err))
+			     : tofa_client_upload_pattern(conf, host, munge_socket, key + 8,
+							  &graph_id, NULL, err, sizeof(err));
+		if (rc != TOFA_OK) {
+			slurm_error("%s: uploading %s to the TOFA service: %s", log_prefix, shown, err);
+			return -1;
+		}
+	}
+	if (!graph_id)
+		return -1;
+	snprintf(count_text, sizeof(count_text), "%d", tasks);
+	setenv(TOFA_ENV_GRAPH_ID, graph_id, 1);
+	setenv(TOFA_ENV_MATRIX, key, 1);
+	setenv("TOFA_TASKS", count_text, 1);
+	snprintf(done_path, sizeof(done_path), "%s", key);
+	free(graph_id);
+	return 0;
+}
+
 static int _matrix_cb(int val, const char *optarg, int remote)
 {
-	char path[PATH_MAX], err[1024], host[256], munge_socket[1024];
-	char count_text[32];
+	char path[PATH_MAX], err[1024];
 	tofa_graph_t *graph = NULL;
-	char *conf = NULL, *graph_id = NULL;
-	const char *job_matrix, *job_graph;
-	int tasks = 0, rc = -1;
+	char *conf = NULL;
+	int tasks, rc = -1;
 	(void) val;
 
 	if (remote)
@@ -172,6 +227,8 @@ static int _matrix_cb(int val, const char *optarg, int remote)
 	}
 	if (!strcmp(path, done_path))
 		return 0;
+	if (_other_graph_given(path))
+		return -1;
 
 	conf = tofa_glue_conf_path();
 	if (_check_size(conf, path) < 0)
@@ -183,31 +240,44 @@ static int _matrix_cb(int val, const char *optarg, int remote)
 	}
 	tasks = tofa_graph_task_count(graph);
 	tofa_graph_free(graph);
-
-	job_matrix = getenv("SPANK_" TOFA_ENV_MATRIX);
-	job_graph = getenv("SPANK_" TOFA_ENV_GRAPH_ID);
-	if (getenv("SLURM_JOB_ID") && job_matrix && job_graph &&
-	    !strcmp(job_matrix, path)) {
-		graph_id = strdup(job_graph);
-	} else {
-		tofa_glue_service_host(conf, host, sizeof(host));
-		tofa_glue_munge_socket(munge_socket, sizeof(munge_socket));
-		if (tofa_client_upload_graph(conf, host, munge_socket, path,
-					     &graph_id, NULL, err,
-					     sizeof(err)) != TOFA_OK) {
-			slurm_error("%s: uploading %s to the TOFA service: %s",
-				    log_prefix, optarg, err);
-			goto out;
-		}
-	}
-	snprintf(count_text, sizeof(count_text), "%d", tasks);
-	setenv(TOFA_ENV_GRAPH_ID, graph_id, 1);
-	setenv(TOFA_ENV_MATRIX, path, 1);
-	setenv("TOFA_TASKS", count_text, 1);
-	snprintf(done_path, sizeof(done_path), "%s", path);
-	rc = 0;
+	rc = _use_graph(conf, path, optarg, tasks);
 out:
-	free(graph_id);
+	free(conf);
+	return rc;
+}
+
+static int _pattern_cb(int val, const char *optarg, int remote)
+{
+	char key[PATH_MAX], err[1024];
+	tofa_graph_t *graph = NULL;
+	char *conf;
+	int tasks, rc;
+	(void) val;
+
+	if (remote)
+		return 0;
+	if (!optarg || !optarg[0]) {
+		slurm_error("%s: --tofa-pattern needs a pattern, e.g. halo:ranks=4x4,cells=100x100",
+			    log_prefix);
+		return -1;
+	}
+	if (snprintf(key, sizeof(key), "pattern:%s", optarg) >= (int) sizeof(key)) {
+		slurm_error("%s: --tofa-pattern: longer than %d characters", log_prefix,
+			    PATH_MAX - 9);
+		return -1;
+	}
+	if (!strcmp(key, done_path))
+		return 0;
+	if (_other_graph_given(key))
+		return -1;
+	if (tofa_graph_from_pattern(optarg, &graph, err, sizeof(err)) != TOFA_OK) {
+		slurm_error("%s: --tofa-pattern: %s", log_prefix, err);
+		return -1;
+	}
+	tasks = tofa_graph_task_count(graph);
+	tofa_graph_free(graph);
+	conf = tofa_glue_conf_path();
+	rc = _use_graph(conf, key, key, tasks);
 	free(conf);
 	return rc;
 }

@@ -9,6 +9,7 @@ EXTRA_DIST += tests/docs/test_results_fresh.sh tests/docs/test_results_check.sh 
 tests_unit_tests_SOURCES = \
 	tests/unit/fixtures.hpp \
 	tests/unit/graph/GraphParseGTest.cpp tests/unit/graph/GeneratorsGTest.cpp \
+	tests/unit/graph/PatternsGTest.cpp \
 	tests/unit/topology/TopologyGTest.cpp \
 	tests/unit/topology/TopologyFileGTest.cpp \
 	tests/unit/faults/FaultsGTest.cpp \

@@ -13,6 +13,7 @@
 
 #include "base/error.hpp"
 #include "graph/generators.hpp"
+#include "graph/patterns/patterns.hpp"
 #include "map/mapper.hpp"
 #include "map/mims/mims.hpp"
 #include "map/portfolio/strategies.hpp"
@@ -24,6 +25,7 @@ namespace {
 
 struct Options {
   std::string topology;
+  std::string write_graph;
   std::string graph;
   std::string faults;
   std::string strategy = tofa::kDefaultStrategy;
@@ -195,10 +197,19 @@ void write_outputs(const Options& options, const tofa::Topology& topology,
   }
 }
 
-int run(const Options& options) {
-  tofa::Topology topology = tofa::load_topology(options.topology);
+tofa::CommGraph load_graph(const Options& options) {
   tofa::CommGraph graph = tofa::is_graph_spec(options.graph) ? tofa::graph_from_spec(options.graph)
                                                           : tofa::read_graph(options.graph);
+  if (!options.write_graph.empty()) {
+    auto out = open_output(options.write_graph);
+    tofa::write_matrix_market(out, graph);
+  }
+  return graph;
+}
+
+int run(const Options& options) {
+  tofa::Topology topology = tofa::load_topology(options.topology);
+  const tofa::CommGraph graph = load_graph(options);
   const tofa::MappingRequest request = mapping_request(options, topology, graph);
   std::vector<std::string> names;
   if (options.compare) {
@@ -258,11 +269,15 @@ int run(const Options& options) {
 int main(int argc, char** argv) {
   CLI::App app{"Map an MPI job's communication graph onto a torus or mesh."};
   Options options;
-  bool list = false;
+  bool list = false, list_patterns = false;
   app.add_flag("--list-strategies", list, "print the strategy names and exit");
+  app.add_flag("--list-patterns", list_patterns, "print the pattern:SPEC forms and exit");
   app.add_option("--topology", options.topology, "topology file (tofa.conf) or torus:8x8x8");
   app.add_option("--graph", options.graph,
-                 "communication matrix, edge list, MatrixMarket, stencil:AxBxC or geometric:TASKS");
+                 "communication matrix, edge list, MatrixMarket, stencil:AxBxC, geometric:TASKS "
+                 "or pattern:SPEC (see --list-patterns)");
+  app.add_option("--write-graph", options.write_graph,
+                 "write the graph to this file as MatrixMarket; without --topology, only that");
   app.add_option("--faults", options.faults, "lines 'NODE PROBABILITY' (name or id)");
   app.add_option("--strategy", options.strategy,
                  std::string("mapping strategy (default ") + tofa::kDefaultStrategy + ")");
@@ -305,9 +320,14 @@ int main(int argc, char** argv) {
       std::printf("%-14s %s\n", info.name, info.summary);
     return 0;
   }
+  if (list_patterns) {
+    for (const auto& kind : tofa::pattern_kinds()) std::printf("pattern:%s\n", kind.usage);
+    return 0;
+  }
   try {
-    if (options.topology.empty()) throw tofa::Error("--topology is required");
     if (options.graph.empty()) throw tofa::Error("--graph is required");
+    if (options.topology.empty() && !options.write_graph.empty()) return (load_graph(options), 0);
+    if (options.topology.empty()) throw tofa::Error("--topology is required");
     return run(options);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tofa-map: %s\n", e.what());

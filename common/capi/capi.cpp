@@ -10,6 +10,7 @@
 
 #include "capi_guard.hpp"
 #include "graph/generators.hpp"
+#include "graph/patterns/patterns.hpp"
 #include "map/mapper.hpp"
 #include "map/task_limits.hpp"
 #include "metrics/metrics.hpp"
@@ -115,6 +116,18 @@ int tofa_graph_parse(const char* text, size_t length, const char* source_name,
     std::istringstream in(std::string(text, length));
     *out = new tofa_graph{tofa::parse_graph(in, source_name ? source_name : "<graph>")};
   });
+}
+
+int tofa_graph_from_pattern(const char* spec, tofa_graph_t** out, char* err, size_t err_size) {
+  return guarded(err, err_size, [&] {
+    require(spec != nullptr && out != nullptr, "tofa_graph_from_pattern: NULL argument");
+    *out = new tofa_graph{tofa::pattern_graph(spec)};
+  });
+}
+
+const char* tofa_pattern_usage(int index) {
+  const auto& kinds = tofa::pattern_kinds();
+  return index >= 0 && index < static_cast<int>(kinds.size()) ? kinds[index].usage : nullptr;
 }
 
 void tofa_graph_free(tofa_graph_t* graph) { delete graph; }

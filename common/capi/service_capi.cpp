@@ -378,6 +378,19 @@ int tofa_client_upload_graph(const char* conf_path, const char* host, const char
   });
 }
 
+int tofa_client_upload_pattern(const char* conf_path, const char* host, const char* munge_socket,
+                               const char* spec, char** graph_id, int* task_count, char* err,
+                               size_t err_size) {
+  return guarded(err, err_size, [&] {
+    require(spec != nullptr && graph_id != nullptr, "tofa_client_upload_pattern: NULL argument");
+    *graph_id = nullptr;
+    const UploadedGraph graph =
+        upload_pattern(waiting_context_of(conf_path, host, munge_socket), spec);
+    *graph_id = malloc_copy(graph.id);
+    if (task_count) *task_count = graph.task_count;
+  });
+}
+
 int tofa_client_job_placement(const char* conf_path, const char* host, const char* munge_socket,
                               unsigned job_id, char** placement, char** graph_id, char* err,
                               size_t err_size) {

@@ -54,6 +54,12 @@ int tofa_graph_load(const char *path, tofa_graph_t **out, char *err, size_t err_
 /* Parses text already in memory; source_name is used in error messages. */
 int tofa_graph_parse(const char *text, size_t length, const char *source_name,
                      tofa_graph_t **out, char *err, size_t err_size);
+/* Builds the graph of a communication pattern, "NAME:KEY=VALUE,..." (halo,
+ * allreduce, bcast, alltoall, fft, training; docs/patterns.md). A bad spec
+ * gives "bad pattern 'SPEC' at column C: ...". */
+int tofa_graph_from_pattern(const char *spec, tofa_graph_t **out, char *err, size_t err_size);
+/* The registered patterns' usage lines, i = 0, 1, ... (NULL past the end). */
+const char *tofa_pattern_usage(int index);
 void tofa_graph_free(tofa_graph_t *graph);
 int tofa_graph_task_count(const tofa_graph_t *graph);
 

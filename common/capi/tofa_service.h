@@ -252,6 +252,12 @@ int tofa_client_upload_graph(const char *conf_path, const char *host, const char
                              const char *graph_path, char **graph_id, int *task_count, char *err,
                              size_t err_size);
 
+/* Builds the graph of a pattern ("halo:ranks=8x8,cells=100x100", see
+ * tofa_graph_from_pattern) and uploads it under the name "pattern:SPEC". */
+int tofa_client_upload_pattern(const char *conf_path, const char *host, const char *munge_socket,
+                               const char *spec, char **graph_id, int *task_count, char *err,
+                               size_t err_size);
+
 /* The recorded placement of job_id (comma list, one node per task) and, when
  * graph_id is not NULL, the id of the graph it was computed for; only the
  * job's owner and admins may read it. */

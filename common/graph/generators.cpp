@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "base/error.hpp"
+#include "graph/patterns/patterns.hpp"
 
 namespace tofa {
 
@@ -568,13 +569,15 @@ bool parse_sizes(const std::string& text, std::vector<int>& sizes) {
 }  // namespace
 
 bool is_graph_spec(const std::string& text) {
-  return starts_with(text, "stencil:") || starts_with(text, "geometric:");
+  return starts_with(text, "stencil:") || starts_with(text, "geometric:") ||
+         starts_with(text, "pattern:");
 }
 
 CommGraph graph_from_spec(const std::string& spec) {
+  if (starts_with(spec, "pattern:")) return pattern_graph(spec.substr(8));
   const std::string expected = "bad graph spec '" + spec +
                                "': expected 'stencil:AxBxC' with optional ':BYTES', or "
-                               "'geometric:TASKS' with optional ':K' (1 to 64)";
+                               "'geometric:TASKS' with optional ':K' (1 to 64), or 'pattern:SPEC'";
   if (starts_with(spec, "geometric:")) {
     std::vector<int> numbers;
     std::string rest = spec.substr(10);

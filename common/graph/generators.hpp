@@ -163,7 +163,8 @@ CommGraph with_shuffled_ids(const CommGraph& graph, unsigned seed);
 
 /// "stencil:4x4x4[:BYTES]" -> stencil_graph; "geometric:TASKS[:K]" ->
 /// geometric_graph(TASKS, K (default 6), 1 byte, seed 7) with ids shuffled
-/// (seed 19). Throws Error on a bad spec.
+/// (seed 19); "pattern:SPEC" -> pattern_graph(SPEC). Throws Error on a bad
+/// spec.
 CommGraph graph_from_spec(const std::string& spec);
 
 /// True when `text` names a generated graph rather than a file.

@@ -6,9 +6,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <sstream>
 #include <thread>
 
 #include "base/error.hpp"
+#include "graph/graph.hpp"
+#include "graph/patterns/patterns.hpp"
 #include "net/client.hpp"
 #include "net/socket_io.hpp"
 #include "service/placement_store.hpp"
@@ -91,11 +94,27 @@ UploadedGraph upload_graph_file(const ClientContext& context, const std::string&
   std::string text;
   if (!read_file(path, text, context.settings.max_graph_bytes))
     throw Error("cannot read " + path + ": " + std::strerror(ENOENT));
-  const Message reply = call(context, format_message("UPLOAD_GRAPH", {{"name", path}}, text));
+  return upload_graph_text(context, path, text);
+}
+
+UploadedGraph upload_graph_text(const ClientContext& context, const std::string& name,
+                                const std::string& text) {
+  const Message reply = call(context, format_message("UPLOAD_GRAPH", {{"name", name}}, text));
   UploadedGraph graph;
   graph.id = reply.field("id");
   graph.task_count = std::stoi(reply.field("tasks"));
   return graph;
+}
+
+UploadedGraph upload_pattern(const ClientContext& context, const std::string& spec) {
+  std::ostringstream text;
+  write_matrix_market(text, pattern_graph(spec));
+  const std::string name = "pattern:" + spec;
+  if (static_cast<long long>(text.str().size()) > context.settings.max_graph_bytes)
+    throw Error(name + ": its graph takes " + std::to_string(text.str().size()) +
+                " bytes, more than the limit of " + std::to_string(context.settings.max_graph_bytes) +
+                " bytes (MaxGraphBytes in tofa.conf)");
+  return upload_graph_text(context, name, text.str());
 }
 
 JobPlacement fetch_job_placement(const ClientContext& context, unsigned job) {

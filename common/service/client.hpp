@@ -41,6 +41,12 @@ struct UploadedGraph {
 /// Checks the file's size against MaxGraphBytes, reads and uploads it under
 /// its path as the name (so parse errors read "PATH:LINE:COL: ...").
 UploadedGraph upload_graph_file(const ClientContext& context, const std::string& path);
+/// Uploads graph text under `name` (the service parses and checks it).
+UploadedGraph upload_graph_text(const ClientContext& context, const std::string& name,
+                                const std::string& text);
+/// Builds the pattern's graph here (errors name the column of `spec`) and
+/// uploads it, as MatrixMarket, under the name "pattern:SPEC".
+UploadedGraph upload_pattern(const ClientContext& context, const std::string& spec);
 
 struct JobPlacement {
   std::string graph_id;            ///< the graph it was computed for

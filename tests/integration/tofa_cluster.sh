@@ -271,6 +271,39 @@ else
     fail "(f) oversized graph: rc $rc, output: $out"
 fi
 
+# ---- (h) a pattern instead of a profile (issue 37) -------------------------------
+# A 1D non-periodic halo of 8 ranks with a heavy face: -n comes from the
+# pattern; ranks i and i+1 talk, so the chain must run on neighbouring nodes.
+pattern='halo:ranks=8,cells=4096,bytes=1M,periodic=no'
+out=$(timeout $TMO srun --tofa-pattern="$pattern" -l printenv SLURMD_NODENAME 2>&1); rc=$?
+lay=$(layout <<<"$out")
+far=$(awk 'NR > 1 { print prev, $2 } { prev = $2 }' <<<"$lay" | while read -r a b; do
+    [ "$(hops "$a" "$b")" -le 1 ] || echo "$a-$b"; done)
+if [ $rc -eq 0 ] && [ "$(wc -l <<<"$lay")" -eq 8 ] && [ -z "$far" ] &&
+        query GRAPHS 2>/dev/null | grep -q "name=pattern:halo:ranks%3D8,cells%3D4096,.* tasks=8 "; then
+    pass "(h) srun --tofa-pattern=$pattern: 8 tasks (from the pattern), consecutive ranks 0-1 hop apart: $(awk '{ printf "%s:%s ", $1, $2 }' <<<"$lay")"
+else
+    fail "(h) srun --tofa-pattern (rc $rc): far pairs '${far:-}', output: $out; $(query GRAPHS 2>&1 | tail -n 2)"
+fi
+jid_h=$(sbatch --parsable --tofa-pattern="$pattern" -o /dev/null --wrap 'srun true' 2>&1)
+if [[ "$jid_h" =~ ^[0-9]+$ ]] && [ "$(wait_job "$jid_h")" = COMPLETED ] &&
+        [ "$(scontrol show job "$jid_h" 2>/dev/null | sed -n 's/.* NumTasks=\([0-9]*\).*/\1/p')" = 8 ]; then
+    pass "(h) sbatch --tofa-pattern: job $jid_h of 8 tasks completed on $(job_nodes "$jid_h")"
+else
+    fail "(h) sbatch --tofa-pattern: '$jid_h' $(scontrol show job "$jid_h" 2>&1 | head -n 3)"
+fi
+before=$(next_id)
+out=$(timeout $TMO srun --tofa-pattern='halo:ranks=8,cells=16x16' true 2>&1); rc=$?
+out2=$(timeout $TMO srun --tofa-pattern="$pattern" --tofa-matrix=pairs8.mat true 2>&1); rc2=$?
+after=$(next_id)
+if [ $rc -ne 0 ] && grep -q "at column 14: cells=16x16: expected one positive size" <<<"$out" &&
+        [ $rc2 -ne 0 ] && grep -q "one of --tofa-matrix and --tofa-pattern" <<<"$out2" &&
+        [ -n "$before" ] && [ "$after" = $((before + 1)) ]; then
+    pass "(h) bad pattern: '$(grep -o "bad pattern.*" <<<"$out" | head -n 1)'; both options refused; no job submitted"
+else
+    fail "(h) bad pattern: rc $rc '$out'; both options: rc $rc2 '$out2'; jobs $before -> $after"
+fi
+
 # ---- (g, part 1) a broken tofa.conf on reconfigure: logged, slurmctld runs on ----
 cp "$TOFA_CONF" "$DATA/tofa.conf.good"
 printf 'Dims=2x2x2 Wrap=yes\nNodeName=t[1-8]\nNodeName=t9 Coord=1,0,0\n' > "$TOFA_CONF"

@@ -251,7 +251,7 @@ else
 fi
 
 # ---- (b) TOFA without a graph ------------------------------------------------------------
-msg='cli_filter/tofa: --distribution=TOFA needs a communication graph: add --tofa-matrix=FILE'
+msg='cli_filter/tofa: --distribution=TOFA needs a communication graph: add --tofa-matrix=FILE or --tofa-pattern=SPEC'
 before=$(next_id)
 out=$(p_srun --distribution=TOFA -n 8 true 2>&1); rc=$?
 out_b=$(p_sbatch --distribution=tofa -n 4 --wrap true 2>&1); rc_b=$?
