@@ -41,7 +41,7 @@ for mpi in "${flavours[@]}"; do
       "$tools"/font5x7.c -lpng -lm -pthread || ko "build $(lib_of $mpi)"
   fi
   mkdir -p "$work/$mpi"
-  for prog in p2p halo2d bcast alltoall_rows colls rma neighbor; do
+  for prog in p2p halo2d bcast alltoall_rows colls rma neighbor patterns; do
     mpicc.$mpi -O2 -w -o "$work/$mpi/$prog" "$here/$prog.c" || ko "compile $prog ($mpi)"
   done
   if command -v mpif90.$mpi >/dev/null; then
@@ -188,6 +188,50 @@ for mpi in "${flavours[@]}"; do
       '(76, 6) if v == (w + 2) % 6 else (72, 6) if v == (w + 4) % 6 else
        (144, 12) if v == w ^ 1 else (0, 0)'
   fi
+done
+
+# Issue 37: each pattern of graph/patterns performed by MPI (patterns.c) and
+# profiled gives the graph tofa-map generates for it: the same pairs, bytes
+# within 1% (both symmetrized by the library). MPI_Allreduce and MPI_Bcast are
+# recorded as libtofaprof's documented algorithms (recursive doubling,
+# binomial tree) whatever Open MPI or MPICH ran, so those cases name them.
+tofa_map=${top_builddir:-$src}/tools/tofa-map
+pattern_case() {  # MPI NPROCS SPEC PROGRAM-ARGS...
+  local mpi=$1 n=$2 spec=$3; shift 3
+  local out=$work/$mpi/pattern-$(echo "$spec" | tr -c 'a-z0-9' _)
+  [ -x "$work/$mpi/patterns" ] || { ko "pattern:$spec ($mpi): not built"; return; }
+  launch "$mpi" "$n" LD_PRELOAD="$libdir/$(lib_of $mpi)" TOFAPROF_OUT="$out" -- \
+    "$work/$mpi/patterns" "$@" >"$out.stdout" 2>"$out.stderr"
+  check "pattern:$spec ($mpi): the profiled MPI run gives the generated graph" bash -c "
+    '$tofa_map' --graph '$out/comm.mat' --write-graph '$out.recorded.mtx' &&
+    '$tofa_map' --graph 'pattern:$spec' --write-graph '$out.generated.mtx' &&
+    '$python' - '$out.recorded.mtx' '$out.generated.mtx' <<'PY'
+import sys
+def edges(path):
+    rows = [l.split() for l in open(path) if not l.startswith('%')]
+    return int(rows[0][0]), {(int(i), int(j)): float(b) for i, j, b in rows[1:]}
+(n1, rec), (n2, gen) = edges(sys.argv[1]), edges(sys.argv[2])
+assert n1 == n2, ('tasks', n1, n2)
+assert rec.keys() == gen.keys(), ('pairs only recorded', sorted(rec.keys() - gen.keys()),
+                                  'only generated', sorted(gen.keys() - rec.keys()))
+off = [(k, rec[k], gen[k]) for k in rec if abs(rec[k] - gen[k]) > 0.01 * gen[k]]
+assert not off, off
+PY"
+}
+for mpi in "${flavours[@]}"; do
+  pattern_case $mpi 6 "halo:ranks=3x2,cells=40x24" halo 2 3 2 40 24 1 1 8
+  pattern_case $mpi 8 "halo:ranks=2x2x2,cells=16x8x4,periodic=no,width=2,bytes=4" \
+    halo 3 2 2 2 16 8 4 0 2 4
+  pattern_case $mpi 5 "allreduce:ranks=5,bytes=40000" ring 40000
+  pattern_case $mpi 6 "allreduce:ranks=6,bytes=4K,algorithm=recursive-doubling" allreduce 4096
+  pattern_case $mpi 6 "allreduce:ranks=6,bytes=4K,algorithm=binomial" binomial 4096
+  pattern_case $mpi 7 "bcast:ranks=7,bytes=1000,root=2" bcast 1000 2 binomial
+  pattern_case $mpi 5 "bcast:ranks=5,bytes=1000,algorithm=linear,root=4" bcast 1000 4 linear
+  pattern_case $mpi 5 "bcast:ranks=5,bytes=1000,algorithm=pipeline,root=1" bcast 1000 1 pipeline
+  pattern_case $mpi 4 "alltoall:ranks=4,bytes=3000" alltoall 3000
+  pattern_case $mpi 6 "fft:ranks=2x3,grid=12x12x12" fft 2 3 12 12 12 16
+  pattern_case $mpi 8 "training:tp=2,pp=2,dp=2,layers=4,hidden=64,seq=32,microbatches=3,params=64000,allreduce=recursive-doubling" \
+    training 2 2 2 4 64 32 1 3 64000 2
 done
 
 # the wrapper command, both flavours

@@ -54,7 +54,7 @@ CLEANFILES += $(TOFAPROF_BUILT)
 
 TESTS += tests/profile/run_tests.sh
 EXTRA_DIST += $(TOFAPROF_C_FILES) $(TOFAPROF_H_FILES) tools/profile/tofa-profile \
-	tools/profile/tofa-ompi-monitoring tests/profile/run_tests.sh tests/profile/expect.py \
+	tools/profile/tofa-ompi-monitoring tests/profile/run_tests.sh tests/profile/expect.py tests/profile/patterns.c \
 	tests/profile/in.lj tests/profile/p2p.c tests/profile/halo2d.c tests/profile/bcast.c \
 	tests/profile/alltoall_rows.c tests/profile/colls.c tests/profile/rma.c \
 	tests/profile/fring.f90 tests/profile/neighbor.c tests/profile/fneighbor.f90 \
