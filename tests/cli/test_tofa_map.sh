@@ -153,4 +153,18 @@ same_files() { cmp -s "$1" "$2" && cmp -s "$1" "$3"; }
 check "tofa: the same large request with faults gives the same placement every run" \
   same_files "$work/large1" "$work/large2" "$work/large3"
 
+# pattern:SPEC (issue 37): listed, written alone, placed; a bad spec names
+# the column.
+check "--list-patterns prints the six patterns" \
+  test "$("$map" --list-patterns | cut -d: -f2 | tr '\n' ' ')" = "halo allreduce bcast alltoall fft training "
+"$map" --graph pattern:halo:ranks=4x4,cells=64x64 --write-graph "$work/halo.mtx" >"$work/out" 2>&1
+check "--write-graph alone writes the pattern's 16 tasks and 32 pairs, prints nothing" \
+  test "$(sed -n 2p "$work/halo.mtx")" = "16 16 32" -a ! -s "$work/out"
+"$map" --topology torus:4x4 --graph pattern:halo:ranks=4x4,cells=64x64 --strategy greedy \
+  --hostfile "$work/halo.hosts" >/dev/null 2>&1
+check "a pattern's graph is placed like a file's: 16 tasks on 16 nodes" \
+  test "$(sort -u "$work/halo.hosts" | wc -l)" -eq 16
+"$map" --graph pattern:bcast:ranks=4,bytes=0 --write-graph "$work/x" >"$work/err" 2>&1
+check "a bad pattern fails with its column" \
+  test $? -ne 0 -a -n "$(grep 'at column 15: bytes=0: expected a size' "$work/err")"
 checks_done
