@@ -14,6 +14,7 @@ common_libtofa_la_SOURCES = \
 	common/topology/file.cpp common/topology/route_registry.cpp \
 	common/faults/faults.hpp common/faults/heartbeats.cpp common/faults/fault_cost.cpp \
 	common/metrics/metrics.hpp common/metrics/metrics.cpp \
+	common/metrics/interference.hpp common/metrics/interference.cpp \
 	common/map/mapper.hpp \
 	common/map/registry.cpp common/map/baseline/strategies.hpp common/map/scotch/strategies.hpp \
 	common/map/baseline/default_slurm.cpp common/map/baseline/random.cpp \

@@ -33,11 +33,9 @@
  */
 #include "common/slurm_config.h"
 
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "slurm/slurm.h"
 #include "slurm/slurm_errno.h"
@@ -306,35 +304,13 @@ static char *_cpus_per_node(const resource_allocation_response_msg_t *resp)
 	return text;
 }
 
-/* True when an argument of this command starts with `prefix` (or, with
- * whole, equals it); `unreadable` when /proc/self/cmdline cannot be read. */
-static bool _command_line_has(const char *prefix, bool whole, bool unreadable)
-{
-	char buf[16384];
-	ssize_t len = 0, got;
-	size_t prefix_len = strlen(prefix) + (whole ? 1 : 0);
-	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return unreadable;
-	while (len < (ssize_t) sizeof(buf) - 1 &&
-	       (got = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
-		len += got;
-	close(fd);
-	buf[len] = '\0';
-	for (char *arg = buf; arg < buf + len; arg += strlen(arg) + 1)
-		if (!strncmp(arg, prefix, prefix_len))
-			return true;
-	return false;
-}
-
 /* True when this command's own arguments include --tofa-matrix or
  * --tofa-pattern (not just the option inherited through the environment by
  * an srun in a job). */
 static bool _matrix_on_command_line(void)
 {
-	return _command_line_has("--tofa-matrix", false, true) ||
-	       _command_line_has("--tofa-pattern", false, false);
+	return tofa_glue_command_line_has("--tofa-matrix", false, true) ||
+	       tofa_glue_command_line_has("--tofa-pattern", false, false);
 }
 
 /* The task count check shared by srun, sbatch and salloc. *skip is set when
@@ -395,7 +371,7 @@ static bool _allocates_itself(slurm_opt_t *opt, unsigned job_id)
 {
 	return !job_id && !opt->srun_opt->test_only &&
 	       !opt->srun_opt->no_alloc &&
-	       !_command_line_has(":", true, false);
+	       !tofa_glue_command_line_has(":", true, false);
 }
 
 /* Job `job_id`'s nodes with their task limits (per_cpu as in

@@ -160,13 +160,15 @@ static int _check_size(const char *conf, const char *path)
 	return 0;
 }
 
-/* A second graph option that is not the one already handled: the two
- * cannot both be the job's graph. */
-static bool _other_graph_given(const char *key)
+/* Both graph options on this command's own line (an srun in a job may
+ * inherit the job's option and give its own: its own is handled last and
+ * wins). */
+static bool _both_graph_options_given(void)
 {
-	if (!done_path[0] || !strcmp(done_path, key))
+	if (!tofa_glue_command_line_has("--tofa-matrix", false, false) ||
+	    !tofa_glue_command_line_has("--tofa-pattern", false, false))
 		return false;
-	slurm_error("%s: give one of --tofa-matrix and --tofa-pattern, once", log_prefix);
+	slurm_error("%s: give one of --tofa-matrix and --tofa-pattern", log_prefix);
 	return true;
 }
 
@@ -227,7 +229,7 @@ static int _matrix_cb(int val, const char *optarg, int remote)
 	}
 	if (!strcmp(path, done_path))
 		return 0;
-	if (_other_graph_given(path))
+	if (_both_graph_options_given())
 		return -1;
 
 	conf = tofa_glue_conf_path();
@@ -268,7 +270,7 @@ static int _pattern_cb(int val, const char *optarg, int remote)
 	}
 	if (!strcmp(key, done_path))
 		return 0;
-	if (_other_graph_given(key))
+	if (_both_graph_options_given())
 		return -1;
 	if (tofa_graph_from_pattern(optarg, &graph, err, sizeof(err)) != TOFA_OK) {
 		slurm_error("%s: --tofa-pattern: %s", log_prefix, err);

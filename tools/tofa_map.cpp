@@ -18,6 +18,7 @@
 #include "map/mims/mims.hpp"
 #include "map/portfolio/strategies.hpp"
 #include "map/rubik/rubik.hpp"
+#include "metrics/interference.hpp"
 #include "metrics/metrics.hpp"
 #include "placement_svg.hpp"
 
@@ -41,6 +42,8 @@ struct Options {
   std::string hostfile;
   std::string json;
   std::string svg;
+  std::vector<std::string> background;  ///< "HOSTFILE=GRAPH" of jobs already running
+  double interference_weight = 1.0;
 };
 
 struct Result {
@@ -148,6 +151,23 @@ nlohmann::json to_json(const Result& r, const tofa::Topology& topology) {
           {"placement", nodes}};
 }
 
+/// The link loads of the --background jobs, summed.
+std::vector<double> background_loads(const Options& options, const tofa::Topology& topology) {
+  std::vector<double> total(topology.link_slot_count(), 0.0);
+  for (const std::string& job : options.background) {
+    const std::size_t equals = job.find('=');
+    if (equals == std::string::npos || equals == 0 || equals + 1 == job.size())
+      throw tofa::Error("--background '" + job + "': expected HOSTFILE=GRAPH");
+    const std::string graph_name = job.substr(equals + 1);
+    const tofa::CommGraph graph = tofa::is_graph_spec(graph_name) ? tofa::graph_from_spec(graph_name)
+                                                                 : tofa::read_graph(graph_name);
+    const tofa::Placement placement = read_hostfile(job.substr(0, equals), topology, graph.task_count());
+    const std::vector<double> loads = tofa::link_loads(graph, topology, placement);
+    for (std::size_t l = 0; l < loads.size(); ++l) total[l] += loads[l];
+  }
+  return total;
+}
+
 tofa::MappingRequest mapping_request(const Options& options, const tofa::Topology& topology,
                                      const tofa::CommGraph& graph) {
   tofa::MappingRequest request;
@@ -165,6 +185,9 @@ tofa::MappingRequest mapping_request(const Options& options, const tofa::Topolog
     request.parameters[setting.substr(0, equals)] = setting.substr(equals + 1);
   }
   if (!options.spec.empty()) request.parameters["spec"] = options.spec;
+  if (!options.background.empty())
+    request.fault_cost.link_extra =
+        tofa::interference_link_costs(background_loads(options, topology), options.interference_weight);
   return request;
 }
 
@@ -260,6 +283,14 @@ int run(const Options& options) {
     for (const Skipped& s : skipped) names += (names.empty() ? "" : ", ") + s.strategy;
     std::printf("not applicable to this job: %s\n", names.c_str());
   }
+  if (!options.background.empty()) {
+    const std::vector<double> background = background_loads(options, topology);
+    for (const Result& r : results)
+      std::printf("%s: %.1f%% of its link traffic on links the %zu background job(s) use\n",
+                  r.strategy.c_str(),
+                  100 * tofa::shared_traffic_fraction(graph, topology, r.placement, background),
+                  options.background.size());
+  }
   write_outputs(options, topology, graph, request.outage, results, skipped, chosen);
   return 0;
 }
@@ -312,6 +343,12 @@ int main(int argc, char** argv) {
   app.add_flag("--compare", options.compare, "run every strategy and print them side by side");
   app.add_option("--hostfile", options.hostfile, "write SLURM_HOSTFILE: line i = node of task i");
   app.add_option("--json", options.json, "write metrics and placements as JSON");
+  app.add_option("--background", options.background,
+                 "a job already running, HOSTFILE=GRAPH (repeatable): its traffic costs on the "
+                 "links it uses");
+  app.add_option("--interference-weight", options.interference_weight,
+                 "extra hops a link at the background's mean load costs (default 1)")
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--svg", options.svg, "draw the placement on the torus as SVG");
   CLI11_PARSE(app, argc, argv);
 

@@ -168,7 +168,8 @@ int tofa_map(const tofa_topology_t* t, const tofa_graph_t* g,
     req.outage = outage_vector(t, request->outage);
     req.slots_per_node = request->slots_per_node;
     req.seed = request->seed;
-    req.fault_cost = {request->link_cost, request->fault_penalty};
+    req.fault_cost.link_cost = request->link_cost;
+    req.fault_cost.penalty = request->fault_penalty;
     auto mapper = tofa::make_mapper(request->strategy ? request->strategy : "tofa");
     tofa::Placement result = mapper->map(req);
     std::copy(result.begin(), result.end(), placement);

@@ -76,6 +76,12 @@ bool is_faulty(int node, const std::vector<double>& outage) {
   return outage[node] > 0;
 }
 
+void check_link_extra(const FaultCost& cost, const Topology& topology) {
+  if (cost.link_extra && cost.link_extra->size() != static_cast<std::size_t>(topology.link_slot_count()))
+    throw Error("link costs: " + std::to_string(cost.link_extra->size()) + " entries, expected " +
+                std::to_string(topology.link_slot_count()) + " (one per directed link)");
+}
+
 }  // namespace
 
 bool any_faulty(const std::vector<double>& outage) {
@@ -158,7 +164,14 @@ double link_cost(const Link& link, const std::vector<double>& outage, const Faul
 double fault_weighted_distance(const Topology& topology, const std::vector<double>& outage,
                                int from, int to, const FaultCost& cost) {
   check_outage_size(outage, topology);
+  check_link_extra(cost, topology);
   if (from == to) return 0;
+  if (cost.link_extra) {
+    double total = 0;
+    for (const Link& link : topology.route(from, to).links)
+      total += link_cost(link, outage, cost) + cost.link_cost * (*cost.link_extra)[topology.link_id(link)];
+    return total;
+  }
   thread_local std::vector<int> path;  // called for every pair of a target: no allocation
   topology.route_nodes(from, to, path);
   double total = 0;
@@ -172,13 +185,14 @@ double fault_weighted_hop_bytes(const Topology& topology, const CommGraph& graph
                                 const std::vector<double>& outage, const FaultCost& cost) {
   check_placement_shape(graph, topology.node_count(), placement);
   check_outage_size(outage, topology);
+  check_link_extra(cost, topology);
   const auto& offsets = graph.offsets();
   const auto& adjacency = graph.adjacency();
   const auto& bytes = graph.bytes();
   // Without a penalised link every link of a route costs c, and a route
   // has as many links as hops: no route walk (auto scores every candidate
   // placement with this; at 1024 tasks of 26 partners the walks took 8 ms).
-  const bool plain = cost.penalty == 0 || !any_faulty(outage);
+  const bool plain = (cost.penalty == 0 || !any_faulty(outage)) && !cost.link_extra;
   double total = 0;
   // Each pair appears once per direction in the symmetric graph: each entry
   // adds half its bytes times its own direction's route cost.

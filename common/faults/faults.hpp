@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <deque>
 #include <istream>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -61,6 +62,9 @@ std::vector<double> parse_faults(std::istream& in, const std::string& source_nam
 struct FaultCost {
   double link_cost = 1.0;  ///< c
   double penalty = 100.0;  ///< a link with a faulty endpoint costs c + penalty * c
+  /// Extra cost of each directed link (index Topology::link_id), in units of
+  /// c: the other jobs' traffic on it (interference_link_costs). Null: none.
+  std::shared_ptr<const std::vector<double>> link_extra;
 };
 
 /// Throws Error unless c is finite and > 0 and the penalty finite and >= 0.
@@ -72,7 +76,8 @@ bool any_faulty(const std::vector<double>& outage);
 /// Cost of one link: c, or c + penalty*c when either endpoint has p > 0.
 double link_cost(const Link& link, const std::vector<double>& outage, const FaultCost& cost);
 
-/// w(u,v) = sum over links of R(u,v) of link_cost (Equation 1).
+/// w(u,v) = sum over links of R(u,v) of link_cost (Equation 1), plus c times
+/// each link's link_extra.
 double fault_weighted_distance(const Topology& topology, const std::vector<double>& outage,
                                int from, int to, const FaultCost& cost);
 

@@ -1,9 +1,11 @@
 /* Shared helpers of the tofa Slurm plugins; see tofa_glue.h. */
 #include "slurm_config.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "slurm/slurm.h"
 #include "src/common/slurm_xlator.h"
@@ -108,4 +110,24 @@ extern const char *tofa_glue_env_find(char **env, unsigned count, const char *na
 			return entry + len + 1;
 	}
 	return NULL;
+}
+
+extern bool tofa_glue_command_line_has(const char *prefix, bool whole, bool unreadable)
+{
+	char buf[16384];
+	ssize_t len = 0, got;
+	size_t prefix_len = strlen(prefix) + (whole ? 1 : 0);
+	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return unreadable;
+	while (len < (ssize_t) sizeof(buf) - 1 &&
+	       (got = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
+		len += got;
+	close(fd);
+	buf[len] = '\0';
+	for (char *arg = buf; arg < buf + len; arg += strlen(arg) + 1)
+		if (!strncmp(arg, prefix, prefix_len))
+			return true;
+	return false;
 }

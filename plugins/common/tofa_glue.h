@@ -9,6 +9,7 @@
 #ifndef TOFA_GLUE_H
 #define TOFA_GLUE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Name of the job environment variables the plugins agree on. The SPANK
@@ -47,5 +48,9 @@ extern void tofa_glue_log(int level, const char *message);
 /* Value of NAME in a "NAME=VALUE" array (exactly, or with a "SPANK_" prefix),
  * NULL when absent. Used on job_ptr->spank_job_env. */
 extern const char *tofa_glue_env_find(char **env, unsigned count, const char *name);
+
+/* True when an argument of this command starts with `prefix` (or, with
+ * whole, equals it); `unreadable` when /proc/self/cmdline cannot be read. */
+extern bool tofa_glue_command_line_has(const char *prefix, bool whole, bool unreadable);
 
 #endif /* TOFA_GLUE_H */

@@ -297,7 +297,7 @@ out=$(timeout $TMO srun --tofa-pattern='halo:ranks=8,cells=16x16' true 2>&1); rc
 out2=$(timeout $TMO srun --tofa-pattern="$pattern" --tofa-matrix=pairs8.mat true 2>&1); rc2=$?
 after=$(next_id)
 if [ $rc -ne 0 ] && grep -q "at column 14: cells=16x16: expected one positive size" <<<"$out" &&
-        [ $rc2 -ne 0 ] && grep -q "one of --tofa-matrix and --tofa-pattern" <<<"$out2" &&
+        [ $rc2 -ne 0 ] && grep -q "give one of --tofa-matrix and --tofa-pattern" <<<"$out2" &&
         [ -n "$before" ] && [ "$after" = $((before + 1)) ]; then
     pass "(h) bad pattern: '$(grep -o "bad pattern.*" <<<"$out" | head -n 1)'; both options refused; no job submitted"
 else

@@ -210,5 +210,25 @@ void DistanceTable::add_fault_penalty(const Topology& topology, const std::vecto
               penalty * (from_site[a * n + b] + from_site[b * n + a]) / 2);
 }
 
+void DistanceTable::add_link_costs(const Topology& topology, const std::vector<double>& link_extra) {
+  const std::size_t n = nodes_.size();
+  if (with_penalty_.empty()) {
+    with_penalty_.resize(n * n);
+    for (std::size_t a = 0; a < n; ++a)
+      for (std::size_t b = 0; b < n; ++b)
+        with_penalty_[a * n + b] =
+            static_cast<float>(metric_distance(static_cast<int>(a), static_cast<int>(b)));
+  }
+  std::vector<double> along(n * n, 0.0);  // [a][b]: link costs of R(a, b)
+  for (std::size_t a = 0; a < n; ++a)
+    for (std::size_t b = 0; b < n; ++b)
+      if (a != b)
+        for (const Link& link : topology.route(nodes_[a], nodes_[b]).links)
+          along[a * n + b] += link_extra[topology.link_id(link)];
+  for (std::size_t a = 0; a < n; ++a)
+    for (std::size_t b = 0; b < n; ++b)
+      with_penalty_[a * n + b] += static_cast<float>((along[a * n + b] + along[b * n + a]) / 2);
+}
+
 }  // namespace anneal
 }  // namespace tofa

@@ -33,6 +33,10 @@ class DistanceTable {
   void add_fault_penalty(const Topology& topology, const std::vector<double>& outage,
                          double penalty);
 
+  /// Interference along the routes: d(a, b) grows by the mean of the
+  /// link_extra costs summed over R(a,b) and over R(b,a). Dense, as above.
+  void add_link_costs(const Topology& topology, const std::vector<double>& link_extra);
+
   double distance(int a, int b) const {
     return with_penalty_.empty()
                ? metric_distance(a, b)

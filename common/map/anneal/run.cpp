@@ -61,6 +61,8 @@ AnnealResult anneal_placement(const MappingRequest& request, const AnnealOptions
   if (options.avoid_faulty && any_faulty(request.outage) &&
       sites.site_count() <= kFaultPenaltyMaxSites)
     sites.add_fault_penalty(topology, request.outage, request.fault_cost.penalty);
+  if (request.fault_cost.link_extra && sites.site_count() <= kFaultPenaltyMaxSites)
+    sites.add_link_costs(topology, *request.fault_cost.link_extra);
   const LoadBounds bounds = options.balanced_load ? balanced_load(tasks, sites.site_count())
                                                   : slot_load(sites.site_count(), slots);
   result.lower_bound = free_energy_lower_bound(graph, topology, bounds.highest, options.metric);

@@ -126,7 +126,7 @@ TEST(DistanceTable, FaultPenaltyIsEquationOneAlongBothRoutes) {
     for (const std::vector<int>& nodes : {every, some}) {
       DistanceTable sites(topology, nodes, tofa::DistanceMetric::Hops);
       sites.add_fault_penalty(topology, outage, 100);
-      const tofa::FaultCost cost{1.0, 100.0};
+      const tofa::FaultCost cost{1.0, 100.0, nullptr};
       const int count = static_cast<int>(nodes.size());
       int penalised = 0;
       for (int a = 0; a < count; ++a)

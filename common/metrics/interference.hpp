@@ -1,0 +1,28 @@
+// Interference: the traffic other jobs already send over the links a job's
+// routes would use (jobs on a torus share links).
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "graph/graph.hpp"
+#include "topology/topology.hpp"
+
+namespace tofa {
+
+/// Equation 1's extra cost of each directed link for a new job:
+/// weight x load / (the mean load of the links that carry any), so a link at
+/// that mean costs `weight` hops more. `background` holds bytes per link
+/// (Topology::link_id), as link_loads gives them, summed over the running
+/// jobs. Null when weight is 0 or no link carries traffic.
+std::shared_ptr<const std::vector<double>> interference_link_costs(
+    const std::vector<double>& background, double weight);
+
+/// Of the job's link traffic (the sum over links of its link_loads), the
+/// share on links that carry other jobs' traffic: 0 alone, 1 when every
+/// byte-hop meets another job. 0 for a job that sends nothing between nodes.
+double shared_traffic_fraction(const CommGraph& graph, const Topology& topology,
+                               const std::vector<int>& placement,
+                               const std::vector<double>& background);
+
+}  // namespace tofa

@@ -1,0 +1,92 @@
+// Interference: other jobs' link loads as Equation 1 costs, the share of a
+// job's traffic that meets them, and auto steering around them.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <vector>
+
+#include "base/error.hpp"
+#include "faults/faults.hpp"
+#include "graph/graph.hpp"
+#include "map/anneal/distance_table.hpp"
+#include "map/mapper.hpp"
+#include "metrics/interference.hpp"
+#include "metrics/metrics.hpp"
+#include "topology/topology.hpp"
+
+namespace {
+
+// A ring of 8: node i's + link goes to i+1.
+tofa::Topology ring8() { return tofa::Topology::from_spec("torus:8"); }
+
+int plus_link(const tofa::Topology& ring, int node) {
+  return ring.link_id(ring.route(node, (node + 1) % 8).links.at(0));
+}
+
+// A job of two tasks that talk heavily: 1000 bytes.
+tofa::CommGraph pair() { return tofa::CommGraph::from_directed_edges(2, {{0, 1, 1000, 1}}); }
+
+TEST(Interference, LinkCostsScaleWithTheMeanLoadOfLoadedLinks) {
+  std::vector<double> background = {0, 10, 30};
+  const auto costs = tofa::interference_link_costs(background, 2.0);
+  ASSERT_TRUE(costs);
+  EXPECT_EQ(*costs, (std::vector<double>{0, 1.0, 3.0}));  // mean 20
+  EXPECT_FALSE(tofa::interference_link_costs(background, 0.0));
+  EXPECT_FALSE(tofa::interference_link_costs({0, 0, 0}, 1.0));
+}
+
+TEST(Interference, EquationOneAddsTheLinkCostsAlongTheRoute) {
+  const tofa::Topology ring = ring8();
+  std::vector<double> extra(ring.link_slot_count(), 0.0);
+  extra[plus_link(ring, 0)] = 3.0;
+  tofa::FaultCost cost;
+  cost.link_extra = std::make_shared<const std::vector<double>>(extra);
+  EXPECT_EQ(tofa::fault_weighted_distance(ring, {}, 0, 2, cost), 2 + 3.0);
+  EXPECT_EQ(tofa::fault_weighted_distance(ring, {}, 2, 0, cost), 2.0);  // the other direction
+  // Each direction carries half the pair's bytes.
+  EXPECT_EQ(tofa::fault_weighted_hop_bytes(ring, pair(), {0, 2}, {}, cost), 500 * 5.0 + 500 * 2.0);
+  extra.pop_back();
+  cost.link_extra = std::make_shared<const std::vector<double>>(extra);
+  EXPECT_THROW(tofa::fault_weighted_distance(ring, {}, 0, 2, cost), tofa::Error);
+}
+
+TEST(Interference, SharedTrafficFractionCountsTheBytesOnLoadedLinks) {
+  const tofa::Topology ring = ring8();
+  const std::vector<double> background = tofa::link_loads(pair(), ring, {0, 1});
+  EXPECT_EQ(tofa::shared_traffic_fraction(pair(), ring, {1, 0}, background), 1.0);
+  EXPECT_EQ(tofa::shared_traffic_fraction(pair(), ring, {4, 5}, background), 0.0);
+  // 0 -> 2 goes over 0-1 (shared) and 1-2 (free): half of its byte-hops.
+  EXPECT_EQ(tofa::shared_traffic_fraction(pair(), ring, {0, 2}, background), 0.5);
+}
+
+TEST(Interference, DistanceTableAddsTheMeanOfBothDirections) {
+  const tofa::Topology ring = ring8();
+  std::vector<double> extra(ring.link_slot_count(), 0.0);
+  extra[plus_link(ring, 0)] = 4.0;
+  tofa::anneal::DistanceTable table(ring, {0, 1, 2}, tofa::DistanceMetric::Hops);
+  table.add_link_costs(ring, extra);
+  EXPECT_FLOAT_EQ(table.distance(0, 1), 1 + 2.0);
+  EXPECT_FLOAT_EQ(table.distance(1, 0), 1 + 2.0);
+  EXPECT_FLOAT_EQ(table.distance(0, 2), 2 + 2.0);
+  EXPECT_FLOAT_EQ(table.distance(1, 2), 1.0);
+}
+
+// Candidates 0, 1, 4, 5: both pairs are one hop, but another job loads the
+// links between 0 and 1. Blind, auto may take either; seeing the other job,
+// it takes 4 and 5.
+TEST(Interference, AutoMovesOffTheLinksAnotherJobLoads) {
+  const tofa::Topology ring = ring8();
+  const tofa::CommGraph graph = pair();
+  tofa::MappingRequest request;
+  request.graph = &graph;
+  request.topology = &ring;
+  request.candidate_nodes = {0, 1, 4, 5};
+  request.fault_cost.link_extra =
+      tofa::interference_link_costs(tofa::link_loads(graph, ring, {0, 1}), 1.0);
+  const tofa::Placement placement = tofa::make_mapper("auto")->map(request);
+  EXPECT_EQ(tofa::shared_traffic_fraction(graph, ring, placement, tofa::link_loads(graph, ring, {0, 1})),
+            0.0)
+      << placement[0] << "," << placement[1];
+}
+
+}  // namespace
