@@ -99,6 +99,7 @@ common_libtofa_la_SOURCES = \
 	common/service/map_job_codec.hpp common/service/map_job_codec.cpp \
 	common/service/map_worker.hpp common/service/map_worker.cpp \
 	common/service/service_state.hpp common/service/service_state.cpp \
+	common/service/running_links.hpp common/service/running_links.cpp \
 	common/service/request_handler.hpp common/service/request_handler.cpp \
 	common/service/heartbeat_loop.hpp common/service/heartbeat_loop.cpp \
 	common/service/responder.hpp common/service/responder.cpp \

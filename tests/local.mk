@@ -36,7 +36,7 @@ tests_unit_tests_SOURCES = \
 	tests/unit/stencil/StencilMappersGTest.cpp \
 	tests/unit/torus3d/Torus3dGTest.cpp \
 	tests/unit/munged_fixture.hpp \
-	tests/unit/service/TofaConfGTest.cpp tests/unit/service/ServiceStateGTest.cpp \
+	tests/unit/service/TofaConfGTest.cpp tests/unit/service/ServiceStateGTest.cpp tests/unit/service/RunningLinksGTest.cpp \
 	tests/unit/service/ServiceNetworkGTest.cpp tests/unit/service/TofactlGTest.cpp \
 	tests/unit/service/HeartbeatDatagramGTest.cpp \
 	tests/unit/service/DeferredWriterGTest.cpp tests/unit/service/NodeHealthGTest.cpp \

@@ -230,6 +230,18 @@ tofa::CommGraph load_graph(const Options& options) {
   return graph;
 }
 
+// With --background: how much of each placement's traffic meets it.
+void print_shared_traffic(const Options& options, const tofa::Topology& topology,
+                          const tofa::CommGraph& graph, const std::vector<Result>& results) {
+  if (options.background.empty()) return;
+  const std::vector<double> background = background_loads(options, topology);
+  for (const Result& r : results)
+    std::printf("%s: %.1f%% of its link traffic on links the %zu background job(s) use\n",
+                r.strategy.c_str(),
+                100 * tofa::shared_traffic_fraction(graph, topology, r.placement, background),
+                options.background.size());
+}
+
 int run(const Options& options) {
   tofa::Topology topology = tofa::load_topology(options.topology);
   const tofa::CommGraph graph = load_graph(options);
@@ -250,6 +262,7 @@ int run(const Options& options) {
     std::printf("%s, %d tasks, graph %s\n", topology.describe().c_str(), graph.task_count(),
                 options.graph.c_str());
     print_table(given);
+    print_shared_traffic(options, topology, graph, given);
     return 0;
   }
   tofa::make_mapper(options.strategy);  // fail early on an unknown name
@@ -283,14 +296,7 @@ int run(const Options& options) {
     for (const Skipped& s : skipped) names += (names.empty() ? "" : ", ") + s.strategy;
     std::printf("not applicable to this job: %s\n", names.c_str());
   }
-  if (!options.background.empty()) {
-    const std::vector<double> background = background_loads(options, topology);
-    for (const Result& r : results)
-      std::printf("%s: %.1f%% of its link traffic on links the %zu background job(s) use\n",
-                  r.strategy.c_str(),
-                  100 * tofa::shared_traffic_fraction(graph, topology, r.placement, background),
-                  options.background.size());
-  }
+  print_shared_traffic(options, topology, graph, results);
   write_outputs(options, topology, graph, request.outage, results, skipped, chosen);
   return 0;
 }

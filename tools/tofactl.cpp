@@ -1,6 +1,6 @@
 // tofactl: look at and administer the TOFA service inside slurmctld.
 //   tofactl [--conf FILE] [--host H[:PORT]] [--munge-socket S] COMMAND
-//   nodes | graphs | job JOBID | set-outage NODE P | clear-outage NODE | all
+//   nodes | graphs | job JOBID | links [--top N] | set-outage NODE P | clear-outage NODE | all
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -23,6 +23,7 @@ struct Options {
   unsigned job = 0;
   std::string node;
   std::string probability;
+  int top = 20;
 };
 
 ClientContext connect(const Options& options) {
@@ -57,6 +58,9 @@ int main(int argc, char** argv) {
   CLI::App* graphs = app.add_subcommand("graphs", "uploaded communication graphs you may see");
   CLI::App* job = app.add_subcommand("job", "a job's placement and its metrics");
   job->add_option("JOBID", options.job, "job id")->required();
+  CLI::App* links = app.add_subcommand("links", "the running jobs' busiest torus links");
+  links->add_option("--top", options.top, "how many (default 20, 0: every loaded link)")
+      ->check(CLI::Range(0, 1 << 24));
   CLI::App* set = app.add_subcommand("set-outage", "override a node's outage probability (admin)");
   set->add_option("NODE", options.node, "node name")->required();
   set->add_option("P", options.probability, "probability in [0, 1]")->required();
@@ -75,6 +79,11 @@ int main(int argc, char** argv) {
     if (job->parsed())
       std::fputs(tofactl::format_job(call_raw(context, format_message(
                                                            "JOB", {{"job", std::to_string(options.job)}})))
+                     .c_str(),
+                 stdout);
+    if (links->parsed())
+      std::fputs(tofactl::format_links(call_raw(context, format_message(
+                                                             "LINKS", {{"top", std::to_string(options.top)}})))
                      .c_str(),
                  stdout);
     if (set->parsed()) {

@@ -53,6 +53,12 @@ std::string probability(const std::string& text) {
   return buffer;
 }
 
+std::string format_percent(double share) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.1f%%", 100 * share);
+  return buffer;
+}
+
 }  // namespace
 
 std::string format_table(const std::vector<std::string>& header,
@@ -121,11 +127,23 @@ std::string format_job(const std::string& reply) {
                           "hop_variance", "max_hops", "dilation", "max_link_load", "links_used",
                           "abort_probability"})
     out += std::string(key) + ": " + tofa::printable(m.field(key)) + "\n";
+  const std::string shared = m.field_or("shared_traffic", "");
+  out += "shared_traffic: " +
+         (shared.empty() ? std::string("unknown (not running, or slurmctld has not said yet)")
+                         : format_percent(number(shared)) + " of its link traffic on links other running jobs use") +
+         "\n";
   const std::vector<std::string> nodes = tofa::service::split_nodes(m.field("nodes"));
   std::vector<std::vector<std::string>> rows;
   for (std::size_t task = 0; task < nodes.size(); ++task)
     rows.push_back({std::to_string(task), nodes[task]});
   return out + format_table({"TASK", "NODE"}, rows);
+}
+
+std::string format_links(const std::string& reply) {
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& link : rows_of(tofa::service::parse_message(reply), "link"))
+    rows.push_back({get(link, "from"), get(link, "to"), get(link, "bytes"), get(link, "jobs")});
+  return format_table({"FROM", "TO", "BYTES", "JOBS"}, rows);
 }
 
 }  // namespace tofactl

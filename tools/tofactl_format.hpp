@@ -20,5 +20,7 @@ std::string format_nodes(const std::string& reply);
 std::string format_graphs(const std::string& reply);
 /// A JOB reply -> "key: value" lines, then "task node" lines.
 std::string format_job(const std::string& reply);
+/// LINKS: the busiest links, one row each.
+std::string format_links(const std::string& reply);
 
 }  // namespace tofactl

@@ -275,6 +275,14 @@ int tofa_service_set_referenced_graphs(const char* const* ids, int count, char* 
   });
 }
 
+int tofa_service_set_running_jobs(const unsigned* jobs, int count, char* err, size_t err_size) {
+  return guarded(err, err_size, [&] {
+    require(count >= 0 && (jobs != nullptr || count == 0),
+            "tofa_service_set_running_jobs: bad arguments");
+    running_service()->state().set_running_jobs(std::vector<unsigned>(jobs, jobs + count));
+  });
+}
+
 int tofa_service_failing_nodes(char** names, char* err, size_t err_size) {
   return guarded(err, err_size, [&] {
     require(names != nullptr, "tofa_service_failing_nodes: NULL argument");

@@ -98,6 +98,11 @@ int tofa_service_set_nodes(const tofa_node_address_t *nodes, int count, char *er
 
 /* The graph ids that pending and running jobs refer to (the whole set,
  * replacing the previous one): the per-user quota never evicts them. */
+/* The jobs running now (slurmctld's job table, every few seconds): the
+ * links their recorded placements use are counted (tofactl links; with
+ * InterferenceWeight > 0 new placements avoid them). */
+int tofa_service_set_running_jobs(const unsigned *jobs, int count, char *err, size_t err_size);
+
 int tofa_service_set_referenced_graphs(const char *const *ids, int count, char *err,
                                        size_t err_size);
 

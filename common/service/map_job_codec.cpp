@@ -1,5 +1,6 @@
 #include "service/map_job_codec.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -115,6 +116,17 @@ std::string encode_map_job(const MappingRequest& request, const std::string& str
   out.put<std::uint64_t>(request.seed);
   out.put<double>(request.fault_cost.link_cost);
   out.put<double>(request.fault_cost.penalty);
+  std::vector<std::int32_t> extra_links;  // the interference costs, sparse
+  std::vector<double> extra_costs;
+  if (request.fault_cost.link_extra)
+    for (std::size_t l = 0; l < request.fault_cost.link_extra->size(); ++l)
+      if ((*request.fault_cost.link_extra)[l] != 0) {
+        extra_links.push_back(static_cast<std::int32_t>(l));
+        extra_costs.push_back((*request.fault_cost.link_extra)[l]);
+      }
+  out.put<std::uint8_t>(request.fault_cost.link_extra ? 1 : 0);
+  out.put_array(extra_links);
+  out.put_array(extra_costs);
   out.put_text(strategy);
   out.put<std::uint64_t>(request.parameters.size());
   for (const auto& [key, value] : request.parameters) {
@@ -177,6 +189,21 @@ std::unique_ptr<MapJob> decode_map_job(const std::string& bytes) {
   request.seed = in.get<std::uint64_t>("seed");
   request.fault_cost.link_cost = in.get<double>("link cost");
   request.fault_cost.penalty = in.get<double>("fault penalty");
+  const bool has_extra = in.get<std::uint8_t>("link costs flag") != 0;
+  const auto slots = static_cast<std::uint64_t>(job->topology->link_slot_count());
+  const auto extra_links = in.get_array<std::int32_t>(slots, "link cost ids");
+  const auto extra_costs = in.get_array<double>(extra_links.size(), "link costs");
+  if (extra_costs.size() != extra_links.size()) in.fail("link cost arrays differ in length");
+  if (has_extra) {
+    auto extra = std::make_shared<std::vector<double>>(slots, 0.0);
+    for (std::size_t i = 0; i < extra_links.size(); ++i) {
+      if (extra_links[i] < 0 || static_cast<std::uint64_t>(extra_links[i]) >= slots ||
+          !(extra_costs[i] >= 0) || !std::isfinite(extra_costs[i]))
+        in.fail("link cost " + std::to_string(i));
+      (*extra)[extra_links[i]] = extra_costs[i];
+    }
+    request.fault_cost.link_extra = std::move(extra);
+  }
   job->strategy = in.get_text("strategy");
   const auto parameter_count = in.get<std::uint64_t>("parameter count");
   if (parameter_count > kMaxParameters) in.fail("too many parameters");

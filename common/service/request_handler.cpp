@@ -1,5 +1,7 @@
 #include "service/request_handler.hpp"
 
+#include <cstdlib>
+
 #include <charconv>
 #include <cmath>
 #include <new>
@@ -128,6 +130,21 @@ std::string place(ServiceState& state, const Message& m, uid_t uid) {
   return format_message("OK", placement_fields(state.place(request), false));
 }
 
+/// The running jobs' busiest links (top=N, default 20; 0: every loaded link).
+std::string list_links(ServiceState& state, const Message& m) {
+  const std::string top_text = m.field_or("top", "20");
+  char* end = nullptr;
+  const long top = std::strtol(top_text.c_str(), &end, 10);
+  if (*end != '\0' || top < 0 || top > (1L << 24)) throw Error("top=" + top_text + ": expected 0 to 16777216");
+  const std::vector<ServiceState::LinkLoad> links = state.busiest_links(static_cast<int>(top));
+  std::string body;
+  for (const ServiceState::LinkLoad& link : links)
+    body += format_message("link", {{"from", link.from}, {"to", link.to},
+                                    {"bytes", format_number(link.bytes)},
+                                    {"jobs", std::to_string(link.jobs)}}) + "\n";
+  return format_message("OK", {{"count", std::to_string(links.size())}}, body);
+}
+
 std::string dispatch(ServiceState& state, const Message& m, uid_t uid) {
   const std::string& verb = m.verb;
   if (verb == "PING")
@@ -167,8 +184,14 @@ std::string dispatch(ServiceState& state, const Message& m, uid_t uid) {
     if (r.pending) fields.emplace_back("pending", "yes");
     return format_message("OK", fields);
   }
-  if (verb == "JOB")
-    return format_message("OK", placement_fields(state.job_placement(job_field(m), uid), true));
+  if (verb == "JOB") {
+    const unsigned job = job_field(m);
+    Fields fields = placement_fields(state.job_placement(job, uid), true);
+    if (const std::optional<double> shared = state.shared_traffic(job))
+      fields.emplace_back("shared_traffic", format_number(*shared));
+    return format_message("OK", fields);
+  }
+  if (verb == "LINKS") return list_links(state, m);
   throw Error("unknown verb " + verb + ": expected " + kServiceVerbs);
 }
 

@@ -13,7 +13,7 @@ namespace tofa::service {
 /// Verbs the service answers, for error messages and documentation.
 const char* const kServiceVerbs =
     "PING, UPLOAD_GRAPH, GRAPHS, DELETE_GRAPH, NODES, SET_OUTAGE, CLEAR_OUTAGE, PLACE, "
-    "RECORD, PLACEMENT or JOB";
+    "RECORD, PLACEMENT, JOB or LINKS";
 
 /// Never throws: every failure becomes "ERROR <reason>" (one line).
 std::string handle_request(ServiceState& state, const std::string& request, uid_t uid) noexcept;

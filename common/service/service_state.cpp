@@ -9,6 +9,7 @@
 
 #include "base/error.hpp"
 #include "map/portfolio/strategies.hpp"
+#include "metrics/interference.hpp"
 #include "net/sha256.hpp"
 #include "service/graph_file.hpp"
 #include "service/placement.hpp"
@@ -273,6 +274,69 @@ void ServiceState::set_referenced_graphs(std::set<std::string> ids, double taken
   evictable_before_ = taken_at - kReferenceGrace;
 }
 
+void ServiceState::set_running_jobs(const std::vector<unsigned>& jobs) {
+  struct Running {
+    unsigned job;
+    std::string graph_id;
+    std::vector<std::string> nodes;
+    std::shared_ptr<const CommGraph> graph;
+  };
+  std::vector<Running> running;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (unsigned job : jobs) {
+      const PlacementRecord* record = placements_.find(job);
+      if (record == nullptr) continue;
+      const GraphRecord* graph = graphs_.find(record->graph_id);
+      if (graph == nullptr) continue;
+      running.push_back({job, record->graph_id, record->nodes, graph->graph});
+    }
+  }
+  std::vector<RunningLinks::Job> counted;
+  for (Running& r : running) {
+    RunningLinks::Job job{r.job, {}, nullptr};
+    for (const std::string& name : r.nodes) job.placement.push_back(topology_.node_by_name(name));
+    if (std::count(job.placement.begin(), job.placement.end(), -1)) continue;
+    try {
+      job.graph = restored(r.graph_id, std::move(r.graph));
+    } catch (const std::exception&) {
+      continue;  // its graph is gone (logged): its links are not known
+    }
+    if (job.graph->task_count() == static_cast<int>(job.placement.size())) counted.push_back(std::move(job));
+  }
+  running_links_.update(topology_, counted);
+}
+
+std::vector<ServiceState::LinkLoad> ServiceState::busiest_links(int top) const {
+  const std::vector<double> loads = running_links_.loads();
+  std::vector<int> jobs(loads.size(), 0);
+  for (unsigned job : running_links_.jobs())
+    for (const auto& entry : running_links_.job_links(job)) ++jobs[entry.first];
+  std::vector<int> order;
+  for (std::size_t l = 0; l < loads.size(); ++l)
+    if (loads[l] > 0) order.push_back(static_cast<int>(l));
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return loads[a] > loads[b]; });
+  if (top > 0 && static_cast<int>(order.size()) > top) order.resize(top);
+  std::vector<LinkLoad> out;
+  for (int l : order) {
+    const Link link = topology_.link_of(l);
+    out.push_back({topology_.node_name(link.from), topology_.node_name(link.to), loads[l], jobs[l]});
+  }
+  return out;
+}
+
+std::optional<double> ServiceState::shared_traffic(unsigned job) const {
+  const std::vector<std::pair<int, double>> own = running_links_.job_links(job);
+  if (own.empty()) return std::nullopt;
+  const std::vector<double> others = running_links_.loads(job);
+  double total = 0, shared = 0;
+  for (const auto& [link, bytes] : own) {
+    total += bytes;
+    if (others[link] > 0) shared += bytes;
+  }
+  return shared / total;
+}
+
 GraphUpload ServiceState::upload_graph(uid_t uid, const std::string& name,
                                        const std::string& text) {
   const std::string shown = name.empty() ? "graph" : name;
@@ -439,6 +503,9 @@ PlacementInput ServiceState::placement_input(const PlaceRequest& request,
   input.topology = &topology_;
   input.graph = &graph;
   input.fault_cost = settings_.fault_cost;
+  if (settings_.interference_weight > 0 && running_links_.known())
+    input.fault_cost.link_extra =
+        interference_link_costs(running_links_.loads(request.job), settings_.interference_weight);
   input.strategy = strategy;
   input.candidates = request.candidates;
   // More slots than tasks change nothing but the work of some strategies.

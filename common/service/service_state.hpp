@@ -23,6 +23,7 @@
 #include "service/place_request.hpp"
 #include "service/placement.hpp"
 #include "service/placement_store.hpp"
+#include "service/running_links.hpp"
 #include "service/srun_claims.hpp"
 #include "service/state_files.hpp"
 #include "service/user_slots.hpp"
@@ -97,6 +98,21 @@ class ServiceState {
   /// the quota, nor is a graph used within kReferenceGrace of `taken_at`
   /// (its job may have been submitted after the list was read).
   void set_referenced_graphs(std::set<std::string> ids, double taken_at = now_seconds());
+  /// slurmctld's running jobs (every few seconds): the links of their
+  /// recorded placements are counted (RunningLinks); jobs without a record
+  /// are left out.
+  void set_running_jobs(const std::vector<unsigned>& jobs);
+  struct LinkLoad {
+    std::string from, to;  ///< node names, in the direction of travel
+    double bytes = 0;
+    int jobs = 0;          ///< running jobs whose routes use it
+  };
+  /// The running jobs' busiest links, busiest first (at most `top`; 0: all
+  /// loaded links). Empty until slurmctld has reported the running jobs.
+  std::vector<LinkLoad> busiest_links(int top) const;
+  /// Share of the job's link traffic on links other running jobs use; none
+  /// when the job is not known to run.
+  std::optional<double> shared_traffic(unsigned job) const;
   static constexpr double kReferenceGrace = 30;
   /// Graphs uid may see (copies; `graph` left null).
   std::vector<GraphRecord> graphs(uid_t uid) const;
@@ -258,6 +274,7 @@ class ServiceState {
   double evictable_before_ = std::numeric_limits<double>::infinity();
   NodeHealth health_;
   PlacementStore placements_;
+  RunningLinks running_links_;  // its own lock
   SrunClaims claims_;
   std::vector<NodeAddress> polled_;
 

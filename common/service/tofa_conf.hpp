@@ -39,6 +39,9 @@ struct ServiceSettings {
   std::string default_strategy = kDefaultStrategy;
   double placement_budget_ms = 20;           ///< auto's budget at 128 tasks
   FaultCost fault_cost;                      ///< LinkCost=1, FaultPenalty=100
+  /// Extra hops a link at the running jobs' mean link load costs a new job
+  /// (0: placement blind to the other jobs; bench/interference.py).
+  double interference_weight = 0;
   long long max_graph_bytes = 64LL << 20;
   int max_graph_tasks = 65536;
   int max_graphs_per_user = 64;

@@ -231,6 +231,20 @@ int Topology::link_id(const Link& link) const {
   return (link.from * dimension_count() + link.dimension) * 2 + (link.direction > 0 ? 0 : 1);
 }
 
+Link Topology::link_of(int id) const {
+  if (id < 0 || id >= link_slot_count())
+    throw Error("link id " + std::to_string(id) + " is not in topology " + join_dims(dims_));
+  Link link;
+  link.from = id / 2 / dimension_count();
+  link.dimension = id / 2 % dimension_count();
+  link.direction = id % 2 == 0 ? +1 : -1;
+  std::vector<int> at = coords(link.from);
+  const int length = dims_[link.dimension];
+  at[link.dimension] = ((at[link.dimension] + link.direction) % length + length) % length;
+  link.to = node_at(at);
+  return link;
+}
+
 int Topology::node_by_name(const std::string& name) const {
   if (sorted_names_.empty()) {  // the default names
     if (name.size() < 2 || name.size() > 11 || name[0] != 'n' || (name[1] == '0' && name.size() > 2))

@@ -75,6 +75,10 @@ class Topology {
   /// Dense id of a directed link in [0, link_slot_count()).
   int link_id(const Link& link) const;
   int link_slot_count() const { return node_count_ * 2 * dimension_count(); }
+  /// The link of a link_id (its `to` is the neighbour that way; on a mesh
+  /// an id past the edge names a link that does not exist). Throws Error
+  /// outside [0, link_slot_count()).
+  Link link_of(int id) const;
 
   const std::string& node_name(int node) const { return names_.at(node); }
   const std::vector<std::string>& node_names() const { return names_; }

@@ -94,14 +94,16 @@ static void _push_nodes(void)
 }
 
 /* The graph ids of jobs that have not ended, under a job read lock: the
- * service's quota must not evict a graph a job still needs. */
-static void _push_referenced_graphs(void)
+ * service's quota must not evict a graph a job still needs. And the TOFA
+ * jobs running: the service counts the links of their placements. */
+static void _push_jobs(void)
 {
 	slurmctld_lock_t job_read = {
 		.conf = NO_LOCK, .job = READ_LOCK, .node = NO_LOCK,
 		.part = NO_LOCK, .fed = NO_LOCK };
 	char **ids = NULL, err[1024];
-	int count = 0, size = 0;
+	unsigned *running = NULL;
+	int count = 0, size = 0, running_count = 0;
 	tofa_list_itr_t it;
 	job_record_t *job_ptr;
 
@@ -131,8 +133,11 @@ static void _push_referenced_graphs(void)
 		if (count == size) {
 			size = size ? 2 * size : 64;
 			xrecalloc(ids, size, sizeof(*ids));
+			xrecalloc(running, size, sizeof(*running));
 		}
 		ids[count++] = xstrdup(id);
+		if (IS_JOB_RUNNING(job_ptr))
+			running[running_count++] = job_ptr->job_id;
 	}
 	list_iterator_destroy(it);
 	unlock_slurmctld(job_read);
@@ -140,9 +145,12 @@ static void _push_referenced_graphs(void)
 	if (tofa_service_set_referenced_graphs((const char *const *) ids, count,
 					       err, sizeof(err)) != TOFA_OK)
 		error("%s: %s: %s", log_who, __func__, err);
+	if (tofa_service_set_running_jobs(running, running_count, err, sizeof(err)) != TOFA_OK)
+		error("%s: %s: %s", log_who, __func__, err);
 	for (int i = 0; i < count; i++)
 		xfree(ids[i]);
 	xfree(ids);
+	xfree(running);
 }
 
 static void *_push_loop(void *arg)
@@ -161,7 +169,7 @@ static void *_push_loop(void *arg)
 		}
 		if (tofa_service_running()) {
 			_push_nodes();
-			_push_referenced_graphs();
+			_push_jobs();
 		}
 
 		clock_gettime(CLOCK_REALTIME, &until);

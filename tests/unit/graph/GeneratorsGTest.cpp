@@ -364,7 +364,7 @@ TEST(Generators, SpecsAndTheirErrors) {
   EXPECT_FALSE(tofa::is_graph_spec("comm.mat"));
   const std::string expected =
       "': expected 'stencil:AxBxC' with optional ':BYTES', or 'geometric:TASKS' with optional "
-      "':K' (1 to 64)";
+      "':K' (1 to 64), or 'pattern:SPEC'";
   EXPECT_EQ(tofa_test::error_text([] { tofa::graph_from_spec("stencil:2xq"); }),
             "bad graph spec 'stencil:2xq" + expected);
   EXPECT_TRUE(tofa::is_graph_spec("geometric:100"));

@@ -282,7 +282,7 @@ TEST_F(ServiceStateTest, GarbageNeverCrashes) {
   EXPECT_EQ(ask(*state, kAlice, ""), "ERROR empty request: expected a verb such as PING");
   EXPECT_EQ(ask(*state, kAlice, "FLY"),
             "ERROR unknown verb FLY: expected PING, UPLOAD_GRAPH, GRAPHS, DELETE_GRAPH, NODES, "
-            "SET_OUTAGE, CLEAR_OUTAGE, PLACE, RECORD, PLACEMENT or JOB");
+            "SET_OUTAGE, CLEAR_OUTAGE, PLACE, RECORD, PLACEMENT, JOB or LINKS");
   EXPECT_EQ(ask(*state, kAlice, "PLACE graph"), "ERROR expected 'key=value', found 'graph'");
   EXPECT_EQ(ask(*state, kAlice, "PLACE graph=g1 graph=g2"), "ERROR field graph is given twice");
   EXPECT_EQ(ask(*state, kAlice, "PLACEMENT job=abc"),

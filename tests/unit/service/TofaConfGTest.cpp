@@ -99,7 +99,7 @@ TEST(TofaConfTest, ErrorsNameFileLineAndColumn) {
             "tofa.conf:2:3: unknown key 'Foo': expected Dims, Wrap, CoresPerNode, NodeName, "
             "Coord, ServiceHost, ServicePort, ServiceBindAddress, RequestTimeout, ServiceWait, PlacementWait, "
             "HeartbeatInterval, HeartbeatTimeout, HeartbeatPortOffset, HeartbeatSessions, OutageModel, "
-            "DefaultStrategy, PlacementBudget, LinkCost, FaultPenalty, MaxGraphBytes, MaxGraphTasks, "
+            "DefaultStrategy, PlacementBudget, LinkCost, FaultPenalty, InterferenceWeight, MaxGraphBytes, MaxGraphTasks, "
             "MaxGraphsPerUser, PlacementRetention, MaxConnections, MaxConnectionsPerPeer, "
             "HeaderTimeout, MapWorker, MapMemoryLimit, MapTimeLimit, MapFailure, OutageThreshold or "
             "OnlyFailingNodesFit");

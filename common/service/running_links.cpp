@@ -1,0 +1,58 @@
+#include "service/running_links.hpp"
+
+#include "metrics/metrics.hpp"
+
+namespace tofa {
+
+void RunningLinks::update(const Topology& topology, const std::vector<Job>& running) {
+  std::map<unsigned, Counted> next;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const Job& job : running) {
+      const auto found = jobs_.find(job.job);
+      if (found != jobs_.end() && found->second.placement == job.placement)
+        next.emplace(job.job, found->second);
+    }
+  }
+  for (const Job& job : running) {  // outside the lock: a route walk per edge
+    if (next.count(job.job) || !job.graph) continue;
+    Counted counted{job.placement, {}};
+    const std::vector<double> loads = link_loads(*job.graph, topology, job.placement);
+    for (std::size_t l = 0; l < loads.size(); ++l)
+      if (loads[l] > 0) counted.links.emplace_back(static_cast<int>(l), loads[l]);
+    next.emplace(job.job, std::move(counted));
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  jobs_ = std::move(next);
+  link_slots_ = topology.link_slot_count();
+  known_ = true;
+}
+
+bool RunningLinks::known() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return known_;
+}
+
+std::vector<double> RunningLinks::loads(std::optional<unsigned> except) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<double> total(known_ ? link_slots_ : 0, 0.0);
+  for (const auto& [job, counted] : jobs_)
+    if (job != except)
+      for (const auto& [link, bytes] : counted.links) total[link] += bytes;
+  return total;
+}
+
+std::vector<unsigned> RunningLinks::jobs() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<unsigned> out;
+  for (const auto& entry : jobs_) out.push_back(entry.first);
+  return out;
+}
+
+std::vector<std::pair<int, double>> RunningLinks::job_links(unsigned job) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto found = jobs_.find(job);
+  return found == jobs_.end() ? std::vector<std::pair<int, double>>{} : found->second.links;
+}
+
+}  // namespace tofa

@@ -1,0 +1,53 @@
+// The load of every torus link from the running jobs' placements: what a new
+// job's routes would meet (InterferenceWeight) and what `tofactl links`
+// shows. slurmctld tells the service which jobs run (every few seconds);
+// a job's links are counted from its recorded placement.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "graph/graph.hpp"
+#include "topology/topology.hpp"
+
+namespace tofa {
+
+class RunningLinks {
+ public:
+  struct Job {
+    unsigned job = 0;
+    std::vector<int> placement;  ///< node id per task
+    std::shared_ptr<const CommGraph> graph;
+  };
+
+  /// The jobs running now, each with its current placement: a job whose
+  /// placement is unchanged keeps its counted links, the others are
+  /// counted again, jobs not listed leave.
+  void update(const Topology& topology, const std::vector<Job>& running);
+  /// True once update() ran: slurmctld reports which jobs run.
+  bool known() const;
+
+  /// Bytes per directed link (Topology::link_id), summed over the running
+  /// jobs in job order, `except` left out; empty before update() ran.
+  std::vector<double> loads(std::optional<unsigned> except = std::nullopt) const;
+  /// The running jobs, in order.
+  std::vector<unsigned> jobs() const;
+  /// The job's own bytes per link (sparse, link id order); empty if not running.
+  std::vector<std::pair<int, double>> job_links(unsigned job) const;
+
+ private:
+  struct Counted {
+    std::vector<int> placement;
+    std::vector<std::pair<int, double>> links;
+  };
+  mutable std::mutex mutex_;
+  int link_slots_ = 0;
+  bool known_ = false;
+  std::map<unsigned, Counted> jobs_;
+};
+
+}  // namespace tofa

@@ -1,0 +1,134 @@
+// Issue 37 (items 3, 4, 5): the service's link loads of the running jobs
+// stay what a recount from their recorded placements gives, after every
+// event: jobs starting, ending, a placement changing; LINKS and JOB report
+// them.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "fixtures.hpp"
+#include "graph/graph.hpp"
+#include "metrics/metrics.hpp"
+#include "service/protocol.hpp"
+#include "service/request_handler.hpp"
+#include "service/service_state.hpp"
+#include "service/tofa_conf.hpp"
+
+namespace {
+
+using namespace tofa::service;
+using LinkMap = std::map<std::pair<std::string, std::string>, double>;
+
+constexpr uid_t kAdmin = 500;
+constexpr uid_t kAlice = 1000;
+const char* const kRing = "0 1 100\n1 2 100\n2 3 100\n3 0 100\n";
+
+class RunningLinksTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::istringstream in(std::string("Dims=4x4x4\nNodeName=n[0-63]\n") + tofa_test::map_worker_line());
+    TofaConf parsed = parse_tofa_conf(in, "tofa.conf");
+    char dir[] = "/tmp/tofa-running-links.XXXXXX";
+    ASSERT_NE(mkdtemp(dir), nullptr);
+    dir_ = dir;
+    state_ = std::make_unique<ServiceState>(parsed.settings, std::move(parsed.topology), kAdmin, dir_,
+                                            [](int, const std::string&) {});
+    ASSERT_EQ(handle_request(*state_, "UPLOAD_GRAPH name=ring\n" + std::string(kRing), kAlice),
+              "OK id=g1 tasks=4 existing=0");
+    ring_ = tofa::CommGraph::from_directed_edges(4, {{0, 1, 100, 1}, {1, 2, 100, 1}, {2, 3, 100, 1}, {3, 0, 100, 1}});
+  }
+  void TearDown() override { std::system(("rm -rf " + dir_).c_str()); }
+
+  void record(unsigned job, const std::string& nodes) {
+    const std::string reply = handle_request(
+        *state_, "RECORD graph=g1 job=" + std::to_string(job) + " nodes=" + nodes, kAlice);
+    ASSERT_EQ(reply.rfind("OK", 0), 0u) << reply;
+  }
+  /// LINKS top=0, as (from, to) -> bytes.
+  LinkMap reported() {
+    const Message m = parse_message(handle_request(*state_, "LINKS top=0", kAlice));
+    LinkMap links;
+    std::istringstream body(m.body);
+    for (std::string line; std::getline(body, line);) {
+      EXPECT_EQ(line.rfind("link ", 0), 0u) << line;
+      std::map<std::string, std::string> link = parse_fields(line.substr(5));
+      links[{link["from"], link["to"]}] = std::stod(link["bytes"]);
+    }
+    return links;
+  }
+  /// The same, recounted from the placements `tofactl job` shows.
+  LinkMap recount(const std::vector<unsigned>& running) {
+    const tofa::Topology& topology = state_->topology();
+    std::vector<double> total(topology.link_slot_count(), 0.0);
+    for (unsigned job : running) {
+      const std::string reply = handle_request(*state_, "JOB job=" + std::to_string(job), kAlice);
+      if (reply.rfind("ERROR no placement recorded", 0) == 0) continue;
+      const Message m = parse_message(reply);
+      std::vector<int> placement;
+      for (const std::string& name : split_nodes(m.field("nodes"))) placement.push_back(topology.node_by_name(name));
+      const std::vector<double> loads = tofa::link_loads(ring_, topology, placement);
+      for (std::size_t l = 0; l < loads.size(); ++l) total[l] += loads[l];
+    }
+    LinkMap links;
+    for (std::size_t l = 0; l < total.size(); ++l)
+      if (total[l] > 0) {
+        const tofa::Link link = topology.link_of(static_cast<int>(l));
+        links[{topology.node_name(link.from), topology.node_name(link.to)}] = total[l];
+      }
+    return links;
+  }
+  void expect_exact(const std::vector<unsigned>& running, const char* after) {
+    state_->set_running_jobs(running);
+    const LinkMap got = reported(), want = recount(running);
+    ASSERT_EQ(got.size(), want.size()) << after;
+    for (const auto& [link, bytes] : want) {
+      ASSERT_TRUE(got.count(link)) << after << ": " << link.first << "->" << link.second;
+      EXPECT_NEAR(got.at(link), bytes, 1e-9 * bytes) << after;
+    }
+  }
+
+  std::string dir_;
+  std::unique_ptr<ServiceState> state_;
+  tofa::CommGraph ring_;
+};
+
+TEST_F(RunningLinksTest, LoadsEqualARecountAfterEveryEvent) {
+  EXPECT_TRUE(reported().empty());  // slurmctld has not said which jobs run
+  record(50, "n0,n1,n2,n3");
+  record(51, "n1,n2,n5,n6");
+  expect_exact({50}, "job 50 starts");
+  expect_exact({50, 51}, "job 51 starts");
+  record(50, "n16,n17,n18,n19");
+  expect_exact({50, 51}, "job 50's placement changes");
+  expect_exact({51}, "job 50 ends");
+  expect_exact({}, "every job ends");
+  record(52, "n0,n1,n2,n3");
+  expect_exact({51, 52, 99}, "job 52 starts; job 99 has no record");
+}
+
+TEST_F(RunningLinksTest, JobSaysHowMuchOfItsTrafficSharesLinks) {
+  record(50, "n0,n1,n2,n3");
+  record(51, "n1,n2,n5,n6");
+  record(52, "n32,n33,n34,n35");
+  EXPECT_EQ(parse_message(handle_request(*state_, "JOB job=50", kAlice)).field_or("shared_traffic", "none"),
+            "none");
+  state_->set_running_jobs({50, 51, 52});
+  const auto shared = [&](unsigned job) {
+    return std::stod(parse_message(handle_request(*state_, "JOB job=" + std::to_string(job), kAlice))
+                         .field("shared_traffic"));
+  };
+  EXPECT_GT(shared(50), 0.0);  // n1-n2 carries both 50's and 51's traffic
+  EXPECT_LT(shared(50), 1.0);
+  EXPECT_EQ(shared(52), 0.0);  // alone on its plane
+  const Message top = parse_message(handle_request(*state_, "LINKS top=1", kAlice));
+  EXPECT_EQ(top.field("count"), "1");
+  EXPECT_NE(top.body.find("jobs=2"), std::string::npos) << top.body;  // the shared link is the busiest
+  EXPECT_EQ(handle_request(*state_, "LINKS top=x", kAlice), "ERROR top=x: expected 0 to 16777216");
+}
+
+}  // namespace
