@@ -304,6 +304,30 @@ else
     fail "(h) bad pattern: rc $rc '$out'; both options: rc $rc2 '$out2'; jobs $before -> $after"
 fi
 
+# ---- (i) the running jobs' links (issue 37) ----------------------------------------
+# slurmctld reports its running jobs to the service every few seconds; the
+# links of a running job's placement carry its bytes x hops in all (its
+# hop_bytes), and they are gone once it ends.
+link_total() { query "LINKS top=0" 2>/dev/null | awk -F'bytes=' '/^link / { split($2, b, " "); s += b[1] } END { printf "%.6g", s + 0 }'; }
+links_counted() { [ "$(link_total)" != 0 ]; }
+links_gone() { [ "$(link_total)" = 0 ]; }
+jid_i=$(sbatch --parsable --tofa-matrix=pairs8.mat -n 8 -o /dev/null --wrap 'sleep 20' 2>&1)
+if [[ "$jid_i" =~ ^[0-9]+$ ]] && wait_until 40 links_counted; then
+    job=$(query "JOB job=$jid_i" 2>/dev/null)
+    hop_bytes=$(sed -n 's/.* hop_bytes=\([^ ]*\).*/\1/p' <<<"$job" | awk '{ printf "%.6g", $1 }')
+    shared=$(sed -n 's/.* shared_traffic=\([^ ]*\).*/\1/p' <<<"$job")
+    total=$(link_total)
+    scancel "$jid_i"
+    if [ "$total" = "$hop_bytes" ] && [ "$shared" = 0 ] && wait_until 40 links_gone; then
+        pass "(i) job $jid_i running: its links carry $total bytes = its hop_bytes, shared_traffic=$shared; gone once it ended"
+    else
+        fail "(i) links of job $jid_i: total $total, hop_bytes $hop_bytes, shared '$shared', after the end: $(link_total)"
+    fi
+else
+    fail "(i) job '$jid_i': no link counted: $(query 'LINKS top=0' 2>&1 | head -n 3)"
+    scancel "$jid_i" 2>/dev/null
+fi
+
 # ---- (g, part 1) a broken tofa.conf on reconfigure: logged, slurmctld runs on ----
 cp "$TOFA_CONF" "$DATA/tofa.conf.good"
 printf 'Dims=2x2x2 Wrap=yes\nNodeName=t[1-8]\nNodeName=t9 Coord=1,0,0\n' > "$TOFA_CONF"

@@ -1,0 +1,237 @@
+#!/usr/bin/env python3
+"""Placement that sees the other jobs' traffic, measured in SimGrid (issue 37, item 4).
+
+A busy 8x8x8 torus: half of its nodes, drawn at random per scenario, are held
+by quiet jobs, so the free nodes are scattered and routes between them pass
+other nodes' links. Into these gaps a mix of network-heavy jobs arrives, each
+placed on the nodes the earlier ones left (tofa-map --nodes, Slurm's node
+order) by `auto`, once blind to the other jobs and once seeing the earlier
+mix jobs' traffic (--background, --interference-weight W, as the service's
+InterferenceWeight does); then the whole mix runs at once (tofa-sim share,
+the recorded computation left out: the network is what placement changes).
+The jobs are the patterns of tests/profile/patterns.c, recorded with
+tofa-profile --trace; their graphs are the recorded matrices.
+
+Writes out/interference.json, docs/interference.md, docs/interference.svg/png
+and its block in docs/results.md.
+
+    python3 bench/interference.py [--quick]   # --quick: 2 scenarios
+"""
+
+import argparse
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "scripts", "lib"))
+from readme_block import replace_readme_block  # noqa: E402
+from svg_bars import grouped_bars  # noqa: E402
+
+TOFA_MAP = os.path.join(ROOT, "tools", "tofa-map")
+TOFA_SIM = os.path.join(ROOT, "tools", "sim", "tofa-sim")
+TOFA_PROFILE = os.path.join(ROOT, "tools", "profile", "tofa-profile")
+TORUS = "torus:8x8x8"
+NODES = 512
+BACKGROUND_JOBS = 4  # running before the mix arrives, BACKGROUND_RANKS each
+BACKGROUND_RANKS = 64
+WEIGHTS = [1.0, 4.0]
+BUDGET_MS = 1000  # the service's PlacementBudget default, scaled to each job
+# (name, ranks, patterns.c arguments)
+MIX = [
+    ("halo 4x4x4, 128^3 cells", 64, ["halo", "3", "4", "4", "4", "128", "128", "128", "1", "1", "8"]),
+    ("ring allreduce, 64 MB", 64, ["ring", str(64 << 20)]),
+    ("alltoall, 256 KB a pair", 32, ["alltoall", str(256 << 10)]),
+    ("halo 8x4, 4096^2 cells", 32, ["halo", "2", "8", "4", "4096", "4096", "1", "1", "8"]),
+]
+GOAL = -10.0  # % mean job time against the blind default
+
+
+def run(cmd, **kw):
+    done = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)}: exit {done.returncode}\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
+    return done.stdout
+
+
+def record_mix(work):
+    """Each job of the mix recorded once: {name: trace path}."""
+    program = os.path.join(work, "patterns")
+    run(["mpicc.openmpi", "-O2", "-o", program, os.path.join(ROOT, "tests", "profile", "patterns.c")])
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    traces = {}
+    for i, (name, ranks, args) in enumerate(MIX):
+        run([TOFA_PROFILE, "--trace", "-o", os.path.join(work, "rec"), "--name", f"job{i}", "--",
+             "mpirun", "--oversubscribe", "--bind-to", "none", "-np", str(ranks), program, *args], env=env)
+        traces[name] = os.path.join(work, "rec", f"job{i}")
+    return traces
+
+
+def place_mix(traces, free, weight, work, tag, running):
+    """The mix in arrival order on the free nodes, seeing the running jobs
+    and the earlier mix jobs (weight None: blind). Returns [(name, hostfile)]."""
+    placed = []
+    for i, (name, _, _) in enumerate(MIX):
+        hosts = os.path.join(work, f"{tag}.{i}.hosts")
+        cmd = [TOFA_MAP, "--topology", TORUS, "--graph", traces[name] + ".mat", "--strategy", "auto",
+               "--placement-budget", str(BUDGET_MS), "--seed", str(i + 1), "--nodes", ",".join(free),
+               "--hostfile", hosts]
+        if weight is not None:
+            cmd += ["--interference-weight", str(weight)]
+            for earlier_name, earlier_hosts in running + placed:
+                cmd += ["--background", f"{earlier_hosts}={traces[earlier_name]}.mat"]
+        run(cmd)
+        taken = set(open(hosts).read().split())
+        free = [n for n in free if n not in taken]
+        placed.append((name, hosts))
+    return placed
+
+
+def shared_fractions(traces, placed):
+    """Each job's share of link traffic on links the others use (all at once)."""
+    out = []
+    for i, (name, hosts) in enumerate(placed):
+        cmd = [TOFA_MAP, "--topology", TORUS, "--graph", traces[name] + ".mat", "--evaluate", hosts]
+        for j, (other, other_hosts) in enumerate(placed):
+            if j != i:
+                cmd += ["--background", f"{other_hosts}={traces[other]}.mat"]
+        text = run(cmd)
+        out.append(float(text.split("% of its link traffic")[0].rsplit(": ", 1)[1]))
+    return out
+
+
+def simulate(traces, placed):
+    cmd = [TOFA_SIM, "share", "--topology", TORUS, "--cpu-speed", "1e-3"]
+    for name, hosts in placed:
+        cmd += ["--job", f"{traces[name]}={hosts}"]
+    values = dict(line.split("=", 1) for line in run(cmd).split() if "=" in line)
+    return [float(values[f"job{j}"]) for j in range(len(placed))]
+
+
+def running_jobs(traces, seed, work):
+    """The jobs already running: BACKGROUND_JOBS jobs of the mix's first two
+    kinds, in turn, on a random share of the nodes, each on the next of them
+    in node order (Slurm's block layout on a fragmented machine)."""
+    rng = random.Random(seed)
+    busy = sorted(rng.sample(range(NODES), BACKGROUND_JOBS * BACKGROUND_RANKS))
+    placed = []
+    for j in range(BACKGROUND_JOBS):
+        name = MIX[j % 2][0]
+        hosts = os.path.join(work, f"{seed}.running.{j}.hosts")
+        with open(hosts, "w") as f:
+            f.writelines(f"n{node}\n" for node in busy[j * BACKGROUND_RANKS:(j + 1) * BACKGROUND_RANKS])
+        placed.append((name, hosts))
+    return placed, [f"n{i}" for i in range(NODES) if i not in set(busy)]
+
+
+def scenario(traces, seed, work):
+    running, free = running_jobs(traces, seed, work)
+    result = {"seed": seed, "free_nodes": len(free), "variants": []}
+    variants = [("blind", None)] + [(f"aware, weight {w:g}", w) for w in WEIGHTS]
+    for label, weight in variants:
+        placed = place_mix(traces, free, weight, work, f"{seed}.{weight}", running)
+        times = simulate(traces, running + placed)
+        mix = times[len(running):]
+        result["variants"].append({"variant": label, "weight": weight, "job_times": times,
+                                   "mean_job_time": sum(mix) / len(mix),
+                                   "mean_job_time_all": sum(times) / len(times),
+                                   "batch_completion_time": max(times),
+                                   "shared_traffic_percent": shared_fractions(traces, running + placed)[len(running):]})
+    return result
+
+
+def summarize(doc):
+    rows = []
+    labels = [v["variant"] for v in doc["scenarios"][0]["variants"]]
+    for label in labels:
+        means, completions, shared, worse = [], [], [], 0
+        for s in doc["scenarios"]:
+            blind = s["variants"][0]
+            v = next(x for x in s["variants"] if x["variant"] == label)
+            means.append(100 * (v["mean_job_time"] / blind["mean_job_time"] - 1))
+            completions.append(100 * (v["batch_completion_time"] / blind["batch_completion_time"] - 1))
+            shared.append(sum(v["shared_traffic_percent"]) / len(v["shared_traffic_percent"]))
+            worse += v["batch_completion_time"] > blind["batch_completion_time"] * (1 + 1e-9)
+        rows.append({"variant": label, "mean_job_time_change": sum(means) / len(means),
+                     "per_scenario_mean_change": means, "completion_change": sum(completions) / len(completions),
+                     "scenarios_with_higher_completion": worse, "shared_traffic_percent": sum(shared) / len(shared)})
+    return rows
+
+
+def markdown(doc, rows):
+    n = len(doc["scenarios"])
+    lines = [f"{n} scenarios: a random half of the 512 nodes held by quiet jobs; the mix "
+             f"({', '.join(f'{name} ({r} ranks)' for name, r, _ in MIX)}) placed in arrival order "
+             f"on the free nodes by `auto` (PlacementBudget {BUDGET_MS} ms, scaled to each job), then run at "
+             "once in SimGrid (10 Gbps / 1 us links shared by both directions, the recorded computation left "
+             f"out); `bench/interference.py` took {doc['seconds']:.0f} s.", "",
+             "| `auto` | mean job time vs blind | goal | batch completion vs blind | scenarios with a higher completion | traffic on links other mix jobs use |",
+             "|---|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        met = "" if r["variant"] == "blind" else (" (met)" if r["mean_job_time_change"] <= GOAL else " (missed)")
+        lines.append(f"| {r['variant']} | {r['mean_job_time_change']:+.1f}%{met} | "
+                     f"{'' if r['variant'] == 'blind' else f'<= {GOAL:+.0f}%'} | {r['completion_change']:+.1f}% | "
+                     f"{r['scenarios_with_higher_completion']} of {n} | {r['shared_traffic_percent']:.1f}% |")
+    lines += ["", "![](interference.png)"]
+    return "\n".join(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="2 scenarios")
+    args = parser.parse_args()
+    started = time.time()
+    work = tempfile.mkdtemp(prefix="tofa-interference.")
+    try:
+        traces = record_mix(work)
+        seeds = [1, 2] if args.quick else [1, 2, 3, 4, 5, 6]
+        scenarios = []
+        for k, seed in enumerate(seeds):
+            print(f"interference: scenario {k + 1} of {len(seeds)}", file=sys.stderr, flush=True)
+            scenarios.append(scenario(traces, seed, work))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    doc = {"scenarios": scenarios, "mix": [{"name": n, "ranks": r, "args": a} for n, r, a in MIX],
+           "weights": WEIGHTS, "running_jobs": BACKGROUND_JOBS, "seconds": time.time() - started,
+           "run": "quick" if args.quick else "full"}
+    rows = summarize(doc)
+    doc["summary"] = rows
+    os.makedirs(os.path.join(ROOT, "out"), exist_ok=True)
+    with open(os.path.join(ROOT, "out", "interference.json"), "w") as f:
+        json.dump(doc, f, indent=1)
+    table = markdown(doc, rows)
+    groups = [f"scenario {s['seed']}" for s in scenarios]
+    series = [v["variant"] for v in scenarios[0]["variants"]]
+    values = [[next(v for v in s["variants"] if v["variant"] == label)["mean_job_time"] * 1000 for s in scenarios]
+              for label in series]
+    svg = grouped_bars("Mean job time of the mix on a busy 8x8x8 torus (SimGrid)", "ms", groups, series, values)
+    svg_path = os.path.join(ROOT, "docs", "interference.svg")
+    with open(svg_path, "w") as f:
+        f.write(svg)
+    subprocess.run(["rsvg-convert", svg_path, "-o", svg_path[:-4] + ".png"], check=True)
+    with open(os.path.join(ROOT, "docs", "interference.md"), "w") as f:
+        f.write("# Placement that sees the other jobs\n\n" + DESIGN + "\n## Measured\n\n" + table + "\n")
+    replace_readme_block(os.path.join(ROOT, "docs", "results.md"), "interference", table)
+    print(table)
+
+
+DESIGN = """Jobs on a torus share links: a job placed in the gaps between others routes
+through their links. The service keeps the load of every directed link from
+the placements of the jobs it placed (`tofactl links`); with
+`InterferenceWeight=W` in tofa.conf (default 0: off, see below) a new job's
+Equation 1 cost
+counts each link its routes use at 1 + W x load / (the mean load of the loaded
+links) hops, so `auto` (its objective, and the annealer's and local descent's
+distances) prefers routes over quiet links. `tofa-map --background
+HOSTFILE=GRAPH --interference-weight W` does the same outside Slurm; `tofactl
+job ID` shows how much of a job's traffic shares links with other jobs.
+"""
+
+
+if __name__ == "__main__":
+    main()
