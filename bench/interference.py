@@ -40,7 +40,7 @@ TORUS = "torus:8x8x8"
 NODES = 512
 BACKGROUND_JOBS = 4  # running before the mix arrives, BACKGROUND_RANKS each
 BACKGROUND_RANKS = 64
-WEIGHTS = [1.0, 4.0]
+WEIGHTS = [0.25, 1.0, 4.0]
 BUDGET_MS = 1000  # the service's PlacementBudget default, scaled to each job
 # (name, ranks, patterns.c arguments)
 MIX = [
@@ -149,16 +149,18 @@ def summarize(doc):
     rows = []
     labels = [v["variant"] for v in doc["scenarios"][0]["variants"]]
     for label in labels:
-        means, completions, shared, worse = [], [], [], 0
+        means, all_means, completions, shared, worse = [], [], [], [], 0
         for s in doc["scenarios"]:
             blind = s["variants"][0]
             v = next(x for x in s["variants"] if x["variant"] == label)
             means.append(100 * (v["mean_job_time"] / blind["mean_job_time"] - 1))
+            all_means.append(100 * (v["mean_job_time_all"] / blind["mean_job_time_all"] - 1))
             completions.append(100 * (v["batch_completion_time"] / blind["batch_completion_time"] - 1))
             shared.append(sum(v["shared_traffic_percent"]) / len(v["shared_traffic_percent"]))
             worse += v["batch_completion_time"] > blind["batch_completion_time"] * (1 + 1e-9)
         rows.append({"variant": label, "mean_job_time_change": sum(means) / len(means),
-                     "per_scenario_mean_change": means, "completion_change": sum(completions) / len(completions),
+                     "per_scenario_mean_change": means, "all_jobs_mean_change": sum(all_means) / len(all_means),
+                     "completion_change": sum(completions) / len(completions),
                      "scenarios_with_higher_completion": worse, "shared_traffic_percent": sum(shared) / len(shared)})
     return rows
 
@@ -170,14 +172,19 @@ def markdown(doc, rows):
              f"on the free nodes by `auto` (PlacementBudget {BUDGET_MS} ms, scaled to each job), then run at "
              "once in SimGrid (10 Gbps / 1 us links shared by both directions, the recorded computation left "
              f"out); `bench/interference.py` took {doc['seconds']:.0f} s.", "",
-             "| `auto` | mean job time vs blind | goal | batch completion vs blind | scenarios with a higher completion | traffic on links other mix jobs use |",
-             "|---|---:|---:|---:|---:|---:|"]
+             "| `auto` | mix's mean job time vs blind | goal | all jobs' mean (running + mix) | batch completion vs blind | scenarios with a higher completion | mix's traffic on links other jobs use |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
         met = "" if r["variant"] == "blind" else (" (met)" if r["mean_job_time_change"] <= GOAL else " (missed)")
         lines.append(f"| {r['variant']} | {r['mean_job_time_change']:+.1f}%{met} | "
-                     f"{'' if r['variant'] == 'blind' else f'<= {GOAL:+.0f}%'} | {r['completion_change']:+.1f}% | "
+                     f"{'' if r['variant'] == 'blind' else f'<= {GOAL:+.0f}%'} | {r['all_jobs_mean_change']:+.1f}% | "
+                     f"{r['completion_change']:+.1f}% | "
                      f"{r['scenarios_with_higher_completion']} of {n} | {r['shared_traffic_percent']:.1f}% |")
-    lines += ["", "![](interference.png)"]
+    lines += ["", "Why aware is not the default: Equation 1 adds each link's load to the cost of the "
+              "routes over it, so a job trades hops for quieter links; under SimGrid's max-min sharing a "
+              "job's time follows its busiest link, its own detours included, which Equation 1 does not "
+              "count. `InterferenceWeight` therefore stays 0 unless set; `tofactl links` and `tofactl job` "
+              "report the sharing either way.", "", "![](interference.png)"]
     return "\n".join(lines)
 
 
