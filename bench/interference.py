@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Placement that sees the other jobs' traffic, measured in SimGrid (issue 37, item 4).
 
-A busy 8x8x8 torus: half of its nodes, drawn at random per scenario, are held
-by quiet jobs, so the free nodes are scattered and routes between them pass
-other nodes' links. Into these gaps a mix of network-heavy jobs arrives, each
+A busy 8x8x8 torus: half of its nodes, drawn at random per scenario, run
+jobs placed by Slurm's block layout, so the free nodes are scattered and
+routes between them pass the running jobs' links. Into these gaps a mix of
+network-heavy jobs arrives, each
 placed on the nodes the earlier ones left (tofa-map --nodes, Slurm's node
-order) by `auto`, once blind to the other jobs and once seeing the earlier
+order) by `auto`, once blind to the other jobs and once seeing the running and earlier
 mix jobs' traffic (--background, --interference-weight W, as the service's
 InterferenceWeight does); then the whole mix runs at once (tofa-sim share,
 the recorded computation left out: the network is what placement changes).
@@ -167,8 +168,10 @@ def summarize(doc):
 
 def markdown(doc, rows):
     n = len(doc["scenarios"])
-    lines = [f"{n} scenarios: a random half of the 512 nodes held by quiet jobs; the mix "
-             f"({', '.join(f'{name} ({r} ranks)' for name, r, _ in MIX)}) placed in arrival order "
+    lines = [f"{n} scenarios: {BACKGROUND_JOBS} jobs of {BACKGROUND_RANKS} ranks (the mix's first two "
+             "kinds in turn) already run on random nodes of the 8x8x8 torus, each on the next of them in "
+             "node order (Slurm's block layout on a fragmented machine); the mix "
+             f"({', '.join(f'{name} ({r} ranks)' for name, r, _ in MIX)}) arrives and is placed in arrival order "
              f"on the free nodes by `auto` (PlacementBudget {BUDGET_MS} ms, scaled to each job), then run at "
              "once in SimGrid (10 Gbps / 1 us links shared by both directions, the recorded computation left "
              f"out); `bench/interference.py` took {doc['seconds']:.0f} s.", "",
