@@ -30,8 +30,8 @@ stage() { printf '%s\t%s\t%s%s\n' "$1" "$2" "$3" "${4:+	$4}" >>"$stages"; }
 # background at the lowest priority from here on; their integration tests
 # (tests/integration/releases.sh: tests a-g, the unpatched --tofa-matrix
 # spelling, several tasks per node, failing nodes, a shared cluster) start once the 22.05
-# clusters are done and run beside the sanitizer and fuzzing runs, which then
-# take the lowest priority: the clusters mostly wait.
+# clusters are done; the sanitizer and fuzzing runs (below) take the lowest
+# priority beside every cluster: the clusters mostly wait.
 releases_job=
 if [ "$(id -u)" -eq 0 ]; then
   (for release in 24.11 26.05; do
@@ -62,6 +62,18 @@ done
 # make check failed with every test passing: the build of a test program.
 [ "$check_rc" -eq 0 ] || stage "make check (build)" "$check_rc" "$results/make-check.log" status
 
+# ASan/UBSan and TSan builds of the unit tests, then a bounded fuzzing run
+# (clang, built outside the tree; each ends with "N passed, N failed"): in
+# the background from here, at the lowest priority beside the Slurm clusters
+# (which mostly wait on jobs that sleep); their output is printed after them.
+lowest_priority=()
+[ "$(id -u)" -eq 0 ] && lowest_priority=(nice -n 19)
+("${lowest_priority[@]}" bash scripts/sanitizers.sh >"$results/sanitizers.log" 2>&1
+ echo $? >"$results/sanitizers.rc"
+ "${lowest_priority[@]}" bash scripts/fuzz.sh --seconds 10 >"$results/fuzz.log" 2>&1
+ echo $? >"$results/fuzz.rc") &
+checks_job=$!
+
 # Integration tests: real munged, slurmctld and 8 slurmd with the plugins.
 if [ "$(id -u)" -eq 0 ]; then
   make -s tests/integration/tofa_query bench/service_load >/dev/null
@@ -85,18 +97,13 @@ else
   stage "tests/integration (not root)" 77 "$results/integration.log"
 fi
 
-# ASan/UBSan and TSan builds of the unit tests, then a bounded fuzzing run
-# (clang, built outside the tree; each ends with "N passed, N failed").
-echo "== scripts/sanitizers.sh"
-lowest_priority=()
-[ -n "$releases_job" ] && lowest_priority=(nice -n 19)
-"${lowest_priority[@]}" bash scripts/sanitizers.sh >"$results/sanitizers.log" 2>&1
-stage "scripts/sanitizers.sh" $? "$results/sanitizers.log"
-cat "$results/sanitizers.log"
-echo "== scripts/fuzz.sh --seconds 10"
-"${lowest_priority[@]}" bash scripts/fuzz.sh --seconds 10 >"$results/fuzz.log" 2>&1
-stage "scripts/fuzz.sh --seconds 10" $? "$results/fuzz.log"
-cat "$results/fuzz.log"
+wait "$checks_job"
+for check in sanitizers "fuzz --seconds 10"; do
+  name=${check%% *}
+  echo "== scripts/$name.sh${check#$name}"
+  stage "scripts/$name.sh${check#$name}" "$(cat "$results/$name.rc" 2>/dev/null || echo 1)" "$results/$name.log"
+  cat "$results/$name.log"
+done
 if [ -n "$releases_job" ]; then
   echo "== tests/integration/releases.sh 24.11 26.05"
   wait "$releases_job"
