@@ -225,6 +225,7 @@ out=$(p_srun --distribution=TOFA --tofa-matrix=pairs8.mat -n 8 -l printenv SLURM
 rc=$?
 lay=$(layout <<<"$out")
 graph=$(query GRAPHS 2>/dev/null | sed -n 's/^graph id=\([^ ]*\).*/\1/p' | head -n 1)
+wait_until 30 all_idle  # the step's nodes may still be completing its job
 idle=$(scontrol show node -o | sed -n 's/^NodeName=\([^ ]*\) .*State=IDLE .*/\1/p' | paste -sd, -)
 T=$(query "PLACE graph=$graph job=none tasks=8 slots=0 candidates=$idle" 2>&1 | grep -o 'nodes=[^ ]*' | cut -d= -f2)
 if [ $rc -eq 0 ] && [ -n "$T" ] && [ "$(order "$lay")" = "$T" ] && why=$(check_pairs "$lay" 8); then
