@@ -3,23 +3,21 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "base/error.hpp"
 #include "graph/patterns/patterns.hpp"
 
 namespace {
 
-double bytes_between(const tofa::CommGraph& graph, int a, int b) {
+/// The value of `values` (bytes() or messages()) for the pair {a, b}; 0 without one.
+double between(const tofa::CommGraph& graph, const std::vector<double>& values, int a, int b) {
   for (auto k = graph.offsets()[a]; k < graph.offsets()[a + 1]; ++k)
-    if (graph.adjacency()[k] == b) return graph.bytes()[k];
+    if (graph.adjacency()[k] == b) return values[k];
   return 0;
 }
-
-double messages_between(const tofa::CommGraph& graph, int a, int b) {
-  for (auto k = graph.offsets()[a]; k < graph.offsets()[a + 1]; ++k)
-    if (graph.adjacency()[k] == b) return graph.messages()[k];
-  return 0;
-}
+double bytes_between(const tofa::CommGraph& g, int a, int b) { return between(g, g.bytes(), a, b); }
+double messages_between(const tofa::CommGraph& g, int a, int b) { return between(g, g.messages(), a, b); }
 
 std::string error_of(const std::string& spec) {
   try {
