@@ -26,6 +26,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <iterator>
 #include <random>
 #include <set>
 #include <sstream>
@@ -108,7 +109,10 @@ double schedule_one(ServiceState& state, const tofa_bench::Machine& m, unsigned 
   request.from_slurmctld = true;
   request.candidates = candidates;
   const PlacementRecord chosen = state.choose_nodes(request);
-  std::vector<std::string> nodes = chosen.nodes;
+  // Slurm's allocation, node by node, as the shims read it from the job's
+  // resources (tasks go in blocks, so a node's tasks are next to each other).
+  std::vector<std::string> nodes;
+  std::unique_copy(chosen.nodes.begin(), chosen.nodes.end(), std::back_inserter(nodes));
   std::sort(nodes.begin(), nodes.end());
   nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
   std::string allocation;

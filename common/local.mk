@@ -82,7 +82,7 @@ common_libtofa_la_SOURCES = \
 	common/net/server_connection.hpp \
 	common/net/client.hpp common/net/client.cpp \
 	common/service/tofa_conf.hpp common/service/tofa_conf.cpp \
-	common/service/deferred_writer.hpp common/service/deferred_writer.cpp \
+	common/service/deferred_writer.hpp common/service/background_priority.hpp common/service/background_priority.cpp common/service/deferred_writer.cpp \
 	common/service/protocol.hpp common/service/protocol.cpp \
 	common/service/state_files.hpp common/service/state_files.cpp \
 	common/service/state_text.hpp common/service/state_text.cpp \

@@ -1,26 +1,38 @@
 #include "service/deferred_writer.hpp"
 
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "base/error.hpp"
+#include "service/background_priority.hpp"
+
 namespace tofa::service {
 
-DeferredWriter::DeferredWriter(std::function<bool()> save) : save_(std::move(save)) {}
+DeferredWriter::DeferredWriter(std::function<bool()> save)
+    : save_(std::move(save)), wake_(::eventfd(0, EFD_CLOEXEC)) {
+  if (wake_ < 0) throw Error(std::string("eventfd: ") + std::strerror(errno));
+  thread_ = std::thread([this] { run(); });
+}
 
 DeferredWriter::~DeferredWriter() {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    stopping_ = true;
+  stopping_ = true;
+  wake();
+  thread_.join();
+  ::close(wake_);
+}
+
+void DeferredWriter::wake() {
+  const std::uint64_t one = 1;
+  while (::write(wake_, &one, sizeof one) < 0 && errno == EINTR) {
   }
-  wake_.notify_one();
-  if (thread_.joinable()) thread_.join();
 }
 
 std::uint64_t DeferredWriter::request() {
-  std::uint64_t ticket;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    ticket = ++requested_;
-    if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
-  }
-  wake_.notify_one();
+  const std::uint64_t ticket = ++requested_;
+  wake();
   return ticket;
 }
 
@@ -31,22 +43,23 @@ bool DeferredWriter::wait(std::uint64_t ticket) {
 }
 
 void DeferredWriter::run() {
-  std::unique_lock<std::mutex> lock(mutex_);
-  while (true) {
-    wake_.wait(lock, [this] { return requested_ > started_ || stopping_; });
-    if (requested_ > started_) {
-      // The callback snapshots the state after this point, so it covers
-      // every ticket handed out so far.
-      started_ = requested_;
-      lock.unlock();
+  idle_this_thread();
+  std::uint64_t started = 0;
+  for (;;) {
+    std::uint64_t count = 0;
+    if (::read(wake_, &count, sizeof count) < 0 && errno == EINTR) continue;
+    // Read before the callback snapshots the state: the run covers every
+    // ticket handed out so far.
+    const std::uint64_t covered = requested_;
+    if (covered > started) {
+      started = covered;
       const bool ok = save_();  // the callback reports its own failures
-      lock.lock();
-      finished_ = started_;
-      if (ok) succeeded_ = started_;
+      std::lock_guard<std::mutex> lock(mutex_);
+      finished_ = started;
+      if (ok) succeeded_ = started;
       saved_.notify_all();
-    } else if (stopping_) {
-      return;
     }
+    if (stopping_ && requested_ == started) return;
   }
 }
 

@@ -1,5 +1,7 @@
-// Runs a save callback on its own thread (started by the first request) soon
-// after each request, coalescing requests that arrive while it works.
+// Runs a save callback on its own thread soon after each request, coalescing
+// requests that arrive while it works. A request takes no lock: the thread
+// runs below the scheduler (lower_this_thread) and must never hold one that
+// slurmctld's scheduling pass waits for.
 // Placements are recorded from inside slurmctld's scheduler (select/tofa
 // holds Slurm's locks), where waiting for an fsync would stall scheduling;
 // the callback writes and fsyncs instead. A caller that must not answer
@@ -7,6 +9,7 @@
 // concurrent waiters share one write.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -17,7 +20,8 @@ namespace tofa::service {
 
 class DeferredWriter {
  public:
-  /// `save` returns false when it failed (and has reported why).
+  /// `save` returns false when it failed (and has reported why). Throws
+  /// when the thread's wake-up descriptor cannot be made.
   explicit DeferredWriter(std::function<bool()> save);
   /// Runs a pending save, then joins.
   ~DeferredWriter();
@@ -33,16 +37,16 @@ class DeferredWriter {
 
  private:
   void run();
+  void wake();
 
   std::function<bool()> save_;
+  int wake_;  ///< eventfd: written by request(), read by the thread
+  std::atomic<std::uint64_t> requested_{0};  ///< tickets handed out
+  std::atomic<bool> stopping_{false};
   std::mutex mutex_;
-  std::condition_variable wake_;
   std::condition_variable saved_;
-  std::uint64_t requested_ = 0;  ///< tickets handed out
-  std::uint64_t started_ = 0;    ///< tickets the running or last run covers
   std::uint64_t finished_ = 0;   ///< tickets covered by a finished run
   std::uint64_t succeeded_ = 0;  ///< tickets covered by a successful run
-  bool stopping_ = false;
   std::thread thread_;
 };
 

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/resource.h>
@@ -20,6 +21,7 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <utility>
 #include <vector>
 
 #include "net/socket_io.hpp"
@@ -89,16 +91,17 @@ std::string describe_exit(int status) {
          " before answering";
 }
 
-/// The calling thread's nice value (Linux: nice is per thread, and a child
-/// process starts with its spawning thread's).
-int thread_nice() {
-  return getpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)));
+/// The calling thread's scheduling policy and nice value (Linux: both are
+/// per thread, and a child process starts with its spawning thread's).
+std::pair<int, int> thread_priority() {
+  const auto thread = static_cast<pid_t>(syscall(SYS_gettid));
+  return {sched_getscheduler(thread), getpriority(PRIO_PROCESS, static_cast<id_t>(thread))};
 }
 
 /// One tofa-map-worker process and the socket to it.
 class WorkerProcess {
  public:
-  explicit WorkerProcess(const MapWorkerLimits& limits) : limits_(limits), nice_(thread_nice()) {
+  explicit WorkerProcess(const MapWorkerLimits& limits) : limits_(limits), priority_(thread_priority()) {
     int ends[2];
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) < 0)
       throw MapWorkerFailure(std::string("socketpair: ") + std::strerror(errno));
@@ -124,13 +127,13 @@ class WorkerProcess {
     return ::poll(&p, 1, 0) == 0;
   }
 
-  /// Same limits, and the nice value the worker inherited is the calling
-  /// thread's: a worker spawned by slurmctld's own threads must not run the
-  /// mapping threads' work (nice +10) ahead of the scheduler, nor the other
-  /// way round.
+  /// Same limits, and the policy and nice value the worker inherited are
+  /// the calling thread's: a worker spawned by slurmctld's own threads must
+  /// not run the mapping threads' work (lower_this_thread) ahead of the
+  /// scheduler, nor the other way round.
   bool serves(const MapWorkerLimits& limits) const {
     return limits.program == limits_.program && limits.memory_mb == limits_.memory_mb &&
-           limits.seconds == limits_.seconds && nice_ == thread_nice();
+           limits.seconds == limits_.seconds && priority_ == thread_priority();
   }
 
   /// Sends a job and returns the answer; throws MapWorkerFailure after
@@ -213,7 +216,7 @@ class WorkerProcess {
   }
 
   MapWorkerLimits limits_;
-  const int nice_;  ///< the spawning thread's, which the worker inherited
+  const std::pair<int, int> priority_;  ///< the spawning thread's, which the worker inherited
   net::Fd socket_;
   pid_t pid_ = -1;
   bool timed_out_ = false;

@@ -1,11 +1,6 @@
 #include "service/mapping_queue.hpp"
 
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
-#include <algorithm>
-#include <cerrno>
+#include "service/background_priority.hpp"
 
 namespace tofa::service {
 
@@ -44,12 +39,7 @@ void MappingQueue::wait_idle() {
 }
 
 void MappingQueue::run() {
-  // Below the daemon's other threads: in slurmctld the scheduler must not
-  // wait for a CPU that a mapping holds (Linux: nice is per thread).
-  const auto thread = static_cast<id_t>(syscall(SYS_gettid));
-  errno = 0;
-  const int nice = getpriority(PRIO_PROCESS, thread);
-  if (errno == 0) setpriority(PRIO_PROCESS, thread, std::min(nice + kNice, 19));
+  lower_this_thread();
   for (;;) {
     std::function<void()> work;
     {

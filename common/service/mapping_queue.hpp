@@ -38,8 +38,6 @@ class MappingQueue {
 
  private:
   void run();
-  /// The threads' nice value, relative to the process's.
-  static constexpr int kNice = 10;
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   std::map<uid_t, std::deque<std::function<void()>>> work_;

@@ -1,5 +1,6 @@
 // DeferredWriter: saves run off the caller's thread and none is lost at stop.
 #include <gtest/gtest.h>
+#include <sched.h>
 
 #include <atomic>
 #include <chrono>
@@ -47,6 +48,20 @@ TEST(DeferredWriter, RunsTheSaveOnItsOwnThread) {
   }
   EXPECT_NE(saver, std::thread::id());
   EXPECT_NE(saver, std::this_thread::get_id());
+}
+
+// Inside slurmctld the save must never take a core from the scheduler.
+TEST(DeferredWriter, SavesRunOnlyWhenNoOtherThreadWantsTheCore) {
+  int policy = -1;
+  {
+    tofa::service::DeferredWriter writer([&] {
+      policy = sched_getscheduler(0);
+      return true;
+    });
+    writer.request();
+  }
+  EXPECT_EQ(policy, SCHED_IDLE);
+  EXPECT_EQ(sched_getscheduler(0), SCHED_OTHER) << "the requester keeps its policy";
 }
 
 TEST(DeferredWriter, NothingRunsWithoutARequest) {
