@@ -151,8 +151,9 @@ nlohmann::json to_json(const Result& r, const tofa::Topology& topology) {
           {"placement", nodes}};
 }
 
-/// The link loads of the --background jobs, summed.
+/// The link loads of the --background jobs, summed (empty without any).
 std::vector<double> background_loads(const Options& options, const tofa::Topology& topology) {
+  if (options.background.empty()) return {};
   std::vector<double> total(topology.link_slot_count(), 0.0);
   for (const std::string& job : options.background) {
     const std::size_t equals = job.find('=');
@@ -169,7 +170,8 @@ std::vector<double> background_loads(const Options& options, const tofa::Topolog
 }
 
 tofa::MappingRequest mapping_request(const Options& options, const tofa::Topology& topology,
-                                     const tofa::CommGraph& graph) {
+                                     const tofa::CommGraph& graph,
+                                     const std::vector<double>& background) {
   tofa::MappingRequest request;
   request.graph = &graph;
   request.topology = &topology;
@@ -185,9 +187,8 @@ tofa::MappingRequest mapping_request(const Options& options, const tofa::Topolog
     request.parameters[setting.substr(0, equals)] = setting.substr(equals + 1);
   }
   if (!options.spec.empty()) request.parameters["spec"] = options.spec;
-  if (!options.background.empty())
-    request.fault_cost.link_extra =
-        tofa::interference_link_costs(background_loads(options, topology), options.interference_weight);
+  if (!background.empty())
+    request.fault_cost.link_extra = tofa::interference_link_costs(background, options.interference_weight);
   return request;
 }
 
@@ -232,9 +233,9 @@ tofa::CommGraph load_graph(const Options& options) {
 
 // With --background: how much of each placement's traffic meets it.
 void print_shared_traffic(const Options& options, const tofa::Topology& topology,
-                          const tofa::CommGraph& graph, const std::vector<Result>& results) {
-  if (options.background.empty()) return;
-  const std::vector<double> background = background_loads(options, topology);
+                          const tofa::CommGraph& graph, const std::vector<double>& background,
+                          const std::vector<Result>& results) {
+  if (background.empty()) return;
   for (const Result& r : results)
     std::printf("%s: %.1f%% of its link traffic on links the %zu background job(s) use\n",
                 r.strategy.c_str(),
@@ -245,7 +246,8 @@ void print_shared_traffic(const Options& options, const tofa::Topology& topology
 int run(const Options& options) {
   tofa::Topology topology = tofa::load_topology(options.topology);
   const tofa::CommGraph graph = load_graph(options);
-  const tofa::MappingRequest request = mapping_request(options, topology, graph);
+  const std::vector<double> background = background_loads(options, topology);
+  const tofa::MappingRequest request = mapping_request(options, topology, graph, background);
   std::vector<std::string> names;
   if (options.compare) {
     for (const auto& info : tofa::mapper_table()) names.push_back(info.name);
@@ -262,7 +264,7 @@ int run(const Options& options) {
     std::printf("%s, %d tasks, graph %s\n", topology.describe().c_str(), graph.task_count(),
                 options.graph.c_str());
     print_table(given);
-    print_shared_traffic(options, topology, graph, given);
+    print_shared_traffic(options, topology, graph, background, given);
     return 0;
   }
   tofa::make_mapper(options.strategy);  // fail early on an unknown name
@@ -296,7 +298,7 @@ int run(const Options& options) {
     for (const Skipped& s : skipped) names += (names.empty() ? "" : ", ") + s.strategy;
     std::printf("not applicable to this job: %s\n", names.c_str());
   }
-  print_shared_traffic(options, topology, graph, results);
+  print_shared_traffic(options, topology, graph, background, results);
   write_outputs(options, topology, graph, request.outage, results, skipped, chosen);
   return 0;
 }

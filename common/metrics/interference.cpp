@@ -31,11 +31,19 @@ double shared_traffic_fraction(const CommGraph& graph, const Topology& topology,
   if (background.size() != static_cast<std::size_t>(topology.link_slot_count()))
     throw Error("link loads: " + std::to_string(background.size()) + " entries, expected " +
                 std::to_string(topology.link_slot_count()));
-  const std::vector<double> own = link_loads(graph, topology, placement);
+  const std::vector<double> loads = link_loads(graph, topology, placement);
+  std::vector<std::pair<int, double>> own;
+  for (std::size_t l = 0; l < loads.size(); ++l)
+    if (loads[l] > 0) own.emplace_back(static_cast<int>(l), loads[l]);
+  return shared_share(own, background);
+}
+
+double shared_share(const std::vector<std::pair<int, double>>& own,
+                    const std::vector<double>& others) {
   double total = 0, shared = 0;
-  for (std::size_t l = 0; l < own.size(); ++l) {
-    total += own[l];
-    if (background[l] > 0) shared += own[l];
+  for (const auto& [link, bytes] : own) {
+    total += bytes;
+    if (others[link] > 0) shared += bytes;
   }
   return total > 0 ? shared / total : 0.0;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "graph/graph.hpp"
@@ -24,5 +25,10 @@ std::shared_ptr<const std::vector<double>> interference_link_costs(
 double shared_traffic_fraction(const CommGraph& graph, const Topology& topology,
                                const std::vector<int>& placement,
                                const std::vector<double>& background);
+
+/// The same share from the job's bytes per link (sparse: link id, bytes)
+/// and the others' loads per link.
+double shared_share(const std::vector<std::pair<int, double>>& own,
+                    const std::vector<double>& others);
 
 }  // namespace tofa

@@ -42,11 +42,12 @@ std::vector<double> RunningLinks::loads(std::optional<unsigned> except) const {
   return total;
 }
 
-std::vector<unsigned> RunningLinks::jobs() const {
+std::vector<int> RunningLinks::jobs_per_link() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  std::vector<unsigned> out;
-  for (const auto& entry : jobs_) out.push_back(entry.first);
-  return out;
+  std::vector<int> count(known_ ? link_slots_ : 0, 0);
+  for (const auto& entry : jobs_)
+    for (const auto& [link, bytes] : entry.second.links) ++count[link];
+  return count;
 }
 
 std::vector<std::pair<int, double>> RunningLinks::job_links(unsigned job) const {

@@ -34,8 +34,8 @@ class RunningLinks {
   /// Bytes per directed link (Topology::link_id), summed over the running
   /// jobs in job order, `except` left out; empty before update() ran.
   std::vector<double> loads(std::optional<unsigned> except = std::nullopt) const;
-  /// The running jobs, in order.
-  std::vector<unsigned> jobs() const;
+  /// How many running jobs use each directed link; empty before update() ran.
+  std::vector<int> jobs_per_link() const;
   /// The job's own bytes per link (sparse, link id order); empty if not running.
   std::vector<std::pair<int, double>> job_links(unsigned job) const;
 

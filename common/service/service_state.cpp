@@ -309,9 +309,7 @@ void ServiceState::set_running_jobs(const std::vector<unsigned>& jobs) {
 
 std::vector<ServiceState::LinkLoad> ServiceState::busiest_links(int top) const {
   const std::vector<double> loads = running_links_.loads();
-  std::vector<int> jobs(loads.size(), 0);
-  for (unsigned job : running_links_.jobs())
-    for (const auto& entry : running_links_.job_links(job)) ++jobs[entry.first];
+  const std::vector<int> jobs = running_links_.jobs_per_link();
   std::vector<int> order;
   for (std::size_t l = 0; l < loads.size(); ++l)
     if (loads[l] > 0) order.push_back(static_cast<int>(l));
@@ -328,13 +326,7 @@ std::vector<ServiceState::LinkLoad> ServiceState::busiest_links(int top) const {
 std::optional<double> ServiceState::shared_traffic(unsigned job) const {
   const std::vector<std::pair<int, double>> own = running_links_.job_links(job);
   if (own.empty()) return std::nullopt;
-  const std::vector<double> others = running_links_.loads(job);
-  double total = 0, shared = 0;
-  for (const auto& [link, bytes] : own) {
-    total += bytes;
-    if (others[link] > 0) shared += bytes;
-  }
-  return shared / total;
+  return shared_share(own, running_links_.loads(job));
 }
 
 GraphUpload ServiceState::upload_graph(uid_t uid, const std::string& name,

@@ -1,5 +1,6 @@
 #include <vector>
 
+#include "graph/generators.hpp"
 #include "graph/patterns/builders.hpp"
 #include "graph/patterns/collectives.hpp"
 
@@ -63,18 +64,7 @@ CommGraph fft_pattern(const PatternSpec& spec) {
   const long long tasks = static_cast<long long>(rows) * columns;
   check_pattern_size(spec, "ranks", tasks, tasks * (rows + columns));
   const double local = static_cast<double>(grid[0]) * grid[1] * grid[2] * point_bytes / tasks;
-  std::vector<CommEdge> edges;
-  for (int row = 0; row < rows; ++row) {
-    Group group;
-    for (int column = 0; column < columns; ++column) group.push_back(row * columns + column);
-    pairwise_alltoall({group, local / columns, 1, edges});
-  }
-  for (int column = 0; column < columns; ++column) {
-    Group group;
-    for (int row = 0; row < rows; ++row) group.push_back(row * columns + column);
-    pairwise_alltoall({group, local / rows, 1, edges});
-  }
-  return CommGraph::from_directed_edges(static_cast<int>(tasks), edges);
+  return pencil_fft_graph(rows, columns, local);
 }
 
 }  // namespace tofa::patterns
