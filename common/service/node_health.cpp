@@ -8,28 +8,35 @@ namespace tofa::service {
 
 void NodeHealth::record(const std::string& node, bool answered, double now,
                         const OutageModel& model) {
-  cache_.valid = false;
   NodeRecord& r = records_[node];
   r.answered_since_start = r.answered_since_start || answered;
   if (r.answered_since_start) r.history.record(answered, model);
   r.last_heartbeat = now;
   r.last_answered = answered;
   if (answered) r.last_answer = now;
+  if (cache_.valid && cache_.model != model.to_string()) cache_.valid = false;
+  refresh_cached(node);
+}
+
+void NodeHealth::refresh_cached(const std::string& node) {
+  if (!cache_.valid) return;
+  const int id = cache_.topology->node_by_name(node);
+  if (id >= 0) cache_.outage[id] = probability(node, cache_.model_value);
 }
 
 void NodeHealth::set_override(const std::string& node, double probability) {
   if (!(probability >= 0 && probability <= 1))
     throw Error("bad outage probability " + format_number(probability) +
                 ": expected a number in [0, 1]");
-  cache_.valid = false;
   records_[node].override_probability = probability;
+  refresh_cached(node);
 }
 
 bool NodeHealth::clear_override(const std::string& node) {
   const auto found = records_.find(node);
   if (found == records_.end() || !found->second.override_probability) return false;
-  cache_.valid = false;
   found->second.override_probability.reset();
+  refresh_cached(node);
   return true;
 }
 
@@ -40,17 +47,17 @@ double NodeHealth::probability(const std::string& node, const OutageModel& model
   return r->history.outage_probability(model);
 }
 
-std::vector<double> NodeHealth::outage_vector(const Topology& topology,
-                                              const OutageModel& model) const {
-  const std::string model_text = model.to_string();
+const std::vector<double>& NodeHealth::outage_vector(const Topology& topology,
+                                                     const OutageModel& model) const {
+  std::string model_text = model.to_string();
   if (cache_.valid && cache_.topology == &topology && cache_.model == model_text &&
       cache_.outage.size() == static_cast<std::size_t>(topology.node_count()))
     return cache_.outage;
   std::vector<double> outage(topology.node_count(), 0.0);
   for (int id = 0; id < topology.node_count(); ++id)
     outage[id] = probability(topology.node_name(id), model);
-  cache_ = {true, &topology, model_text, outage};
-  return outage;
+  cache_ = {true, &topology, std::move(model_text), model, std::move(outage)};
+  return cache_.outage;
 }
 
 const NodeRecord* NodeHealth::find(const std::string& node) const {

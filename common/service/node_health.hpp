@@ -37,10 +37,13 @@ class NodeHealth {
 
   /// Override if set, else the model's estimate; 0 for a node never seen.
   double probability(const std::string& node, const OutageModel& model) const;
-  /// One probability per topology node, by name. Kept between calls until a
-  /// heartbeat or override changes it (every placement asks; at 65,536 nodes
-  /// the lookups by name cost ~10 ms). The caller serialises calls.
-  std::vector<double> outage_vector(const Topology& topology, const OutageModel& model) const;
+  /// One probability per topology node, by name. Built once, then kept
+  /// current node by node as heartbeats and overrides arrive: slurmctld's
+  /// scheduling pass asks for it per TOFA job, and rebuilding it after each
+  /// heartbeat round cost 4.7 ms there on 158,976 nodes (lookups by name).
+  /// Valid until the next call of any member; the caller serialises calls.
+  const std::vector<double>& outage_vector(const Topology& topology,
+                                           const OutageModel& model) const;
 
   const NodeRecord* find(const std::string& node) const;
   const std::map<std::string, NodeRecord>& records() const { return records_; }
@@ -54,11 +57,15 @@ class NodeHealth {
                           LoadNotes* notes = nullptr);
 
  private:
+  /// The node's entry of a built outage vector, after its record changed.
+  void refresh_cached(const std::string& node);
+
   std::map<std::string, NodeRecord> records_;
   struct OutageCache {
     bool valid = false;
     const Topology* topology = nullptr;
     std::string model;
+    OutageModel model_value;
     std::vector<double> outage;
   };
   mutable OutageCache cache_;

@@ -44,6 +44,8 @@ ServiceState::ServiceState(ServiceSettings settings, Topology topology, uid_t ad
     make_directory(path(kGraphDirectory));
     load();
   }
+  // Built here, not in the first TOFA job's scheduling pass.
+  health_.outage_vector(topology_, settings_.outage_model);
 }
 
 void ServiceState::log(int level, const std::string& message) const {
@@ -748,7 +750,7 @@ double ServiceState::node_outage(const std::string& name) const {
 
 std::vector<std::string> ServiceState::failing_nodes() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  const std::vector<double> outage = health_.outage_vector(topology_, settings_.outage_model);
+  const std::vector<double>& outage = health_.outage_vector(topology_, settings_.outage_model);
   std::vector<std::string> names;
   for (int node = 0; node < topology_.node_count(); ++node)
     if (outage[node] > settings_.outage_threshold) names.push_back(topology_.node_name(node));

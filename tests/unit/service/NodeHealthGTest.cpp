@@ -2,6 +2,8 @@
 // are not counted; after that every miss is.
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "service/node_health.hpp"
 
 namespace {
@@ -59,6 +61,29 @@ TEST(NodeHealth, TheOutageVectorFollowsEveryHeartbeatAndOverride) {
   EXPECT_EQ(health.outage_vector(ring, window)[2], 0.25);
   EXPECT_TRUE(health.clear_override(ring.node_name(2)));
   EXPECT_EQ(health.outage_vector(ring, window)[2], 0.0);
+}
+
+// Built once, then kept current node by node: after any mix of heartbeats
+// and overrides it equals the probabilities read one by one.
+TEST(NodeHealth, TheKeptOutageVectorEqualsOneBuiltFromScratch) {
+  NodeHealth health;
+  const tofa::Topology torus = tofa::Topology::from_spec("torus:4x4");
+  const OutageModel window = OutageModel::parse("window:8");
+  health.outage_vector(torus, window);
+  std::mt19937 random(7);
+  for (int step = 0; step < 2000; ++step) {
+    const std::string node = random() % 20 == 0 ? "not-in-the-topology" : torus.node_name(random() % 16);
+    switch (random() % 5) {
+      case 0: health.set_override(node, static_cast<double>(random() % 5) / 4); break;
+      case 1: health.clear_override(node); break;
+      default: health.record(node, random() % 3 != 0, step, window);
+    }
+    if (step % 37 != 0) continue;
+    const std::vector<double> kept = health.outage_vector(torus, window);
+    for (int id = 0; id < torus.node_count(); ++id)
+      ASSERT_EQ(kept[id], health.probability(torus.node_name(id), window))
+          << "step " << step << ", node " << torus.node_name(id);
+  }
 }
 
 }  // namespace
