@@ -44,7 +44,7 @@ tests_unit_tests_SOURCES = \
 	tests/unit/service/StateFormatGTest.cpp tests/unit/service/StateRecoveryGTest.cpp \
 	tests/unit/sim/FailureDrawGTest.cpp tests/unit/sim/AbortRuleGTest.cpp \
 	tests/unit/sim/BatchModelGTest.cpp tests/unit/sim/MdGridGTest.cpp \
-	tools/tofactl_format.cpp tools/tofactl_slurm_conf.cpp tools/sim/failure_draw.cpp \
+	tools/tofactl_format.cpp tools/tofactl_slurm_conf.cpp tools/links_svg.cpp tools/sim/failure_draw.cpp \
 	tools/sim/batch_model.cpp
 tests_unit_tests_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit -I$(top_srcdir)/tests/unit/net \
 	-I$(top_srcdir)/tools

@@ -1,14 +1,20 @@
 // tofactl: look at and administer the TOFA service inside slurmctld.
 //   tofactl [--conf FILE] [--host H[:PORT]] [--munge-socket S] COMMAND
-//   nodes | graphs | job JOBID | links [--top N] | set-outage NODE P | clear-outage NODE | all
+//   nodes | graphs | job JOBID | links [--top N] [--svg FILE] | set-outage NODE P |
+//   clear-outage NODE | all
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <string>
+
+#include "base/error.hpp"
+#include "links_svg.hpp"
 
 #include "service/client.hpp"
 #include "service/protocol.hpp"
+#include "service/tofa_conf.hpp"
 #include "tofactl_format.hpp"
 #include "tofactl_slurm_conf.hpp"
 
@@ -24,15 +30,19 @@ struct Options {
   std::string node;
   std::string probability;
   int top = 20;
+  std::string svg;
 };
+
+std::string tofa_conf_path(const Options& options) {
+  return options.conf.empty()
+             ? tofactl::default_tofa_conf(std::getenv("TOFA_CONF"), std::getenv("SLURM_CONF"))
+             : options.conf;
+}
 
 ClientContext connect(const Options& options) {
   const std::string slurm_conf = tofactl::default_slurm_conf(std::getenv("SLURM_CONF"));
   const tofactl::SlurmDefaults slurm = tofactl::read_slurm_defaults(slurm_conf);
-  const std::string conf = options.conf.empty()
-                               ? tofactl::default_tofa_conf(std::getenv("TOFA_CONF"),
-                                                            std::getenv("SLURM_CONF"))
-                               : options.conf;
+  const std::string conf = tofa_conf_path(options);
   std::string host = options.host;
   if (host.empty()) {
     host = read_service_settings(conf).service_host;
@@ -40,6 +50,21 @@ ClientContext connect(const Options& options) {
   }
   const std::string munge = options.munge_socket.empty() ? slurm.munge_socket : options.munge_socket;
   return client_context(conf, host, munge);
+}
+
+/// The torus of tofa.conf with every loaded link and each node's outage.
+void write_links_svg(const Options& options, const ClientContext& context) {
+  const std::string conf = tofa_conf_path(options);
+  const tofa::Topology topology = read_tofa_conf(conf).topology;
+  const std::vector<double> loads =
+      tofactl::link_loads_of(call_raw(context, format_message("LINKS", {{"top", "0"}})), topology);
+  const std::vector<double> outage = tofactl::outage_of(call_raw(context, "NODES"), topology);
+  std::ofstream out(options.svg);
+  if (!out) throw tofa::Error("cannot write " + options.svg);
+  tofa::write_links_svg(out, topology, loads, outage, "tofactl links: the running TOFA jobs' traffic");
+  out.close();
+  if (!out) throw tofa::Error("cannot write " + options.svg);
+  std::printf("wrote %s\n", options.svg.c_str());
 }
 
 }  // namespace
@@ -61,6 +86,9 @@ int main(int argc, char** argv) {
   CLI::App* links = app.add_subcommand("links", "the running jobs' busiest torus links");
   links->add_option("--top", options.top, "how many (default 20, 0: every loaded link)")
       ->check(CLI::Range(0, 1 << 24));
+  links->add_option("--svg", options.svg,
+                    "also draw the torus (of tofa.conf) with every loaded link and each node's "
+                    "outage probability into FILE");
   CLI::App* set = app.add_subcommand("set-outage", "override a node's outage probability (admin)");
   set->add_option("NODE", options.node, "node name")->required();
   set->add_option("P", options.probability, "probability in [0, 1]")->required();
@@ -86,6 +114,7 @@ int main(int argc, char** argv) {
                                                              "LINKS", {{"top", std::to_string(options.top)}})))
                      .c_str(),
                  stdout);
+    if (links->parsed() && !options.svg.empty()) write_links_svg(options, context);
     if (set->parsed()) {
       call_raw(context, format_message("SET_OUTAGE", {{"node", options.node}, {"p", options.probability}}));
       std::printf("outage probability of %s set to %s\n", options.node.c_str(),

@@ -7,6 +7,7 @@
 
 #include "base/error.hpp"
 #include "base/printable.hpp"
+#include "links_svg.hpp"
 #include "service/client.hpp"
 #include "service/placement_store.hpp"
 #include "service/protocol.hpp"
@@ -144,6 +145,40 @@ std::string format_links(const std::string& reply) {
   for (const auto& link : rows_of(tofa::service::parse_message(reply), "link"))
     rows.push_back({get(link, "from"), get(link, "to"), get(link, "bytes"), get(link, "jobs")});
   return format_table({"FROM", "TO", "BYTES", "JOBS"}, rows);
+}
+
+namespace {
+
+int node_of(const tofa::Topology& topology, const std::string& name) {
+  const int node = topology.node_by_name(name);
+  if (node < 0)
+    throw tofa::Error("the service names node '" + tofa::printable(name) +
+                      "', which is not in tofa.conf's topology");
+  return node;
+}
+
+}  // namespace
+
+std::vector<double> link_loads_of(const std::string& reply, const tofa::Topology& topology) {
+  std::vector<double> loads(topology.link_slot_count(), 0.0);
+  for (const auto& row : rows_of(tofa::service::parse_message(reply), "link")) {
+    const int from = node_of(topology, get(row, "from")), to = node_of(topology, get(row, "to"));
+    const int id = tofa::link_between(topology, from, to);
+    if (id < 0)
+      throw tofa::Error("the service's link " + get(row, "from") + " -> " + get(row, "to") +
+                        " joins no neighbours of tofa.conf's topology");
+    loads[id] += number(get(row, "bytes"));
+  }
+  return loads;
+}
+
+std::vector<double> outage_of(const std::string& reply, const tofa::Topology& topology) {
+  std::vector<double> outage(topology.node_count(), 0.0);
+  // The state may keep nodes of an earlier topology: not drawn.
+  for (const auto& row : rows_of(tofa::service::parse_message(reply), "node"))
+    if (const int node = topology.node_by_name(get(row, "name")); node >= 0)
+      outage[node] = number(get(row, "p"));
+  return outage;
 }
 
 }  // namespace tofactl

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "topology/topology.hpp"
+
 namespace tofactl {
 
 /// Left-aligned columns separated by two spaces; widths from the content.
@@ -22,5 +24,11 @@ std::string format_graphs(const std::string& reply);
 std::string format_job(const std::string& reply);
 /// LINKS: the busiest links, one row each.
 std::string format_links(const std::string& reply);
+/// A LINKS reply as bytes per directed link of `topology` (Topology::link_id).
+/// Throws tofa::Error naming a link that is not one of the torus's.
+std::vector<double> link_loads_of(const std::string& reply, const tofa::Topology& topology);
+/// A NODES reply as one outage probability per node of `topology` (0 for
+/// nodes the service does not list; listed nodes outside it are left out).
+std::vector<double> outage_of(const std::string& reply, const tofa::Topology& topology);
 
 }  // namespace tofactl

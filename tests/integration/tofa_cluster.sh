@@ -319,11 +319,16 @@ if [[ "$jid_i" =~ ^[0-9]+$ ]] && wait_until 40 counted && wait_until 20 only_its
     hop_bytes=$(job_field "$jid_i" hop_bytes)
     shared=$(job_field "$jid_i" shared_traffic)
     total=$(link_total)
+    # tofactl links --svg draws every loaded link (a line, or a dot between planes).
+    loaded=$(query "LINKS top=0" 2>/dev/null | grep -c '^link ')
+    "$BUILDDIR/tools/tofactl" --conf "$TOFA_CONF" --host "127.0.0.1:$SERVICE_PORT" \
+        --munge-socket "$MUNGE_SOCKET" links --top 3 --svg "$DATA/links.svg" >"$DATA/links.out" 2>&1
+    drawn=$(grep -cE "bytes</title></(line|circle)>" "$DATA/links.svg" 2>/dev/null)
     scancel "$jid_i"
-    if [ "$shared" = 0 ] && wait_until 40 links_gone; then
-        pass "(i) job $jid_i running: its links carry $total bytes = its hop_bytes ($hop_bytes), shared_traffic=$shared; gone once it ended"
+    if [ "$shared" = 0 ] && [ "$loaded" -gt 0 ] && [ "$drawn" = "$loaded" ] && wait_until 40 links_gone; then
+        pass "(i) job $jid_i running: its links carry $total bytes = its hop_bytes ($hop_bytes), shared_traffic=$shared; tofactl links --svg drew its $drawn links; gone once it ended"
     else
-        fail "(i) links of job $jid_i: total $total, hop_bytes $hop_bytes, shared '$shared', after the end: $(link_total)"
+        fail "(i) links of job $jid_i: total $total, hop_bytes $hop_bytes, shared '$shared', $loaded links, $drawn drawn ($(tail -n 2 "$DATA/links.out")), after the end: $(link_total)"
     fi
 else
     fail "(i) job '$jid_i': counted '$(job_field "$jid_i" shared_traffic)', links total $(link_total), its hop_bytes $(job_field "$jid_i" hop_bytes): $(query 'LINKS top=0' 2>&1 | head -n 3)"

@@ -1,10 +1,12 @@
 // tofactl's formatting and its defaults from slurm.conf (tools/tofactl_*).
 #include <gtest/gtest.h>
 
+#include <sstream>
 #include <string>
 
 #include "base/error.hpp"
 #include "fixtures.hpp"
+#include "links_svg.hpp"
 #include "tofactl_format.hpp"
 #include "tofactl_slurm_conf.hpp"
 
@@ -44,6 +46,46 @@ TEST(TofactlFormatTest, GraphsAndJob) {
       << job;
   EXPECT_NE(job.find("TASK  NODE\n0     n5\n1     n6\n"), std::string::npos) << job;
   EXPECT_THROW(tofactl::format_nodes("OK count=1\nbogus line\n"), tofa::Error);
+}
+
+TEST(TofactlLinksSvgTest, RepliesBecomeLoadsPerLinkAndOutagePerNode) {
+  const tofa::Topology torus = tofa::Topology::from_spec("torus:4x4x2");
+  const std::vector<double> loads = tofactl::link_loads_of(
+      "OK count=3\nlink from=n0 to=n1 bytes=1000 jobs=2\nlink from=n0 to=n3 bytes=10 jobs=1\n"
+      "link from=n5 to=n21 bytes=500 jobs=1\n",
+      torus);
+  EXPECT_EQ(loads[torus.link_id({0, 1, 0, +1})], 1000);
+  EXPECT_EQ(loads[torus.link_id({0, 3, 0, -1})], 10);  // around the ring
+  EXPECT_EQ(loads[torus.link_id({5, 21, 2, +1})], 500);
+  double total = 0;
+  for (double bytes : loads) total += bytes;
+  EXPECT_EQ(total, 1510);
+  EXPECT_THROW(tofactl::link_loads_of("OK count=1\nlink from=n0 to=n5 bytes=1 jobs=1\n", torus),
+               tofa::Error);  // no neighbours
+  const std::vector<double> outage = tofactl::outage_of(
+      "OK count=2\nnode name=n7 state=responding p=0.25 source=override heartbeat=0 answer=0 "
+      "answered=1 missed=0\nnode name=gone state=responding p=1 source=override heartbeat=0 "
+      "answer=0 answered=1 missed=0\n",
+      torus);
+  EXPECT_EQ(outage[7], 0.25);
+  EXPECT_EQ(outage[0], 0.0);
+
+  std::ostringstream svg;
+  tofa::write_links_svg(svg, torus, loads, outage, "links");
+  const std::string text = svg.str();
+  EXPECT_NE(text.find("<title>n0 -> n1: 1000 bytes</title></line>"), std::string::npos);
+  EXPECT_NE(text.find("<title>n0 -> n3: 10 bytes</title></line>"), std::string::npos);
+  EXPECT_NE(text.find("<title>n5 -> n21: 500 bytes</title></circle>"), std::string::npos)
+      << "a link between planes is a dot";
+  EXPECT_NE(text.find("stroke='red'><title>n7: P(outage) = 0.25</title>"), std::string::npos);
+  std::size_t lines = 0;
+  for (std::size_t at = text.find("<line"); at != std::string::npos; at = text.find("<line", at + 1)) ++lines;
+  EXPECT_EQ(lines, 2u) << "unloaded links are not drawn";
+
+  const tofa::Topology big = tofa::Topology::from_spec("torus:64x32x32");
+  std::ostringstream refused;
+  EXPECT_THROW(tofa::write_links_svg(refused, big, std::vector<double>(big.link_slot_count()), {}, "x"),
+               tofa::Error);
 }
 
 TEST(TofactlSlurmConfTest, DefaultsFromEnvironmentAndSlurmConf) {
