@@ -77,13 +77,22 @@ run at nice +10 with SCHED_BATCH (never preempt on waking; they keep a fair shar
 SCHED_IDLE did not under a saturated harness stream) and the state writer at SCHED_IDLE; a
 save request takes no lock (an eventfd), so the writer never holds one the scheduler waits
 for. At 512 nodes and 4096 tasks p50 went 1.2 -> 0.5 ms and the spikes went away
-(`common/service/background_priority.cpp`).
+(`common/service/background_priority.cpp`). A SCHED_BATCH thread that is already running still
+shares the core: on the contended stream's controller (one core for slurmctld) a sched_switch
+trace put 1.1-1.4 ms of mapping threads inside single 4 ms scheduler cycles. So a queued mapping
+starts only once the pass that queued it has paused: no mapping queued for 3 ms, and at the
+latest 25 ms after it was queued (`MappingSettle`, `common/service/mapping_queue.cpp`); srun
+waits that much longer at most.
 
 **Nothing rebuilt per heartbeat round.** The outage probabilities per node were cached but
 rebuilt from the heartbeat records (a lookup by name per node) after any heartbeat: in
 slurmctld every round of heartbeats, so the first TOFA job after each round paid 4.7 ms at
 158,976 nodes inside the pass. Now the vector is built when the service starts and kept current
-node by node as heartbeats and overrides arrive (`NodeHealth::outage_vector`).
+node by node as heartbeats and overrides arrive (`NodeHealth::outage_vector`), from the record
+the heartbeat just updated; a round is recorded in slices of 4096 nodes, each under the lock on
+its own, so a pass waits behind one slice at most, not a whole 65,536-node round; and the
+scheduler's node choice reads a shared snapshot of the vector instead of copying it (1.2 MB at
+158,976 nodes; a heartbeat that arrives meanwhile updates a copy).
 
 What the scheduler still spends per job is linear in the candidates: the failing-node list, the
 candidate list as text (`name:tasks,...`) built by the shim and parsed by the service (at 65,536

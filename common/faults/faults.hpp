@@ -23,6 +23,10 @@ struct OutageModel {
   /// "window:100" or "ewma:0.1". Throws Error.
   static OutageModel parse(const std::string& text);
   std::string to_string() const;
+  bool operator==(const OutageModel& other) const {
+    return kind == other.kind && window == other.window && alpha == other.alpha;
+  }
+  bool operator!=(const OutageModel& other) const { return !(*this == other); }
 };
 
 /// Heartbeat outcomes of one node.

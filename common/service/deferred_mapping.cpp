@@ -16,7 +16,7 @@ namespace tofa::service {
 PlacementRecord ServiceState::choose_nodes(const PlaceRequest& request) {
   if (!request.job) throw Error("choosing nodes needs a job");
   int tasks = 0;
-  std::vector<double> outage;
+  std::shared_ptr<const std::vector<double>> outage;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     const GraphRecord& record = graphs_.usable(request.graph_id, request.uid,
@@ -26,7 +26,7 @@ PlacementRecord ServiceState::choose_nodes(const PlaceRequest& request) {
                   " tasks, the request asks for " + std::to_string(request.tasks));
     tasks = record.task_count;
     graphs_.touch(record.id, now_seconds());
-    outage = health_.outage_vector(topology_, settings_.outage_model);
+    outage = health_.outage_snapshot(topology_, settings_.outage_model);
   }
   TaskLimits limits = parse_candidates(topology_, request.candidates);
   if (request.candidates.empty())
@@ -36,7 +36,7 @@ PlacementRecord ServiceState::choose_nodes(const PlaceRequest& request) {
                                                  : topology_.cores_per_node();
     limits.max_tasks.assign(limits.nodes.size(), slots);
   }
-  const Placement placement = compact_choice(topology_, limits, outage, tasks,
+  const Placement placement = compact_choice(topology_, limits, *outage, tasks,
                                              request.min_nodes, request.max_nodes);
   PlacementRecord record;
   record.job = *request.job;

@@ -5,6 +5,14 @@
 #include "service/state_text.hpp"
 
 namespace tofa::service {
+namespace {
+
+double probability_of(const NodeRecord& r, const OutageModel& model) {
+  if (r.override_probability) return *r.override_probability;
+  return r.history.outage_probability(model);
+}
+
+}  // namespace
 
 void NodeHealth::record(const std::string& node, bool answered, double now,
                         const OutageModel& model) {
@@ -14,49 +22,57 @@ void NodeHealth::record(const std::string& node, bool answered, double now,
   r.last_heartbeat = now;
   r.last_answered = answered;
   if (answered) r.last_answer = now;
-  if (cache_.valid && cache_.model != model.to_string()) cache_.valid = false;
-  refresh_cached(node);
+  if (cache_.valid && cache_.model != model) cache_.valid = false;
+  refresh_cached(node, r);
 }
 
-void NodeHealth::refresh_cached(const std::string& node) {
+void NodeHealth::refresh_cached(const std::string& node, const NodeRecord& record) {
   if (!cache_.valid) return;
   const int id = cache_.topology->node_by_name(node);
-  if (id >= 0) cache_.outage[id] = probability(node, cache_.model_value);
+  if (id < 0) return;
+  // use_count is read under the caller's lock: a snapshot released meanwhile
+  // costs at most one needless copy.
+  if (cache_.outage.use_count() > 1)
+    cache_.outage = std::make_shared<std::vector<double>>(*cache_.outage);
+  (*cache_.outage)[id] = probability_of(record, cache_.model);
 }
 
 void NodeHealth::set_override(const std::string& node, double probability) {
   if (!(probability >= 0 && probability <= 1))
     throw Error("bad outage probability " + format_number(probability) +
                 ": expected a number in [0, 1]");
-  records_[node].override_probability = probability;
-  refresh_cached(node);
+  NodeRecord& r = records_[node];
+  r.override_probability = probability;
+  refresh_cached(node, r);
 }
 
 bool NodeHealth::clear_override(const std::string& node) {
   const auto found = records_.find(node);
   if (found == records_.end() || !found->second.override_probability) return false;
   found->second.override_probability.reset();
-  refresh_cached(node);
+  refresh_cached(node, found->second);
   return true;
 }
 
 double NodeHealth::probability(const std::string& node, const OutageModel& model) const {
   const NodeRecord* r = find(node);
-  if (r == nullptr) return 0;
-  if (r->override_probability) return *r->override_probability;
-  return r->history.outage_probability(model);
+  return r == nullptr ? 0 : probability_of(*r, model);
 }
 
 const std::vector<double>& NodeHealth::outage_vector(const Topology& topology,
                                                      const OutageModel& model) const {
-  std::string model_text = model.to_string();
-  if (cache_.valid && cache_.topology == &topology && cache_.model == model_text &&
-      cache_.outage.size() == static_cast<std::size_t>(topology.node_count()))
+  return *outage_snapshot(topology, model);
+}
+
+std::shared_ptr<const std::vector<double>> NodeHealth::outage_snapshot(
+    const Topology& topology, const OutageModel& model) const {
+  if (cache_.valid && cache_.topology == &topology && cache_.model == model &&
+      cache_.outage->size() == static_cast<std::size_t>(topology.node_count()))
     return cache_.outage;
-  std::vector<double> outage(topology.node_count(), 0.0);
+  auto outage = std::make_shared<std::vector<double>>(topology.node_count(), 0.0);
   for (int id = 0; id < topology.node_count(); ++id)
-    outage[id] = probability(topology.node_name(id), model);
-  cache_ = {true, &topology, std::move(model_text), model, std::move(outage)};
+    (*outage)[id] = probability(topology.node_name(id), model);
+  cache_ = {true, &topology, model, std::move(outage)};
   return cache_.outage;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,6 +45,10 @@ class NodeHealth {
   /// Valid until the next call of any member; the caller serialises calls.
   const std::vector<double>& outage_vector(const Topology& topology,
                                            const OutageModel& model) const;
+  /// The same vector, to read after the caller's lock is released: later
+  /// changes go to a copy while a snapshot is held (no copy per job).
+  std::shared_ptr<const std::vector<double>> outage_snapshot(const Topology& topology,
+                                                             const OutageModel& model) const;
 
   const NodeRecord* find(const std::string& node) const;
   const std::map<std::string, NodeRecord>& records() const { return records_; }
@@ -58,15 +63,14 @@ class NodeHealth {
 
  private:
   /// The node's entry of a built outage vector, after its record changed.
-  void refresh_cached(const std::string& node);
+  void refresh_cached(const std::string& node, const NodeRecord& record);
 
   std::map<std::string, NodeRecord> records_;
   struct OutageCache {
     bool valid = false;
     const Topology* topology = nullptr;
-    std::string model;
-    OutageModel model_value;
-    std::vector<double> outage;
+    OutageModel model;
+    std::shared_ptr<std::vector<double>> outage;
   };
   mutable OutageCache cache_;
 };

@@ -604,18 +604,18 @@ PlacementRecord ServiceState::fitted(unsigned job, const std::string& candidates
 PlacementRecord ServiceState::fit_job(unsigned job, const std::string& candidates) {
   PlacementRecord record = fitted(job, candidates);
   std::shared_ptr<const CommGraph> graph;
-  std::vector<double> outage;
+  std::shared_ptr<const std::vector<double>> outage;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     const GraphRecord* graph_record = graphs_.find(record.graph_id);
     if (graph_record == nullptr) throw Error("unknown graph id " + record.graph_id);
     graph = graph_record->graph;
-    outage = health_.outage_vector(topology_, settings_.outage_model);
+    outage = health_.outage_snapshot(topology_, settings_.outage_model);
   }
   graph = restored(record.graph_id, std::move(graph));
   Placement placement;
   for (const std::string& name : record.nodes) placement.push_back(topology_.node_by_name(name));
-  record.metrics = evaluate_placement(*graph, topology_, placement, outage);
+  record.metrics = evaluate_placement(*graph, topology_, placement, *outage);
   {
     std::lock_guard<std::mutex> lock(mutex_);
     placements_.put(record);
@@ -629,7 +629,7 @@ PlacementRecord ServiceState::record_placement(uid_t uid, const std::string& gra
                                                unsigned job, const std::string& strategy,
                                                const std::vector<std::string>& nodes) {
   std::shared_ptr<const CommGraph> graph;
-  std::vector<double> outage;
+  std::shared_ptr<const std::vector<double>> outage;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     const GraphRecord& record = graphs_.usable(graph_id, uid, is_admin(uid));
@@ -640,7 +640,7 @@ PlacementRecord ServiceState::record_placement(uid_t uid, const std::string& gra
     if (existing && existing->uid != uid && !is_admin(uid))
       throw Error("job " + std::to_string(job) + " belongs to another user");
     graph = record.graph;
-    outage = health_.outage_vector(topology_, settings_.outage_model);
+    outage = health_.outage_snapshot(topology_, settings_.outage_model);
     claims_.release(uid, nodes, now_seconds());  // the job started: Slurm counts its CPUs
   }
   graph = restored(graph_id, std::move(graph));
@@ -656,7 +656,7 @@ PlacementRecord ServiceState::record_placement(uid_t uid, const std::string& gra
   record.graph_id = graph_id;
   record.strategy = strategy.empty() ? settings_.default_strategy : strategy;
   record.nodes = nodes;
-  record.metrics = evaluate_placement(*graph, topology_, placement, outage);
+  record.metrics = evaluate_placement(*graph, topology_, placement, *outage);
   record.time = now_seconds();
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -825,9 +825,15 @@ std::vector<HeartbeatTarget> ServiceState::heartbeat_targets() const {
 
 void ServiceState::record_heartbeats(const std::vector<std::pair<std::string, bool>>& outcomes,
                                      double now) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  for (const auto& [node, answered] : outcomes)
-    health_.record(node, answered, now, settings_.outage_model);
+  // In slices: slurmctld's scheduling pass, which takes this lock per TOFA
+  // job, waits behind at most one slice of a 65,536-node round.
+  constexpr std::size_t kHeartbeatsPerLock = 4096;
+  for (std::size_t first = 0; first < outcomes.size(); first += kHeartbeatsPerLock) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const std::size_t end = std::min(outcomes.size(), first + kHeartbeatsPerLock);
+    for (std::size_t i = first; i < end; ++i)
+      health_.record(outcomes[i].first, outcomes[i].second, now, settings_.outage_model);
+  }
 }
 
 }  // namespace tofa::service

@@ -6,15 +6,22 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include "service/mapping_queue.hpp"
 
 namespace {
 
+using tofa::service::mapping_start_time;
+using tofa::service::MappingClock;
 using tofa::service::MappingQueue;
+using tofa::service::MappingSettle;
+using std::chrono::microseconds;
 
 // One thread, held by user 1's first work while user 1 queues four more and
 // user 2 one: user 2's runs right after user 1's second, not after all five.
@@ -92,6 +99,30 @@ TEST(MappingQueueTest, MappingsRunBelowTheOtherThreads) {
   EXPECT_EQ(getpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid))), own)
       << "the caller's thread keeps its nice value";
   EXPECT_EQ(sched_getscheduler(0), SCHED_OTHER);
+}
+
+// Work starts once the queue has been quiet for `quiet`, or `max_hold`
+// after it was queued, whichever comes first.
+TEST(MappingQueueTest, WorkStartsWhenThePassPausesOrAtTheLatestAfterTheHold) {
+  const MappingSettle settle{microseconds(3000), microseconds(25000)};
+  const MappingClock::time_point t0{};
+  // a lone job: 3 ms after it was queued
+  EXPECT_EQ(mapping_start_time(t0, t0, settle), t0 + microseconds(3000));
+  // more jobs queued behind it: 3 ms after the last of them
+  EXPECT_EQ(mapping_start_time(t0 + microseconds(10000), t0, settle), t0 + microseconds(13000));
+  // a pass that keeps queueing: 25 ms after the job itself
+  EXPECT_EQ(mapping_start_time(t0 + microseconds(24000), t0, settle), t0 + microseconds(25000));
+}
+
+TEST(MappingQueueTest, WorkWaitsWhileTheSettleTimeRuns) {
+  std::atomic<bool> ran{false};
+  {
+    MappingQueue queue(2, MappingSettle{std::chrono::minutes(10), std::chrono::minutes(10)});
+    queue.push(1, [&] { ran = true; });
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_EQ(queue.waiting(), 1u);
+  }  // the destructor drops work not started
+  EXPECT_FALSE(ran);
 }
 
 }  // namespace
