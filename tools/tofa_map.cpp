@@ -188,7 +188,7 @@ tofa::MappingRequest mapping_request(const Options& options, const tofa::Topolog
   }
   if (!options.spec.empty()) request.parameters["spec"] = options.spec;
   if (!background.empty())
-    request.fault_cost.link_extra = tofa::interference_link_costs(background, options.interference_weight);
+    tofa::add_interference(request.fault_cost, background, options.interference_weight);
   return request;
 }
 

@@ -69,6 +69,9 @@ struct FaultCost {
   /// Extra cost of each directed link (index Topology::link_id), in units of
   /// c: the other jobs' traffic on it (interference_link_costs). Null: none.
   std::shared_ptr<const std::vector<double>> link_extra;
+  /// The other jobs' bytes a unit of link_extra stands for (0: unknown);
+  /// auto then ranks placements by their busiest link.
+  double link_extra_bytes = 0;
 };
 
 /// Throws Error unless c is finite and > 0 and the penalty finite and >= 0.

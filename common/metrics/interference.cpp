@@ -25,6 +25,20 @@ std::shared_ptr<const std::vector<double>> interference_link_costs(
   return costs;
 }
 
+void add_interference(FaultCost& cost, const std::vector<double>& background, double weight) {
+  cost.link_extra = interference_link_costs(background, weight);
+  cost.link_extra_bytes = 0;
+  if (!cost.link_extra) return;
+  double total = 0;
+  int loaded = 0;
+  for (double load : background)
+    if (load > 0) {
+      total += load;
+      ++loaded;
+    }
+  cost.link_extra_bytes = total / loaded / weight;
+}
+
 double shared_traffic_fraction(const CommGraph& graph, const Topology& topology,
                                const std::vector<int>& placement,
                                const std::vector<double>& background) {

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "faults/faults.hpp"
 #include "graph/graph.hpp"
 #include "topology/topology.hpp"
 
@@ -18,6 +19,10 @@ namespace tofa {
 /// jobs. Null when weight is 0 or no link carries traffic.
 std::shared_ptr<const std::vector<double>> interference_link_costs(
     const std::vector<double>& background, double weight);
+
+/// Sets `cost`'s link_extra from `background` and `weight` as above, and
+/// link_extra_bytes (the mean load of the loaded links / weight).
+void add_interference(FaultCost& cost, const std::vector<double>& background, double weight);
 
 /// Of the job's link traffic (the sum over links of its link_loads), the
 /// share on links that carry other jobs' traffic: 0 alone, 1 when every

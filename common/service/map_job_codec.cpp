@@ -127,6 +127,7 @@ std::string encode_map_job(const MappingRequest& request, const std::string& str
   out.put<std::uint8_t>(request.fault_cost.link_extra ? 1 : 0);
   out.put_array(extra_links);
   out.put_array(extra_costs);
+  out.put<double>(request.fault_cost.link_extra_bytes);
   out.put_text(strategy);
   out.put<std::uint64_t>(request.parameters.size());
   for (const auto& [key, value] : request.parameters) {
@@ -204,6 +205,9 @@ std::unique_ptr<MapJob> decode_map_job(const std::string& bytes) {
     }
     request.fault_cost.link_extra = std::move(extra);
   }
+  request.fault_cost.link_extra_bytes = in.get<double>("link cost bytes");
+  if (!(request.fault_cost.link_extra_bytes >= 0) || !std::isfinite(request.fault_cost.link_extra_bytes))
+    in.fail("link cost bytes");
   job->strategy = in.get_text("strategy");
   const auto parameter_count = in.get<std::uint64_t>("parameter count");
   if (parameter_count > kMaxParameters) in.fail("too many parameters");

@@ -498,8 +498,8 @@ PlacementInput ServiceState::placement_input(const PlaceRequest& request,
   input.graph = &graph;
   input.fault_cost = settings_.fault_cost;
   if (settings_.interference_weight > 0 && running_links_.known())
-    input.fault_cost.link_extra =
-        interference_link_costs(running_links_.loads(request.job), settings_.interference_weight);
+    add_interference(input.fault_cost, running_links_.loads(request.job),
+                     settings_.interference_weight);
   input.strategy = strategy;
   input.candidates = request.candidates;
   // More slots than tasks change nothing but the work of some strategies.

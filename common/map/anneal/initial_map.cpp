@@ -53,6 +53,21 @@ int best_site_near(const PlacementState& state, const SiteNeighbourhood& around,
   return best >= 0 ? best : nearest_with_room(state, around, anchor);
 }
 
+/// The stage's unplaced partners of `task` into `partners` (reused across
+/// calls), heaviest traffic first.
+void unplaced_partners_heaviest_first(const PlacementState& state,
+                                      const std::vector<char>& in_stage, int task,
+                                      std::vector<std::pair<double, int>>& partners) {
+  const CommGraph& graph = state.graph();
+  partners.clear();
+  for (auto k = graph.offsets()[task]; k < graph.offsets()[task + 1]; ++k) {
+    const int partner = graph.adjacency()[k];
+    if (in_stage[partner] && state.site_of(partner) < 0)
+      partners.emplace_back(-graph.bytes()[k], partner);
+  }
+  std::sort(partners.begin(), partners.end());
+}
+
 }  // namespace
 
 int nearest_with_room(const PlacementState& state, const SiteNeighbourhood& around, int anchor) {
@@ -111,13 +126,7 @@ void basic_heuristic_start(PlacementState& state, const SiteNeighbourhood& aroun
       state.place(task, site);
       previous_seed_site = site;
     }
-    partners.clear();
-    for (auto k = graph.offsets()[task]; k < graph.offsets()[task + 1]; ++k) {
-      const int partner = graph.adjacency()[k];
-      if (in_stage[partner] && state.site_of(partner) < 0)
-        partners.emplace_back(-graph.bytes()[k], partner);
-    }
-    std::sort(partners.begin(), partners.end());
+    unplaced_partners_heaviest_first(state, in_stage, task, partners);
     for (const auto& entry : partners)
       state.place(entry.second, nearest_with_room(state, around, state.site_of(task)));
   }
@@ -169,13 +178,7 @@ void heuristic_start(PlacementState& state, const SiteNeighbourhood& around,
       note_placed(task);
       previous_seed_site = site;
     }
-    partners.clear();
-    for (auto k = graph.offsets()[task]; k < graph.offsets()[task + 1]; ++k) {
-      const int partner = graph.adjacency()[k];
-      if (in_stage[partner] && state.site_of(partner) < 0)
-        partners.emplace_back(-graph.bytes()[k], partner);
-    }
-    std::sort(partners.begin(), partners.end());
+    unplaced_partners_heaviest_first(state, in_stage, task, partners);
     for (const auto& entry : partners) {
       state.place(entry.second, best_site_near(state, around, entry.second, state.site_of(task)));
       note_placed(entry.second);

@@ -50,6 +50,7 @@
 #include "candidate_window.hpp"
 #include "faults/faults.hpp"
 #include "map/anneal/run.hpp"
+#include "metrics/metrics.hpp"
 #include "strategies.hpp"
 
 namespace tofa {
@@ -185,18 +186,34 @@ std::vector<std::string> heuristics(const MappingRequest& request) {
 }
 
 /// Placements with P(abort) = 0 whose objective is not above the block
-/// layout's form class 0; lower class, then lower objective, then lower
-/// P(abort) wins.
+/// layout's form class 0; lower class, then (seeing other jobs) the lower
+/// busiest link, then lower objective, then lower P(abort) wins.
 struct Rank {
   int safe_class = 2;
+  double busiest_link = 0;
   double cost = std::numeric_limits<double>::infinity();
   double abort = 1;
   bool operator<(const Rank& o) const {
     if (safe_class != o.safe_class) return safe_class < o.safe_class;
+    if (busiest_link != o.busiest_link) return busiest_link < o.busiest_link;
     if (cost != o.cost) return cost < o.cost;
     return abort < o.abort;
   }
 };
+
+/// Seeing other jobs: the bytes on the placement's busiest link, its own
+/// and the others' (link_extra in bytes). Under max-min sharing a job's
+/// time follows its busiest link, its own detours included, which the
+/// objective's per-link surcharge does not see. 0 when blind.
+double busiest_link_bytes(const MappingRequest& request, const Placement& placement) {
+  const FaultCost& cost = request.fault_cost;
+  if (!cost.link_extra || !(cost.link_extra_bytes > 0)) return 0;
+  const std::vector<double> own = link_loads(*request.graph, *request.topology, placement);
+  double busiest = 0;
+  for (std::size_t l = 0; l < own.size(); ++l)
+    if (own[l] > 0) busiest = std::max(busiest, own[l] + (*cost.link_extra)[l] * cost.link_extra_bytes);
+  return busiest;
+}
 
 /// The annealer's `search` (annealing or local descent) from `start`, on
 /// the fault-free candidates when they hold the job, within `seconds` (0:
@@ -272,7 +289,8 @@ class AutoRun {
     const double abort =
         expected_abort_probability(*request_.topology, *request_.graph, placement, outage_);
     evaluation_seconds_ = std::max(evaluation_seconds_, seconds_since(evaluated));
-    const Rank rank{abort == 0 && cost <= block_cost_ ? 0 : 1, cost, abort};
+    const Rank rank{abort == 0 && cost <= block_cost_ ? 0 : 1,
+                    busiest_link_bytes(request_, placement), cost, abort};
     if (cost < cheapest_cost_) {
       cheapest_cost_ = cost;
       cheapest_ = placement;

@@ -35,6 +35,20 @@ TEST(Interference, LinkCostsScaleWithTheMeanLoadOfLoadedLinks) {
   EXPECT_FALSE(tofa::interference_link_costs({0, 0, 0}, 1.0));
 }
 
+// auto ranks by the busiest link in bytes: a unit of link cost stands for
+// mean load / weight bytes (here a cost of 1 for 20 bytes at weight 2 is 10).
+TEST(Interference, AddInterferenceKeepsTheBytesAUnitOfCostStandsFor) {
+  tofa::FaultCost cost;
+  tofa::add_interference(cost, {0, 10, 30}, 2.0);
+  ASSERT_TRUE(cost.link_extra);
+  EXPECT_EQ(*cost.link_extra, (std::vector<double>{0, 1.0, 3.0}));
+  EXPECT_EQ(cost.link_extra_bytes, 10.0);
+  EXPECT_EQ((*cost.link_extra)[2] * cost.link_extra_bytes, 30.0);
+  tofa::add_interference(cost, {0, 0, 0}, 2.0);
+  EXPECT_FALSE(cost.link_extra);
+  EXPECT_EQ(cost.link_extra_bytes, 0.0);
+}
+
 TEST(Interference, EquationOneAddsTheLinkCostsAlongTheRoute) {
   const tofa::Topology ring = ring8();
   std::vector<double> extra(ring.link_slot_count(), 0.0);

@@ -200,6 +200,18 @@ TEST(MapWorker, GarbledOrMissingAnswersAreErrors) {
             std::string::npos);
 }
 
+TEST(MapJobCodec, OtherJobsLinkCostsTravelWithTheirByteScale) {
+  Job job;
+  std::vector<double> extra(job.torus.link_slot_count(), 0.0);
+  extra[3] = 2.5;
+  job.request.fault_cost.link_extra = std::make_shared<const std::vector<double>>(extra);
+  job.request.fault_cost.link_extra_bytes = 400;
+  const auto decoded = tofa::service::decode_map_job(tofa::service::encode_map_job(job.request, "auto"));
+  ASSERT_TRUE(decoded->request.fault_cost.link_extra);
+  EXPECT_EQ(*decoded->request.fault_cost.link_extra, extra);
+  EXPECT_EQ(decoded->request.fault_cost.link_extra_bytes, 400);
+}
+
 TEST(MapJobCodec, RoundTripAndEveryTruncationIsRefused) {
   Job job;
   job.request.parameters["place"] = "tofa";
