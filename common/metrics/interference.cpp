@@ -6,10 +6,10 @@
 #include "metrics/metrics.hpp"
 
 namespace tofa {
+namespace {
 
-std::shared_ptr<const std::vector<double>> interference_link_costs(
-    const std::vector<double>& background, double weight) {
-  if (!(weight >= 0)) throw Error("interference weight must be >= 0, got " + std::to_string(weight));
+/// The mean load of the links that carry any; 0 when none does.
+double mean_loaded_link(const std::vector<double>& background) {
   double total = 0;
   int loaded = 0;
   for (double load : background)
@@ -17,9 +17,17 @@ std::shared_ptr<const std::vector<double>> interference_link_costs(
       total += load;
       ++loaded;
     }
-  if (weight == 0 || loaded == 0) return nullptr;
+  return loaded ? total / loaded : 0.0;
+}
+
+}  // namespace
+
+std::shared_ptr<const std::vector<double>> interference_link_costs(
+    const std::vector<double>& background, double weight) {
+  if (!(weight >= 0)) throw Error("interference weight must be >= 0, got " + std::to_string(weight));
+  const double mean = mean_loaded_link(background);
+  if (weight == 0 || mean == 0) return nullptr;
   auto costs = std::make_shared<std::vector<double>>(background.size(), 0.0);
-  const double mean = total / loaded;
   for (std::size_t l = 0; l < background.size(); ++l)
     if (background[l] > 0) (*costs)[l] = weight * background[l] / mean;
   return costs;
@@ -27,16 +35,7 @@ std::shared_ptr<const std::vector<double>> interference_link_costs(
 
 void add_interference(FaultCost& cost, const std::vector<double>& background, double weight) {
   cost.link_extra = interference_link_costs(background, weight);
-  cost.link_extra_bytes = 0;
-  if (!cost.link_extra) return;
-  double total = 0;
-  int loaded = 0;
-  for (double load : background)
-    if (load > 0) {
-      total += load;
-      ++loaded;
-    }
-  cost.link_extra_bytes = total / loaded / weight;
+  cost.link_extra_bytes = cost.link_extra ? mean_loaded_link(background) / weight : 0.0;
 }
 
 double shared_traffic_fraction(const CommGraph& graph, const Topology& topology,
