@@ -25,6 +25,7 @@
 
 #include "alloc/allocators.hpp"
 #include "bench_machine.hpp"
+#include "bench_options.hpp"
 #include "faults/faults.hpp"
 #include "graph/generators.hpp"
 #include "map/mapper.hpp"
@@ -116,23 +117,14 @@ nlohmann::json run_job(const Machine& m, int tasks, const Options& options) {
 
 int main(int argc, char** argv) {
   Options options;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    const auto value = [&] {
-      if (i + 1 >= argc) throw std::runtime_error(arg + ": expected a value");
-      return std::string(argv[++i]);
-    };
-    try {
-      if (arg == "--torus") options.torus = value();
-      else if (arg == "--tasks") options.tasks = tofa_bench::parse_list(value());
-      else if (arg == "--budget-ms") options.budget_ms = std::stod(value());
-      else if (arg == "--quick") options.torus = "32x32x16", options.tasks = {64, 256};
-      else throw std::runtime_error("unknown option " + arg);
-    } catch (const std::exception& e) {
-      std::cerr << "bench_at_scale: " << e.what() << "\n";
-      return 2;
-    }
-  }
+  const bool options_ok = tofa_bench::parse_options(argc, argv, "bench_at_scale", [&](const std::string& arg, const auto& value) {
+    if (arg == "--torus") options.torus = value();
+    else if (arg == "--tasks") options.tasks = tofa_bench::parse_list(value());
+    else if (arg == "--budget-ms") options.budget_ms = std::stod(value());
+    else if (arg == "--quick") options.torus = "32x32x16", options.tasks = {64, 256};
+    else throw std::runtime_error("unknown option " + arg);
+  });
+  if (!options_ok) return 2;
   try {
     const Machine m = tofa_bench::build_machine(options.torus, options.max_box, options.failing);
     nlohmann::json jobs = nlohmann::json::array();

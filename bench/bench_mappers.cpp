@@ -13,6 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench_options.hpp"
+
 #include "alloc/allocators.hpp"
 #include "base/error.hpp"
 #include "graph/generators.hpp"
@@ -127,16 +129,10 @@ nlohmann::json run_case(const BenchCase& c) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string examples = "examples";
-  bool quick = false;
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--examples") == 0 && i + 1 < argc) examples = argv[++i];
-    else if (std::strcmp(argv[i], "--quick") == 0) quick = true;
-    else {
-      std::fprintf(stderr, "usage: bench_mappers [--examples DIR] [--quick]\n");
-      return 2;
-    }
-  }
+  tofa_bench::ExamplesOptions options;
+  if (!tofa_bench::parse_examples_options(argc, argv, "bench_mappers", options)) return 2;
+  const std::string& examples = options.examples;
+  const bool quick = options.quick;
   try {
     int repetitions = quick ? 3 : 21;
     auto torus8 = tofa::Topology::from_spec("torus:8x8x8");

@@ -17,6 +17,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench_options.hpp"
+
 #include "graph/generators.hpp"
 #include "map/mapper.hpp"
 #include "map/mims/mims.hpp"
@@ -171,16 +173,10 @@ nlohmann::json quality(const std::string& examples, bool quick) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string examples = "examples";
-  bool quick = false;
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--examples") == 0 && i + 1 < argc) examples = argv[++i];
-    else if (std::strcmp(argv[i], "--quick") == 0) quick = true;
-    else {
-      std::fprintf(stderr, "usage: bench_mims [--examples DIR] [--quick]\n");
-      return 2;
-    }
-  }
+  tofa_bench::ExamplesOptions options;
+  if (!tofa_bench::parse_examples_options(argc, argv, "bench_mims", options)) return 2;
+  const std::string& examples = options.examples;
+  const bool quick = options.quick;
   try {
     std::fprintf(stderr, "MIMS packing scaling\n");
     nlohmann::json out = {{"benchmark", "mims"}, {"scaling", scaling(quick)}};

@@ -37,6 +37,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_machine.hpp"
+#include "bench_options.hpp"
 #include "graph/generators.hpp"
 #include "service/service_state.hpp"
 
@@ -159,26 +160,17 @@ Before compare_with_before(ServiceState& state, const tofa_bench::Machine& m,
 // long: the benchmark's options, cases and JSON in one driver.
 int main(int argc, char** argv) {
   Options options;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    const auto value = [&] {
-      if (i + 1 >= argc) throw std::runtime_error(arg + ": expected a value");
-      return std::string(argv[++i]);
-    };
-    try {
-      if (arg == "--torus") options.torus = value();
-      else if (arg == "--cores") options.cores = std::stoi(value());
-      else if (arg == "--failing") options.failing = std::stoi(value());
-      else if (arg == "--tasks") options.tasks = tofa_bench::parse_list(value());
-      else if (arg == "--jobs") options.jobs = std::stoi(value());
-      else if (arg == "--max-box") options.max_box = std::stoi(value());
-      else if (arg == "--strategy") options.strategy = value();
-      else throw std::runtime_error("unknown option " + arg);
-    } catch (const std::exception& e) {
-      std::cerr << "bench_scheduler_path: " << e.what() << "\n";
-      return 2;
-    }
-  }
+  const bool options_ok = tofa_bench::parse_options(argc, argv, "bench_scheduler_path", [&](const std::string& arg, const auto& value) {
+    if (arg == "--torus") options.torus = value();
+    else if (arg == "--cores") options.cores = std::stoi(value());
+    else if (arg == "--failing") options.failing = std::stoi(value());
+    else if (arg == "--tasks") options.tasks = tofa_bench::parse_list(value());
+    else if (arg == "--jobs") options.jobs = std::stoi(value());
+    else if (arg == "--max-box") options.max_box = std::stoi(value());
+    else if (arg == "--strategy") options.strategy = value();
+    else throw std::runtime_error("unknown option " + arg);
+  });
+  if (!options_ok) return 2;
   // A state directory, as slurmctld's: every record is written out.
   char state_dir[] = "/tmp/tofa-bench-state-XXXXXX";
   if (mkdtemp(state_dir) == nullptr) {

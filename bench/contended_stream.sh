@@ -89,14 +89,17 @@ run() {
         grep -q "job $jid: TOFA chose its" "$DIR/log/slurmctld.log" && chose=$((chose + 1))
         query "PLACEMENT job=$jid" 2>/dev/null | grep -q '^OK' && recorded=$((recorded + 1))
     done
-    # "TOFA chose its K nodes (T ms, of which node choice P ms)": TOFA's time per started job
-    local tofa_us placement_us
-    read -r tofa_us placement_us < <(sed -n 's/.*TOFA chose its [0-9]* nodes (\([0-9.]*\) ms, of which node choice \([0-9.]*\) ms).*/\1 \2/p' \
-        "$DIR/log/slurmctld.log" | awk '{ t += $1; p += $2; n++ } END { if (n) printf "%d %d\n", 1000 * t / n, 1000 * p / n; else print "0 0" }')
-    printf '{"select": "%s", "jobs": %d, "completed": %d, "tofa_jobs": %d, "tofa_chose_nodes": %d, "placement_recorded": %d, "cycles": %d, "mean_cycle_us": %d, "max_cycle_us": %d, "mean_tofa_job_test_us": %d, "mean_placement_us": %d}\n' \
+    # "TOFA chose its K nodes (T ms, of which node choice P ms; candidates C,
+    # cons_tres S, mapping request M)": TOFA's time per started job, split
+    local split
+    split=$(sed -n 's/.*TOFA chose its [0-9]* nodes (\([0-9.]*\) ms, of which node choice \([0-9.]*\) ms; candidates \([0-9.]*\), cons_tres \([0-9.]*\), mapping request \([0-9.]*\)).*/\1 \2 \3 \4 \5/p' \
+        "$DIR/log/slurmctld.log" | awk '{ for (k = 1; k <= 5; k++) s[k] += $k; n++ }
+            END { for (k = 1; k <= 5; k++) printf "%d ", n ? 1000 * s[k] / n : 0 }')
+    set -- $split
+    printf '{"select": "%s", "jobs": %d, "completed": %d, "tofa_jobs": %d, "tofa_chose_nodes": %d, "placement_recorded": %d, "cycles": %d, "mean_cycle_us": %d, "max_cycle_us": %d, "mean_tofa_job_test_us": %d, "mean_placement_us": %d, "mean_candidates_us": %d, "mean_cons_tres_us": %d, "mean_mapping_request_us": %d}\n' \
         "$select" $((2 * jobs_each)) "$completed" "$jobs_each" "$chose" "$recorded" \
         "$(sdiag_value 'Total cycles')" "$(sdiag_value 'Mean cycle')" "$(sdiag_value 'Max cycle')" \
-        "$tofa_us" "$placement_us" > "$file"
+        "$1" "$2" "$3" "$4" "$5" > "$file"
     cd "$top" || return 1
     "$MINICLUSTER" down --dir "$DIR" >/dev/null 2>&1
     started=no
@@ -120,7 +123,8 @@ def pooled(path):
     total["mean_cycle_us"] = round(busy / max(total["cycles"], 1))
     total["max_cycle_us"] = max(r["max_cycle_us"] for r in runs)
     started = max(total["tofa_chose_nodes"], 1)
-    for key in ("mean_tofa_job_test_us", "mean_placement_us"):
+    for key in ("mean_tofa_job_test_us", "mean_placement_us", "mean_candidates_us",
+                "mean_cons_tres_us", "mean_mapping_request_us"):
         total[key] = round(sum(r[key] * r["tofa_chose_nodes"] for r in runs) / started)
     total["round_mean_cycle_us"] = [r["mean_cycle_us"] for r in runs]
     total["select"] = runs[0]["select"]
@@ -137,7 +141,10 @@ rows = [("jobs completed", "completed"), ("TOFA jobs with a recorded TOFA placem
         ("TOFA jobs whose nodes TOFA chose", "tofa_chose_nodes"), ("scheduler cycles", "cycles"),
         ("mean scheduler cycle (us)", "mean_cycle_us"), ("max scheduler cycle (us)", "max_cycle_us"),
         ("TOFA's node choice per started job, mean (us)", "mean_tofa_job_test_us"),
-        ("of which the placement, mean (us)", "mean_placement_us")]
+        ("of which the placement, mean (us)", "mean_placement_us"),
+        ("of which the candidates (free CPUs as text), mean (us)", "mean_candidates_us"),
+        ("of which cons_tres on TOFA's nodes, mean (us)", "mean_cons_tres_us"),
+        ("of which the mapping request, mean (us)", "mean_mapping_request_us")]
 with open("docs/contended-stream.md", "w") as f:
     f.write("# A contended job stream: TOFA beside plain jobs\n\n")
     where = ("munged and slurmctld on CPU 0, the slurmd, steps and clients on the others"

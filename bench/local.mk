@@ -34,7 +34,7 @@ EXTRA_DIST += examples/rubik/README.md $(wildcard $(srcdir)/examples/rubik/*.rub
 noinst_PROGRAMS += bench/bench_at_scale
 bench_bench_at_scale_SOURCES = bench/bench_at_scale.cpp
 bench_bench_at_scale_LDADD = common/libtofa.la
-EXTRA_DIST += bench/bench_machine.hpp
+EXTRA_DIST += bench/bench_machine.hpp bench/bench_options.hpp
 # tofa's time inside slurmctld's scheduling pass per job (issue 38, item 1).
 noinst_PROGRAMS += bench/bench_scheduler_path
 bench_bench_scheduler_path_SOURCES = bench/bench_scheduler_path.cpp

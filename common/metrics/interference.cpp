@@ -44,11 +44,7 @@ double shared_traffic_fraction(const CommGraph& graph, const Topology& topology,
   if (background.size() != static_cast<std::size_t>(topology.link_slot_count()))
     throw Error("link loads: " + std::to_string(background.size()) + " entries, expected " +
                 std::to_string(topology.link_slot_count()));
-  const std::vector<double> loads = link_loads(graph, topology, placement);
-  std::vector<std::pair<int, double>> own;
-  for (std::size_t l = 0; l < loads.size(); ++l)
-    if (loads[l] > 0) own.emplace_back(static_cast<int>(l), loads[l]);
-  return shared_share(own, background);
+  return shared_share(sparse_link_loads(graph, topology, placement), background);
 }
 
 double shared_share(const std::vector<std::pair<int, double>>& own,

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/error.hpp"
@@ -24,30 +25,52 @@ void for_each_edge(const CommGraph& graph, Visit visit) {
       if (adjacency[k] > a) visit(a, adjacency[k], bytes[k]);
 }
 
-void add_route_load(const Topology& topology, int from, int to, double bytes,
-                    std::vector<double>& loads) {
-  for (const Link& link : topology.route(from, to).links) loads[topology.link_id(link)] += bytes;
-}
-
-std::vector<double> unchecked_link_loads(const CommGraph& graph, const Topology& topology,
-                                         const std::vector<int>& placement) {
-  std::vector<double> loads(topology.link_slot_count(), 0.0);
+// Per link, in ascending link id, the bytes the job's routes put on it.
+// Each link's contributions are summed in edge order, as a dense per-link
+// vector would sum them, so both give the same bytes to the last bit.
+std::vector<std::pair<int, double>> unchecked_sparse_link_loads(const CommGraph& graph,
+                                                                const Topology& topology,
+                                                                const std::vector<int>& placement) {
+  std::vector<std::pair<int, double>> loads;
+  const auto add_route = [&](int from, int to, double bytes) {
+    for (const Link& link : topology.route(from, to).links)
+      loads.emplace_back(topology.link_id(link), bytes);
+  };
   for_each_edge(graph, [&](int a, int b, double bytes) {
     const int from = placement[a];
     const int to = placement[b];
     if (from == to || !(bytes > 0)) return;
-    add_route_load(topology, from, to, bytes / 2, loads);
-    add_route_load(topology, to, from, bytes / 2, loads);
+    add_route(from, to, bytes / 2);
+    add_route(to, from, bytes / 2);
   });
+  std::stable_sort(loads.begin(), loads.end(),
+                   [](const auto& x, const auto& y) { return x.first < y.first; });
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < loads.size(); ++i) {
+    if (kept > 0 && loads[kept - 1].first == loads[i].first)
+      loads[kept - 1].second += loads[i].second;
+    else
+      loads[kept++] = loads[i];
+  }
+  loads.resize(kept);
   return loads;
 }
 
 }  // namespace
 
+std::vector<std::pair<int, double>> sparse_link_loads(const CommGraph& graph,
+                                                      const Topology& topology,
+                                                      const std::vector<int>& placement) {
+  check_placement_shape(graph, topology.node_count(), placement);
+  return unchecked_sparse_link_loads(graph, topology, placement);
+}
+
 std::vector<double> link_loads(const CommGraph& graph, const Topology& topology,
                                const std::vector<int>& placement) {
-  check_placement_shape(graph, topology.node_count(), placement);
-  return unchecked_link_loads(graph, topology, placement);
+  std::vector<double> loads(topology.link_slot_count(), 0.0);
+  for (const auto& [link, bytes] : sparse_link_loads(graph, topology, placement))
+    loads[link] = bytes;
+  return loads;
 }
 
 double mims(const CommGraph& graph, const std::vector<int>& group_of) {
@@ -103,8 +126,8 @@ PlacementMetrics evaluate_placement(const CommGraph& graph, const Topology& topo
   }
   if (metrics.total_bytes > 0) metrics.dilation = metrics.hop_bytes / metrics.total_bytes;
 
-  for (double load : unchecked_link_loads(graph, topology, placement)) {
-    if (load > 0) ++metrics.links_used;
+  for (const auto& [link, load] : unchecked_sparse_link_loads(graph, topology, placement)) {
+    ++metrics.links_used;
     metrics.max_link_load = std::max(metrics.max_link_load, load);
   }
 

@@ -1,6 +1,7 @@
 // Quality of a placement of tasks onto nodes.
 #pragma once
 
+#include <utility>
 #include <vector>
 
 #include "graph/graph.hpp"
@@ -28,6 +29,12 @@ struct PlacementMetrics {
 /// R(node(v), node(u)): the undirected weight G(u,v)+G(v,u) split evenly.
 std::vector<double> link_loads(const CommGraph& graph, const Topology& topology,
                                const std::vector<int>& placement);
+
+/// The same loads as (link id, bytes) pairs in ascending link id, only the
+/// links that carry bytes: no vector of every link of the machine.
+std::vector<std::pair<int, double>> sparse_link_loads(const CommGraph& graph,
+                                                      const Topology& topology,
+                                                      const std::vector<int>& placement);
 
 /// Maximum Interconnective Message Size: the largest bytes of an edge {u,v}
 /// with group_of[u] != group_of[v]; 0 when no edge crosses groups. group_of

@@ -109,7 +109,7 @@ void ServiceState::finish_mapping(const PlaceRequest& request, long long sequenc
       graph = graph_record->graph;
     }
     graph = restored(request.graph_id, std::move(graph));
-    std::vector<double> outage;
+    std::shared_ptr<const std::vector<double>> outage;
     if (runs.empty()) {  // settled by take_placement otherwise
       std::optional<std::vector<std::string>> published =
           publish_order(request, sequence, *graph, outage);
@@ -117,10 +117,10 @@ void ServiceState::finish_mapping(const PlaceRequest& request, long long sequenc
       runs = std::move(*published);
     } else {
       std::lock_guard<std::mutex> lock(mutex_);
-      outage = health_.outage_vector(topology_, settings_.outage_model);
+      outage = health_.outage_snapshot(topology_, settings_.outage_model);
     }
     ordered = true;
-    record_metrics(job, sequence, *graph, runs, outage);
+    record_metrics(job, sequence, *graph, runs, *outage);
   } catch (const std::exception& e) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -144,7 +144,7 @@ const PlacementRecord* ServiceState::queued_record(unsigned job, long long seque
 std::optional<std::vector<std::string>> ServiceState::publish_order(const PlaceRequest& request,
                                                                     long long sequence,
                                                                     const CommGraph& graph,
-                                                                    std::vector<double>& outage) {
+                                                                    std::shared_ptr<const std::vector<double>>& outage) {
   const unsigned job = *request.job;
   PlacementInput input;
   {
@@ -155,7 +155,7 @@ std::optional<std::vector<std::string>> ServiceState::publish_order(const PlaceR
   // 4096 tasks on 65,536 nodes the metrics took most of the time.
   input.metrics = false;
   ComputedPlacement computed = compute_placement(input);
-  outage = std::move(input.outage);
+  outage = input.outage;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     const PlacementRecord* record = queued_record(job, sequence);

@@ -165,7 +165,7 @@ ComputedPlacement compute_placement(const PlacementInput& input) {
       limits = std::move(healthy);
   }
   request.candidate_nodes = limits.nodes;
-  request.outage = input.outage;
+  if (input.outage) request.outage = *input.outage;
   request.slots_per_node = input.slots_per_node;
   request.fault_cost = input.fault_cost;
   request.parameters = input.parameters;
@@ -201,7 +201,7 @@ ComputedPlacement compute_placement(const PlacementInput& input) {
   result.nodes.reserve(placement.size());
   for (int node : placement) result.nodes.push_back(input.topology->node_name(node));
   if (input.metrics)
-    result.metrics = evaluate_placement(*input.graph, *input.topology, placement, input.outage);
+    result.metrics = evaluate_placement(*input.graph, *input.topology, placement, request.outage);
   result.placement = std::move(placement);
   return result;
 }

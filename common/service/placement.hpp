@@ -2,6 +2,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -17,7 +18,9 @@ namespace tofa::service {
 struct PlacementInput {
   const Topology* topology = nullptr;
   const CommGraph* graph = nullptr;
-  std::vector<double> outage;  ///< per topology node
+  /// per topology node; a shared snapshot: the service takes it under its
+  /// lock without copying (null = no outage)
+  std::shared_ptr<const std::vector<double>> outage;
   FaultCost fault_cost;
   std::string strategy;        ///< a registered name
   /// Node names in preference order, hostlist ranges allowed; "" = all nodes.

@@ -16,11 +16,8 @@ void RunningLinks::update(const Topology& topology, const std::vector<Job>& runn
   }
   for (const Job& job : running) {  // outside the lock: a route walk per edge
     if (next.count(job.job) || !job.graph) continue;
-    Counted counted{job.placement, {}};
-    const std::vector<double> loads = link_loads(*job.graph, topology, job.placement);
-    for (std::size_t l = 0; l < loads.size(); ++l)
-      if (loads[l] > 0) counted.links.emplace_back(static_cast<int>(l), loads[l]);
-    next.emplace(job.job, std::move(counted));
+    next.emplace(job.job,
+                 Counted{job.placement, sparse_link_loads(*job.graph, topology, job.placement)});
   }
   std::lock_guard<std::mutex> lock(mutex_);
   jobs_ = std::move(next);

@@ -489,10 +489,10 @@ PlacementInput ServiceState::placement_input(const PlaceRequest& request,
                                              const std::string& strategy, const CommGraph& graph,
                                              bool claims) const {
   PlacementInput input;
-  input.outage = health_.outage_vector(topology_, settings_.outage_model);
+  input.outage = health_.outage_snapshot(topology_, settings_.outage_model);
   if (claims)
     for (int node = 0; node < topology_.node_count(); ++node)
-      if (input.outage[node] > settings_.outage_threshold)
+      if ((*input.outage)[node] > settings_.outage_threshold)
         input.failing.push_back(topology_.node_name(node));
   input.topology = &topology_;
   input.graph = &graph;

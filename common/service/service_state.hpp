@@ -216,7 +216,7 @@ class ServiceState {
   std::optional<std::vector<std::string>> publish_order(const PlaceRequest& request,
                                                         long long sequence,
                                                         const CommGraph& graph,
-                                                        std::vector<double>& outage);
+                                                        std::shared_ptr<const std::vector<double>>& outage);
   /// Evaluates what runs and stores the metrics in the record, if unchanged.
   void record_metrics(unsigned job, long long sequence, const CommGraph& graph,
                       const std::vector<std::string>& runs, const std::vector<double>& outage);

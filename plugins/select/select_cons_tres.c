@@ -354,7 +354,9 @@ static int _tofa_job_test(slurm_select_ops_t *ops, job_record_t *job_ptr,
 {
 	char err[1024] = "", *free_slots = NULL;
 	bitstr_t *wanted = NULL, *restricted = NULL;
-	double start = tofa_now_ms(), placed_in = 0;
+	/* where the time goes, logged per started job: candidates, node
+	 * choice, cons_tres on the chosen nodes, the mapping request */
+	double start = tofa_now_ms(), placed_in = 0, slots_in = 0, cons_in = 0, fit_in;
 	uint64_t room = 0;
 	uint32_t count, tasks = job_ptr->details ? job_ptr->details->num_tasks : 0;
 	uint32_t place_min = min_nodes, place_max = max_nodes;
@@ -372,6 +374,7 @@ static int _tofa_job_test(slurm_select_ops_t *ops, job_record_t *job_ptr,
 	}
 	tofa_job_node_bounds(job_ptr, &place_min, &place_max);
 	free_slots = _free_task_slots(job_ptr, bitmap, place_min, &room);
+	slots_in = tofa_now_ms() - start;
 	if (room < tasks && !preemptee_candidates) {
 		/* Too few free CPUs: cons_tres will say so without a placement. */
 		snprintf(err, sizeof(err), "%" PRIu64 " free task slots for %u tasks",
@@ -395,9 +398,11 @@ static int _tofa_job_test(slurm_select_ops_t *ops, job_record_t *job_ptr,
 	}
 	restricted = bit_copy(bitmap);
 	bit_and(restricted, wanted);
+	cons_in = tofa_now_ms();
 	rc = ops->job_test(job_ptr, restricted, count, count, count, mode,
 			   preemptee_candidates, preemptee_job_list,
 			   exc_core_bitmap);
+	cons_in = tofa_now_ms() - cons_in;
 	/*
 	 * On nodes whose free CPUs hold the job exactly, cons_tres may spread
 	 * the CPUs its own way (an odd count on a node with -c 2: 7, 6, 4, 8, 6
@@ -416,10 +421,12 @@ static int _tofa_job_test(slurm_select_ops_t *ops, job_record_t *job_ptr,
 	if (rc == SLURM_SUCCESS) {
 		bit_clear_all(bitmap);
 		bit_or(bitmap, restricted);
+		fit_in = tofa_now_ms();
 		_fit_to_allocation(job_ptr, graph_id);
-		info("%s: %s: job %u: TOFA chose its %u nodes (%.2f ms, of which node choice %.2f ms)",
+		fit_in = tofa_now_ms() - fit_in;
+		info("%s: %s: job %u: TOFA chose its %u nodes (%.3f ms, of which node choice %.3f ms; candidates %.3f, cons_tres %.3f, mapping request %.3f)",
 		     log_prefix, __func__, job_ptr->job_id, count,
-		     tofa_now_ms() - start, placed_in);
+		     tofa_now_ms() - start, placed_in, slots_in, cons_in, fit_in);
 		FREE_NULL_BITMAP(wanted);
 		FREE_NULL_BITMAP(restricted);
 		return rc;

@@ -208,10 +208,9 @@ struct Rank {
 double busiest_link_bytes(const MappingRequest& request, const Placement& placement) {
   const FaultCost& cost = request.fault_cost;
   if (!cost.link_extra || !(cost.link_extra_bytes > 0)) return 0;
-  const std::vector<double> own = link_loads(*request.graph, *request.topology, placement);
   double busiest = 0;
-  for (std::size_t l = 0; l < own.size(); ++l)
-    if (own[l] > 0) busiest = std::max(busiest, own[l] + (*cost.link_extra)[l] * cost.link_extra_bytes);
+  for (const auto& [link, bytes] : sparse_link_loads(*request.graph, *request.topology, placement))
+    busiest = std::max(busiest, bytes + (*cost.link_extra)[link] * cost.link_extra_bytes);
   return busiest;
 }
 

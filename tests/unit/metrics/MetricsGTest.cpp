@@ -2,9 +2,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <numeric>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/error.hpp"
@@ -158,6 +160,35 @@ TEST(Metrics, LinkLoadsAddUpToHopBytesForAnyPlacement) {
   EXPECT_DOUBLE_EQ(m.dilation, m.average_hops);  // all edges carry the same bytes
   EXPECT_GT(m.average_hops, 1.0);
   EXPECT_LE(m.max_hops, 24);  // 8 hops per dimension at most
+}
+
+TEST(Metrics, SparseLinkLoadsAreTheLoadedLinksInIdOrder) {
+  const tofa::Topology topology({8, 8, 8}, {true, true, false});
+  const tofa::CommGraph graph = tofa_test::stencil_graph(4, 4, 4, 7.0);
+  std::vector<int> placement(64);
+  std::mt19937 generator(7);
+  std::uniform_int_distribution<int> node(0, topology.node_count() - 1);
+  for (int& n : placement) n = node(generator);
+  // recounted here, edge by edge along R(u,v) and R(v,u)
+  std::vector<double> dense(topology.link_slot_count(), 0.0);
+  for (int a = 0; a < graph.task_count(); ++a)
+    for (std::int64_t k = graph.offsets()[a]; k < graph.offsets()[a + 1]; ++k) {
+      const int b = graph.adjacency()[k];
+      if (b < a || placement[a] == placement[b]) continue;
+      for (const auto& [from, to] : {std::pair{placement[a], placement[b]},
+                                     std::pair{placement[b], placement[a]}})
+        for (const Link& link : topology.route(from, to).links)
+          dense[topology.link_id(link)] += graph.bytes()[k] / 2;
+    }
+  const std::vector<std::pair<int, double>> sparse =
+      tofa::sparse_link_loads(graph, topology, placement);
+  std::vector<std::pair<int, double>> loaded;
+  for (std::size_t l = 0; l < dense.size(); ++l)
+    if (dense[l] > 0) loaded.emplace_back(static_cast<int>(l), dense[l]);
+  ASSERT_GT(loaded.size(), 10u);
+  EXPECT_EQ(sparse, loaded);  // same links, same bytes to the last bit
+  const std::vector<double> from_sparse = tofa::link_loads(graph, topology, placement);
+  EXPECT_EQ(from_sparse, dense);
 }
 
 TEST(Metrics, RejectsInvalidPlacements) {
