@@ -274,49 +274,45 @@ static int _generic_choice(topology_eval_t *topo_eval, bool recorded,
 	return rc;
 }
 
+/* One node choice of tofa_job_healthy_first. */
+struct tofa_choose_args {
+	topology_eval_t *topo_eval;
+	const char *graph_id;
+	bool recorded;
+	char err[1024];
+};
+
+static int _tofa_choose_on(bitstr_t *nodes, void *arg)
+{
+	struct tofa_choose_args *a = arg;
+
+	return _tofa_choose(a->topo_eval, a->graph_id, nodes, &a->recorded,
+			    a->err, sizeof(a->err));
+}
+
 extern int topology_p_eval_nodes(topology_eval_t *topo_eval)
 {
 	job_record_t *job_ptr = topo_eval->job_ptr;
-	const char *graph_id = NULL;
-	char err[1024] = "";
-	bool recorded = false;
-	bitstr_t *healthy;
-	int dropped = 0, rc;
+	struct tofa_choose_args args = { topo_eval, NULL, false, "" };
 
-	if (job_ptr && job_ptr->details && topo_eval->node_map &&
-	    topo_eval->avail_res_array)
-		graph_id = tofa_job_env(job_ptr, TOFA_ENV_GRAPH_ID);
-	if (graph_id && job_ptr->details->req_node_bitmap)
-		graph_id = NULL; /* pinned nodes (-w, cli_filter/tofa): theirs */
-	if (graph_id && job_ptr->het_job_id && job_ptr->het_job_offset)
-		graph_id = NULL; /* a heterogeneous job's graph is its first's */
-	if (!graph_id)
+	if (job_ptr && topo_eval->node_map && topo_eval->avail_res_array)
+		args.graph_id = tofa_job_graph(job_ptr);
+	if (!args.graph_id)
 		return common_topo_choose_nodes(topo_eval);
 	if (!tofa_service_running()) {
 		info("%s: %s: %pJ: the TOFA service is not running; Slurm chooses its nodes",
 		     plugin_type, __func__, job_ptr);
 		return common_topo_choose_nodes(topo_eval);
 	}
-
-	healthy = tofa_job_without_failing(topo_eval->node_map, &dropped);
-	rc = _tofa_choose(topo_eval, graph_id, healthy, &recorded, err,
-			  sizeof(err));
-	FREE_NULL_BITMAP(healthy);
-	if (rc == SLURM_SUCCESS)
-		return rc;
-	if (dropped && tofa_service_only_failing_fit_waits()) {
-		info("%s: %s: %pJ waits: it does not fit without the %d usable node(s) above OutageThreshold=%g",
-		     plugin_type, __func__, job_ptr, dropped,
-		     tofa_service_outage_threshold());
-		return _wait(job_ptr, recorded);
+	switch (tofa_job_healthy_first(job_ptr, topo_eval->node_map,
+				       _tofa_choose_on, &args)) {
+	case TOFA_JOB_CHOSEN:
+		return SLURM_SUCCESS;
+	case TOFA_JOB_WAITS:
+		return _wait(job_ptr, args.recorded);
+	default:
+		return _generic_choice(topo_eval, args.recorded, args.err);
 	}
-	if (dropped) {
-		rc = _tofa_choose(topo_eval, graph_id, topo_eval->node_map,
-				  &recorded, err, sizeof(err));
-		if (rc == SLURM_SUCCESS)
-			return rc;
-	}
-	return _generic_choice(topo_eval, recorded, err);
 }
 
 /* ---- the rest of the topology API: as topology/flat (default) ------------- */

@@ -162,6 +162,41 @@ extern bitstr_t *tofa_job_without_failing(bitstr_t *nodes, int *dropped)
 	return healthy;
 }
 
+extern const char *tofa_job_graph(job_record_t *job_ptr)
+{
+	const char *graph_id = tofa_job_env(job_ptr, TOFA_ENV_GRAPH_ID);
+
+	if (!graph_id || !job_ptr->details || job_ptr->details->req_node_bitmap)
+		return NULL;
+	if (job_ptr->het_job_id && job_ptr->het_job_offset)
+		return NULL;
+	return graph_id;
+}
+
+extern tofa_job_outcome_t tofa_job_healthy_first(
+	job_record_t *job_ptr, bitstr_t *candidates,
+	int (*choose)(bitstr_t *nodes, void *arg), void *arg)
+{
+	int dropped = 0, rc;
+	bitstr_t *healthy = tofa_job_without_failing(candidates, &dropped);
+
+	rc = choose(healthy, arg);
+	FREE_NULL_BITMAP(healthy);
+	if (rc == SLURM_SUCCESS)
+		return TOFA_JOB_CHOSEN;
+	if (!dropped)
+		return TOFA_JOB_NOT_CHOSEN;
+	if (tofa_service_only_failing_fit_waits()) {
+		info("%s: job %u waits: it does not fit without the %d candidate node(s) above OutageThreshold=%g",
+		     log_prefix, job_ptr->job_id, dropped, tofa_service_outage_threshold());
+		return TOFA_JOB_WAITS;
+	}
+	info("%s: job %u may use %d node(s) above OutageThreshold=%g (OnlyFailingNodesFit=use)",
+	     log_prefix, job_ptr->job_id, dropped, tofa_service_outage_threshold());
+	return choose(candidates, arg) == SLURM_SUCCESS ? TOFA_JOB_CHOSEN :
+							  TOFA_JOB_NOT_CHOSEN;
+}
+
 extern double tofa_now_ms(void)
 {
 	struct timespec now;

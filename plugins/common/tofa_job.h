@@ -54,6 +54,26 @@ extern int tofa_job_map_later(job_record_t *job_ptr, const char *allocation,
 /* Drops the job's record, if any: it names nodes the job did not get. */
 extern void tofa_job_forget(job_record_t *job_ptr);
 
+/* The graph id TOFA places the job by, NULL when Slurm places it: no
+ * graph, nodes pinned by the user (-w, cli_filter/tofa: theirs stand), or a
+ * heterogeneous job's later component (the graph is its first's). */
+extern const char *tofa_job_graph(job_record_t *job_ptr);
+
+/* Outcomes of tofa_job_healthy_first. */
+typedef enum {
+	TOFA_JOB_CHOSEN,	/* `choose` succeeded */
+	TOFA_JOB_WAITS,		/* only nodes above OutageThreshold would do */
+	TOFA_JOB_NOT_CHOSEN	/* `choose` failed on every candidate set */
+} tofa_job_outcome_t;
+
+/* TOFA's node choice by `choose` (SLURM_SUCCESS when it placed the job) on
+ * `candidates` without the nodes above OutageThreshold while the job fits
+ * there; when it fits only with them, it waits (OnlyFailingNodesFit=wait,
+ * logged) or `choose` is tried on all of `candidates` (use). */
+extern tofa_job_outcome_t tofa_job_healthy_first(
+	job_record_t *job_ptr, bitstr_t *candidates,
+	int (*choose)(bitstr_t *nodes, void *arg), void *arg);
+
 /* A copy of `nodes` without those above OutageThreshold; *dropped says how
  * many were taken out (0, and a plain copy, when the service cannot say). */
 extern bitstr_t *tofa_job_without_failing(bitstr_t *nodes, int *dropped);

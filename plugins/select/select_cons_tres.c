@@ -453,40 +453,34 @@ fallback:
 	return rc;
 }
 
-/* A TOFA job runs on nodes at or below OutageThreshold while it fits there;
- * otherwise it waits (OnlyFailingNodesFit=wait) or may use them (use). */
-static int _tofa_job_test_healthy_first(slurm_select_ops_t *ops,
-					job_record_t *job_ptr,
-					const char *graph_id, bitstr_t *bitmap,
-					uint32_t min_nodes, uint32_t max_nodes,
-					uint32_t req_nodes, uint16_t mode,
-					List preemptee_candidates,
-					List *preemptee_job_list,
-					bitstr_t *exc_core_bitmap)
-{
-	int dropped = 0, rc;
-	bitstr_t *healthy = tofa_job_without_failing(bitmap, &dropped);
+/* One node choice of tofa_job_healthy_first: the job's test on `nodes`,
+ * which replace the candidates when it succeeds; rc is the last test's
+ * (Slurm tells a busy cluster from an impossible request by it). */
+struct tofa_test_args {
+	slurm_select_ops_t *ops;
+	job_record_t *job_ptr;
+	const char *graph_id;
+	bitstr_t *bitmap;
+	uint32_t min_nodes, max_nodes, req_nodes;
+	uint16_t mode;
+	List preemptee_candidates;
+	List *preemptee_job_list;
+	bitstr_t *exc_core_bitmap;
+	int rc;
+};
 
-	rc = _tofa_job_test(ops, job_ptr, graph_id, healthy, min_nodes,
-			    max_nodes, req_nodes, mode, preemptee_candidates,
-			    preemptee_job_list, exc_core_bitmap);
-	if (rc == SLURM_SUCCESS) {
-		bit_clear_all(bitmap);
-		bit_or(bitmap, healthy);
-	} else if (dropped && tofa_service_only_failing_fit_waits()) {
-		info("%s: %s: job %u waits: it does not fit without the %d candidate node(s) above OutageThreshold=%g",
-		     log_prefix, __func__, job_ptr->job_id, dropped,
-		     tofa_service_outage_threshold());
-	} else if (dropped) {
-		info("%s: %s: job %u may use %d node(s) above OutageThreshold=%g (OnlyFailingNodesFit=use)",
-		     log_prefix, __func__, job_ptr->job_id, dropped,
-		     tofa_service_outage_threshold());
-		rc = _tofa_job_test(ops, job_ptr, graph_id, bitmap, min_nodes,
-				    max_nodes, req_nodes, mode,
-				    preemptee_candidates, preemptee_job_list,
-				    exc_core_bitmap);
+static int _tofa_test_on(bitstr_t *nodes, void *arg)
+{
+	struct tofa_test_args *a = arg;
+	int rc = a->rc = _tofa_job_test(a->ops, a->job_ptr, a->graph_id, nodes,
+				a->min_nodes, a->max_nodes, a->req_nodes, a->mode,
+				a->preemptee_candidates, a->preemptee_job_list,
+				a->exc_core_bitmap);
+
+	if (rc == SLURM_SUCCESS && nodes != a->bitmap) {
+		bit_clear_all(a->bitmap);
+		bit_or(a->bitmap, nodes);
 	}
-	FREE_NULL_BITMAP(healthy);
 	return rc;
 }
 
@@ -501,22 +495,17 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 	CONS_OR(SLURM_ERROR);
 
 	if (mode == SELECT_MODE_RUN_NOW && job_ptr && bitmap)
-		graph_id = tofa_job_env(job_ptr, TOFA_ENV_GRAPH_ID);
-	/* Nodes pinned by the user (e.g. by cli_filter/tofa): theirs stand. */
-	if (graph_id && job_ptr->details && job_ptr->details->req_node_bitmap)
-		graph_id = NULL;
-	/* A heterogeneous job's graph is its first component's. */
-	if (graph_id && job_ptr->het_job_id && job_ptr->het_job_offset)
-		graph_id = NULL;
+		graph_id = tofa_job_graph(job_ptr);
 	if (!graph_id)
 		return ops->job_test(job_ptr, bitmap, min_nodes, max_nodes,
 				     req_nodes, mode, preemptee_candidates,
 				     preemptee_job_list, exc_core_bitmap);
-	return _tofa_job_test_healthy_first(ops, job_ptr, graph_id, bitmap,
-					    min_nodes, max_nodes, req_nodes,
-					    mode, preemptee_candidates,
-					    preemptee_job_list,
-					    exc_core_bitmap);
+	struct tofa_test_args args = {
+		ops, job_ptr, graph_id, bitmap, min_nodes, max_nodes,
+		req_nodes, mode, preemptee_candidates, preemptee_job_list,
+		exc_core_bitmap, SLURM_ERROR };
+	tofa_job_healthy_first(job_ptr, bitmap, _tofa_test_on, &args);
+	return args.rc;
 }
 
 /* ---- plain forwarding ---------------------------------------------------- */

@@ -170,7 +170,7 @@ if tofactl set-outage t2 0.9 >/dev/null 2>>"$DATA/srun.err"; then
         -o /dev/null --wrap 'srun true' 2>>"$DATA/srun.err") || true
     sleep 2
     state=$(job_state "$jid")
-    if [ -n "$jid" ] && [ "$state" = PENDING ] && grep -q "JobId=$jid waits: it does not fit without" "$DIR/log/slurmctld.log"; then
+    if [ -n "$jid" ] && [ "$state" = PENDING ] && grep -q "job $jid waits: it does not fit without" "$DIR/log/slurmctld.log"; then
         ok "a TOFA job that fits only with t2 waits (job $jid PENDING, reason $(squeue -h -j "$jid" -o %r))"
     else
         fail "a TOFA job that fits only with t2: job '$jid' state '$state' ($(tail -n 2 "$DATA/srun.err" | tr '\n' ' '))"
