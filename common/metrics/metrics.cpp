@@ -25,35 +25,54 @@ void for_each_edge(const CommGraph& graph, Visit visit) {
       if (adjacency[k] > a) visit(a, adjacency[k], bytes[k]);
 }
 
-// Per link, in ascending link id, the bytes the job's routes put on it.
-// Each link's contributions are summed in edge order, as a dense per-link
-// vector would sum them, so both give the same bytes to the last bit.
-std::vector<std::pair<int, double>> unchecked_sparse_link_loads(const CommGraph& graph,
-                                                                const Topology& topology,
-                                                                const std::vector<int>& placement) {
-  std::vector<std::pair<int, double>> loads;
-  const auto add_route = [&](int from, int to, double bytes) {
-    for (const Link& link : topology.route(from, to).links)
-      loads.emplace_back(topology.link_id(link), bytes);
-  };
+// Calls add(link id, bytes) for every link of R(u,v) and R(v,u) of every
+// edge between nodes, bytes/2 each way, in edge order.
+template <typename Add>
+void for_each_route_link(const CommGraph& graph, const Topology& topology,
+                         const std::vector<int>& placement, Add add) {
   for_each_edge(graph, [&](int a, int b, double bytes) {
     const int from = placement[a];
     const int to = placement[b];
     if (from == to || !(bytes > 0)) return;
-    add_route(from, to, bytes / 2);
-    add_route(to, from, bytes / 2);
+    for (const Link& link : topology.route(from, to).links) add(topology.link_id(link), bytes / 2);
+    for (const Link& link : topology.route(to, from).links) add(topology.link_id(link), bytes / 2);
   });
-  std::stable_sort(loads.begin(), loads.end(),
-                   [](const auto& x, const auto& y) { return x.first < y.first; });
-  std::size_t kept = 0;
-  for (std::size_t i = 0; i < loads.size(); ++i) {
-    if (kept > 0 && loads[kept - 1].first == loads[i].first)
-      loads[kept - 1].second += loads[i].second;
-    else
-      loads[kept++] = loads[i];
+}
+
+// Calls visit(link id, bytes) for every link the job's routes load, in
+// ascending link id. Each link's contributions are summed in edge order, as
+// a dense per-link vector sums them, so both ways below give the same bytes
+// to the last bit. Few route hops against the machine's links (a small job
+// on a large torus) are sorted; many go through a vector of every link
+// (64x32x32 torus: 16 tasks 0.02 ms sorted vs 0.86 ms through the vector).
+template <typename Visit>
+void visit_link_loads(const CommGraph& graph, const Topology& topology,
+                      const std::vector<int>& placement, Visit visit) {
+  std::size_t hop_count = 0;
+  for_each_edge(graph, [&](int a, int b, double) {
+    hop_count += 2 * static_cast<std::size_t>(topology.hop_distance(placement[a], placement[b]));
+  });
+  if (hop_count > static_cast<std::size_t>(topology.link_slot_count()) / 64) {
+    std::vector<double> dense(topology.link_slot_count(), 0.0);
+    for_each_route_link(graph, topology, placement,
+                        [&](int link, double bytes) { dense[link] += bytes; });
+    for (std::size_t l = 0; l < dense.size(); ++l)
+      if (dense[l] > 0) visit(static_cast<int>(l), dense[l]);
+    return;
   }
-  loads.resize(kept);
-  return loads;
+  std::vector<std::pair<int, double>> hops;
+  hops.reserve(hop_count);
+  for_each_route_link(graph, topology, placement,
+                      [&](int link, double bytes) { hops.emplace_back(link, bytes); });
+  std::stable_sort(hops.begin(), hops.end(),
+                   [](const auto& x, const auto& y) { return x.first < y.first; });
+  for (std::size_t i = 0; i < hops.size();) {
+    double bytes = 0;
+    std::size_t j = i;
+    for (; j < hops.size() && hops[j].first == hops[i].first; ++j) bytes += hops[j].second;
+    visit(hops[i].first, bytes);
+    i = j;
+  }
 }
 
 }  // namespace
@@ -62,14 +81,18 @@ std::vector<std::pair<int, double>> sparse_link_loads(const CommGraph& graph,
                                                       const Topology& topology,
                                                       const std::vector<int>& placement) {
   check_placement_shape(graph, topology.node_count(), placement);
-  return unchecked_sparse_link_loads(graph, topology, placement);
+  std::vector<std::pair<int, double>> loads;
+  visit_link_loads(graph, topology, placement,
+                   [&](int link, double bytes) { loads.emplace_back(link, bytes); });
+  return loads;
 }
 
 std::vector<double> link_loads(const CommGraph& graph, const Topology& topology,
                                const std::vector<int>& placement) {
+  check_placement_shape(graph, topology.node_count(), placement);
   std::vector<double> loads(topology.link_slot_count(), 0.0);
-  for (const auto& [link, bytes] : sparse_link_loads(graph, topology, placement))
-    loads[link] = bytes;
+  for_each_route_link(graph, topology, placement,
+                      [&](int link, double bytes) { loads[link] += bytes; });
   return loads;
 }
 
@@ -126,10 +149,10 @@ PlacementMetrics evaluate_placement(const CommGraph& graph, const Topology& topo
   }
   if (metrics.total_bytes > 0) metrics.dilation = metrics.hop_bytes / metrics.total_bytes;
 
-  for (const auto& [link, load] : unchecked_sparse_link_loads(graph, topology, placement)) {
+  visit_link_loads(graph, topology, placement, [&](int, double load) {
     ++metrics.links_used;
     metrics.max_link_load = std::max(metrics.max_link_load, load);
-  }
+  });
 
   metrics.abort_probability = expected_abort_probability(topology, graph, placement, outage);
   metrics.mims = mims(graph, placement);

@@ -162,33 +162,41 @@ TEST(Metrics, LinkLoadsAddUpToHopBytesForAnyPlacement) {
   EXPECT_LE(m.max_hops, 24);  // 8 hops per dimension at most
 }
 
+// Both ways of summing them: many route hops against the machine's links
+// (through a vector of every link) and few (sorted).
 TEST(Metrics, SparseLinkLoadsAreTheLoadedLinksInIdOrder) {
-  const tofa::Topology topology({8, 8, 8}, {true, true, false});
-  const tofa::CommGraph graph = tofa_test::stencil_graph(4, 4, 4, 7.0);
-  std::vector<int> placement(64);
-  std::mt19937 generator(7);
-  std::uniform_int_distribution<int> node(0, topology.node_count() - 1);
-  for (int& n : placement) n = node(generator);
-  // recounted here, edge by edge along R(u,v) and R(v,u)
-  std::vector<double> dense(topology.link_slot_count(), 0.0);
-  for (int a = 0; a < graph.task_count(); ++a)
-    for (std::int64_t k = graph.offsets()[a]; k < graph.offsets()[a + 1]; ++k) {
-      const int b = graph.adjacency()[k];
-      if (b < a || placement[a] == placement[b]) continue;
-      for (const auto& [from, to] : {std::pair{placement[a], placement[b]},
-                                     std::pair{placement[b], placement[a]}})
-        for (const Link& link : topology.route(from, to).links)
-          dense[topology.link_id(link)] += graph.bytes()[k] / 2;
-    }
-  const std::vector<std::pair<int, double>> sparse =
-      tofa::sparse_link_loads(graph, topology, placement);
-  std::vector<std::pair<int, double>> loaded;
-  for (std::size_t l = 0; l < dense.size(); ++l)
-    if (dense[l] > 0) loaded.emplace_back(static_cast<int>(l), dense[l]);
-  ASSERT_GT(loaded.size(), 10u);
-  EXPECT_EQ(sparse, loaded);  // same links, same bytes to the last bit
-  const std::vector<double> from_sparse = tofa::link_loads(graph, topology, placement);
-  EXPECT_EQ(from_sparse, dense);
+  struct Case {
+    std::vector<int> torus, tasks;
+  };
+  for (const Case& c : {Case{{8, 8, 8}, {4, 4, 4}}, Case{{32, 32, 32}, {2, 2, 2}}}) {
+    const tofa::Topology topology(c.torus, {true, true, true});
+    const tofa::CommGraph graph = tofa_test::stencil_graph(c.tasks[0], c.tasks[1], c.tasks[2], 7.0);
+    std::vector<int> placement(graph.task_count());
+    std::mt19937 generator(7);
+    std::uniform_int_distribution<int> node(0, topology.node_count() - 1);
+    for (int& n : placement) n = node(generator);
+    // recounted here, edge by edge along R(u,v) and R(v,u)
+    std::vector<double> dense(topology.link_slot_count(), 0.0);
+    for (int a = 0; a < graph.task_count(); ++a)
+      for (std::int64_t k = graph.offsets()[a]; k < graph.offsets()[a + 1]; ++k) {
+        const int b = graph.adjacency()[k];
+        if (b < a || placement[a] == placement[b]) continue;
+        for (const auto& [from, to] : {std::pair{placement[a], placement[b]},
+                                       std::pair{placement[b], placement[a]}})
+          for (const Link& link : topology.route(from, to).links)
+            dense[topology.link_id(link)] += graph.bytes()[k] / 2;
+      }
+    std::vector<std::pair<int, double>> loaded;
+    for (std::size_t l = 0; l < dense.size(); ++l)
+      if (dense[l] > 0) loaded.emplace_back(static_cast<int>(l), dense[l]);
+    ASSERT_GT(loaded.size(), 10u);
+    // same links, same bytes to the last bit
+    EXPECT_EQ(tofa::sparse_link_loads(graph, topology, placement), loaded);
+    EXPECT_EQ(tofa::link_loads(graph, topology, placement), dense);
+    const PlacementMetrics m = tofa::evaluate_placement(graph, topology, placement);
+    EXPECT_EQ(m.links_used, static_cast<int>(loaded.size()));
+    EXPECT_EQ(m.max_link_load, *std::max_element(dense.begin(), dense.end()));
+  }
 }
 
 TEST(Metrics, RejectsInvalidPlacements) {
