@@ -89,7 +89,9 @@ void start_node_processes(const ClusterLayout& layout, const std::string& dir,
   for (int node = 0; node < layout.spank_nodes; ++node) {
     const std::string name = node_name(node, n);
     children->push_back(spawn_self({"tofa-harness", "slurmd", "-D", "-N", name, dir}));
-    wait_for_file(dir + "/ready/slurmd-" + name, 60, children->back(), "simulated slurmd " + name);
+    // A simulated slurmd of a 158,976-node machine once took over 60 s to
+    // start (make results at 861c380).
+    wait_for_file(dir + "/ready/slurmd-" + name, 180, children->back(), "simulated slurmd " + name);
   }
 }
 
