@@ -183,6 +183,12 @@ void Topology::route_nodes(int from, int to, std::vector<int>& nodes) const {
   walk_route(from, to, hops, [&](const Link& link) { nodes.push_back(link.to); });
 }
 
+void Topology::route_link_ids(int from, int to, std::vector<int>& ids) const {
+  const int hops = hop_distance(from, to);
+  ids.clear();
+  walk_route(from, to, hops, [&](const Link& link) { ids.push_back(link_id(link)); });
+}
+
 int Topology::hop_direction(int dimension, int from, int to) const {
   return step_direction(from, to, dims_[dimension], wrap_[dimension]);
 }

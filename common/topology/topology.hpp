@@ -64,6 +64,8 @@ class Topology {
   /// The nodes of R(from, to) in travel order, from and to included, into
   /// `nodes` (reused: no allocation once it has grown).
   void route_nodes(int from, int to, std::vector<int>& nodes) const;
+  /// The link_ids of R(from, to) in travel order into `ids` (reused).
+  void route_link_ids(int from, int to, std::vector<int>& ids) const;
   int hop_distance(int from, int to) const;
   /// +1 or -1: the direction of a route's next hop along `dimension` from
   /// coordinate `from` to coordinate `to` (they differ), the rule above.

@@ -38,6 +38,12 @@
 // Scotch took, then, up to kAnnealMaxTasks tasks, the annealer's grow start
 // and annealing with what is left; above, local descent from the best
 // placement so far. A step is not started once the budget is spent.
+//
+// Seeing the other jobs' traffic (InterferenceWeight > 0), the strategies'
+// objective counts the surcharge of the loaded links, placements rank by
+// their busiest link in fair-share time (congestion_descent.hpp) before
+// Equation 1, and kCongestionShare of the budget goes to a congestion
+// descent from the best placement, last but the route-around search.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -48,6 +54,7 @@
 
 #include "base/error.hpp"
 #include "candidate_window.hpp"
+#include "congestion_descent.hpp"
 #include "faults/faults.hpp"
 #include "map/anneal/run.hpp"
 #include "metrics/metrics.hpp"
@@ -83,6 +90,9 @@ double predicted_scotch_seconds(int size) { return 3.8 * std::pow(size / 32768.0
 /// at 4096 tasks Scotch alone would take all of it.
 /// Tuned on: bench/quality.sh (d) geometric-4096 (b67e3d9).
 constexpr double kFirstDescentShare = 0.5;
+/// Share of the budget kept for the congestion descent when auto sees the
+/// other jobs' traffic.
+constexpr double kCongestionShare = 0.3;
 /// Share of the budget kept for the route-around search when failing nodes
 /// may be avoided.
 /// Not tuned: set without a recorded measurement (fdfe3c3).
@@ -201,19 +211,6 @@ struct Rank {
   }
 };
 
-/// Seeing other jobs: the bytes on the placement's busiest link, its own
-/// and the others' (link_extra in bytes). Under max-min sharing a job's
-/// time follows its busiest link, its own detours included, which the
-/// objective's per-link surcharge does not see. 0 when blind.
-double busiest_link_bytes(const MappingRequest& request, const Placement& placement) {
-  const FaultCost& cost = request.fault_cost;
-  if (!cost.link_extra || !(cost.link_extra_bytes > 0)) return 0;
-  double busiest = 0;
-  for (const auto& [link, bytes] : sparse_link_loads(*request.graph, *request.topology, placement))
-    busiest = std::max(busiest, bytes + (*cost.link_extra)[link] * cost.link_extra_bytes);
-  return busiest;
-}
-
 /// The annealer's `search` (annealing or local descent) from `start`, on
 /// the fault-free candidates when they hold the job, within `seconds` (0:
 /// no limit).
@@ -242,7 +239,9 @@ class AutoRun {
         reserve_(route_around_ ? kRouteAroundShare * budget_ : 0),
         large_(request.graph->task_count() > kAnnealMaxTasks),
         no_outage_(request.outage.empty() ? request.topology->node_count() : 0, 0.0),
-        outage_(request.outage.empty() ? no_outage_ : request.outage) {
+        outage_(request.outage.empty() ? no_outage_ : request.outage),
+        shared_(request),
+        congestion_reserve_(shared_.empty() ? 0 : kCongestionShare * budget_) {
     std::vector<int> window = candidate_window(request);
     if (!window.empty()) job_.candidate_nodes = std::move(window);
   }
@@ -258,6 +257,12 @@ class AutoRun {
     if (route_around_ && time_left()) attempt_clear_box();
     run_scotch();
     refine();
+    if (!shared_.empty() && !best_.empty()) {
+      congestion_reserve_ = 0;
+      consider("congestion descent", [&] {
+        return congestion_descent(job_, best_, budget_ > 0 ? std::max(seconds_left(), 1e-6) : 0);
+      });
+    }
     if (route_around_ && !best_.empty() &&
         (best_rank_.safe_class != 0 || cheapest_cost_ < best_rank_.cost))
       search_around_failing_nodes();
@@ -269,7 +274,9 @@ class AutoRun {
   static double seconds_since(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
   }
-  double seconds_left() const { return budget_ - reserve_ - seconds_since(started_); }
+  double seconds_left() const {
+    return budget_ - reserve_ - congestion_reserve_ - seconds_since(started_);
+  }
   bool time_left() const { return budget_ == 0 || seconds_left() > 0; }
 
   template <typename Map>
@@ -289,7 +296,7 @@ class AutoRun {
         expected_abort_probability(*request_.topology, *request_.graph, placement, outage_);
     evaluation_seconds_ = std::max(evaluation_seconds_, seconds_since(evaluated));
     const Rank rank{abort == 0 && cost <= block_cost_ ? 0 : 1,
-                    busiest_link_bytes(request_, placement), cost, abort};
+                    shared_.busiest(request_, placement), cost, abort};
     if (cost < cheapest_cost_) {
       cheapest_cost_ = cost;
       cheapest_ = placement;
@@ -408,6 +415,8 @@ class AutoRun {
   const bool large_;
   const std::vector<double> no_outage_;  // all 0, for a request without outages
   const std::vector<double>& outage_;
+  const SharedLinkTimes shared_;  // empty when blind to the other jobs
+  double congestion_reserve_;     // kept for the congestion descent
   double block_cost_ = std::numeric_limits<double>::infinity();
   Placement best_;
   Rank best_rank_;

@@ -1,0 +1,222 @@
+#include "congestion_descent.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <numeric>
+#include <random>
+
+#include "faults/faults.hpp"
+#include "metrics/metrics.hpp"
+
+namespace tofa {
+
+SharedLinkTimes::SharedLinkTimes(const MappingRequest& request) {
+  const FaultCost& cost = request.fault_cost;
+  if (!cost.link_extra || !(cost.link_extra_bytes > 0)) return;
+  others_ = cost.link_extra;
+  bytes_per_unit_ = cost.link_extra_bytes;
+  const Topology& topology = *request.topology;
+  if (!any_faulty(request.outage)) return;
+  factor_.assign(topology.link_slot_count(), 1.0);
+  std::vector<int> hop;
+  for (int node = 0; node < topology.node_count(); ++node) {
+    if (!(request.outage[node] > 0)) continue;
+    for (int next : topology.neighbours(node)) {
+      topology.route_link_ids(node, next, hop);
+      for (int link : hop) factor_[link] = 1 + cost.penalty;
+      topology.route_link_ids(next, node, hop);
+      for (int link : hop) factor_[link] = 1 + cost.penalty;
+    }
+  }
+}
+
+double SharedLinkTimes::time(int link, double own) const {
+  own = std::max(own, 0.0);
+  const double shared = own + std::min(own, (*others_)[link] * bytes_per_unit_);
+  return factor_.empty() ? shared : shared * factor_[link];
+}
+
+double SharedLinkTimes::busiest(const MappingRequest& request, const Placement& placement) const {
+  if (empty()) return 0;
+  double busiest = 0;
+  for (const auto& [link, bytes] : sparse_link_loads(*request.graph, *request.topology, placement))
+    busiest = std::max(busiest, time(link, bytes));
+  return busiest;
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// The job's bytes per link, and a trial change to them: the routes of the
+/// moved tasks' edges taken out, the tasks moved, their routes added back.
+class CongestionSearch {
+ public:
+  CongestionSearch(const MappingRequest& request, const Placement& start)
+      : request_(request),
+        topology_(*request.topology),
+        graph_(*request.graph),
+        times_(request),
+        placement_(start),
+        slots_(effective_slots(request)),
+        candidates_(effective_candidates(request)),
+        on_node_(topology_.node_count()),
+        own_(topology_.link_slot_count(), 0.0),
+        change_(own_.size(), 0.0),
+        touched_mark_(own_.size(), 0) {
+    for (int task = 0; task < static_cast<int>(placement_.size()); ++task)
+      on_node_[placement_[task]].push_back(task);
+    for (const auto& [link, bytes] : sparse_link_loads(graph_, topology_, placement_)) {
+      own_[link] = bytes;
+      total_ += square(times_.time(link, bytes));
+    }
+  }
+
+  Placement run(double seconds) {
+    const Clock::time_point deadline =
+        Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+    auto out_of_time = [&] { return seconds > 0 && Clock::now() >= deadline; };
+    std::vector<int> order(placement_.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::mt19937_64 random(request_.seed);
+    for (bool improved = true; improved;) {
+      improved = false;
+      std::shuffle(order.begin(), order.end(), random);
+      for (int task : order) {
+        if (out_of_time()) return placement_;
+        if (graph_.offsets()[task] == graph_.offsets()[task + 1]) continue;
+        Move best;
+        for (std::size_t i = 0; i < candidates_.size(); ++i) {
+          if (out_of_time()) return placement_;
+          const int node = candidates_[i];
+          if (node == placement_[task]) continue;
+          if (static_cast<int>(on_node_[node].size()) < slots_) {
+            consider(best, Move{task, node, -1});
+          } else {
+            for (int other : on_node_[node]) consider(best, Move{task, node, other});
+          }
+        }
+        if (best.change < -1e-9 * total_) {
+          apply(best);
+          improved = true;
+        }
+      }
+    }
+    return placement_;
+  }
+
+ private:
+  struct Move {
+    int task = -1;
+    int node = -1;
+    int swapped = -1;  // the task on `node` that moves to task's node, or -1
+    double change = 0;
+  };
+
+  static double square(double x) { return x * x; }
+
+  void consider(Move& best, Move move) {
+    trial(move);
+    move.change = trial_change();
+    discard_trial();
+    if (move.change < best.change) best = move;
+  }
+
+  /// Leaves change_ holding the move's bytes per link; placement_ unchanged.
+  void trial(const Move& move) {
+    const int from = placement_[move.task];
+    add_routes(move, -1);
+    placement_[move.task] = move.node;
+    if (move.swapped >= 0) placement_[move.swapped] = from;
+    add_routes(move, +1);
+    placement_[move.task] = from;
+    if (move.swapped >= 0) placement_[move.swapped] = move.node;
+  }
+
+  /// The routes of every edge of the moved tasks, an edge between them once.
+  void add_routes(const Move& move, double sign) {
+    for (int task : {move.task, move.swapped}) {
+      if (task < 0) continue;
+      for (std::int64_t k = graph_.offsets()[task]; k < graph_.offsets()[task + 1]; ++k) {
+        const int partner = graph_.adjacency()[k];
+        if (partner == move.swapped && task == move.task) continue;  // counted from the other end
+        const double bytes = graph_.bytes()[k];
+        const int a = placement_[task], b = placement_[partner];
+        if (a == b || !(bytes > 0)) continue;
+        add_route(a, b, sign * bytes / 2);
+        add_route(b, a, sign * bytes / 2);
+      }
+    }
+  }
+
+  void add_route(int from, int to, double bytes) {
+    topology_.route_link_ids(from, to, route_);
+    for (int link : route_) {
+      if (!touched_mark_[link]) {
+        touched_mark_[link] = 1;
+        touched_.push_back(link);
+      }
+      change_[link] += bytes;
+    }
+  }
+
+  double trial_change() const {
+    double change = 0;
+    for (int link : touched_)
+      change += square(times_.time(link, own_[link] + change_[link])) -
+                square(times_.time(link, own_[link]));
+    return change;
+  }
+
+  void discard_trial() {
+    for (int link : touched_) {
+      change_[link] = 0;
+      touched_mark_[link] = 0;
+    }
+    touched_.clear();
+  }
+
+  void apply(const Move& move) {
+    trial(move);
+    total_ += trial_change();
+    for (int link : touched_) own_[link] = std::max(0.0, own_[link] + change_[link]);
+    discard_trial();
+    const int from = placement_[move.task];
+    auto& here = on_node_[from];
+    auto& there = on_node_[move.node];
+    here.erase(std::find(here.begin(), here.end(), move.task));
+    there.push_back(move.task);
+    placement_[move.task] = move.node;
+    if (move.swapped >= 0) {
+      there.erase(std::find(there.begin(), there.end(), move.swapped));
+      here.push_back(move.swapped);
+      placement_[move.swapped] = from;
+    }
+  }
+
+  const MappingRequest& request_;
+  const Topology& topology_;
+  const CommGraph& graph_;
+  const SharedLinkTimes times_;
+  Placement placement_;
+  const int slots_;
+  const std::vector<int> candidates_;
+  std::vector<std::vector<int>> on_node_;
+  std::vector<double> own_;     // the job's bytes per link
+  std::vector<double> change_;  // a trial's change to them
+  std::vector<char> touched_mark_;
+  std::vector<int> touched_;
+  std::vector<int> route_;
+  double total_ = 0;  // sum over links of the squared times
+};
+
+}  // namespace
+
+Placement congestion_descent(const MappingRequest& request, const Placement& start,
+                             double seconds) {
+  if (SharedLinkTimes(request).empty() || start.empty()) return start;
+  return CongestionSearch(request, start).run(seconds);
+}
+
+}  // namespace tofa

@@ -1,0 +1,96 @@
+// Fair-share link times and the congestion descent auto runs when it sees
+// the other jobs' traffic.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "graph/graph.hpp"
+#include "map/mapper.hpp"
+#include "map/portfolio/congestion_descent.hpp"
+#include "metrics/interference.hpp"
+#include "metrics/metrics.hpp"
+#include "topology/topology.hpp"
+
+namespace {
+
+// A ring of 8 nodes and a job of two tasks that send 1000 bytes (500 each way).
+struct RingJob {
+  tofa::Topology ring = tofa::Topology::from_spec("torus:8");
+  tofa::CommGraph graph = tofa::CommGraph::from_directed_edges(2, {{0, 1, 1000, 1}});
+  tofa::MappingRequest request;
+  RingJob() {
+    request.graph = &graph;
+    request.topology = &ring;
+  }
+  int link(int from, int to) const { return ring.link_id(ring.route(from, to).links.at(0)); }
+  // Another job's bytes on every link of the routes between `a` and `b`.
+  void others_between(int a, int b, double bytes) {
+    const tofa::CommGraph other = tofa::CommGraph::from_directed_edges(2, {{0, 1, 2 * bytes, 1}});
+    tofa::add_interference(request.fault_cost, tofa::link_loads(other, ring, {a, b}), 1.0);
+  }
+};
+
+TEST(CongestionDescent, OthersDelayAFlowByAtMostItsOwnBytes) {
+  RingJob job;
+  job.others_between(0, 1, 300);
+  const tofa::SharedLinkTimes times(job.request);
+  ASSERT_FALSE(times.empty());
+  EXPECT_DOUBLE_EQ(times.time(job.link(0, 1), 100), 200);  // min(100, 300) more
+  EXPECT_DOUBLE_EQ(times.time(job.link(0, 1), 500), 800);  // all 300 of theirs
+  EXPECT_DOUBLE_EQ(times.time(job.link(4, 5), 500), 500);  // a link they do not use
+  EXPECT_DOUBLE_EQ(times.busiest(job.request, {0, 1}), 800);
+  EXPECT_DOUBLE_EQ(times.busiest(job.request, {4, 5}), 500);
+}
+
+TEST(CongestionDescent, ALinkNextToAFailingNodeCostsThePenaltyMore) {
+  RingJob job;
+  job.others_between(0, 1, 300);
+  job.request.outage.assign(8, 0.0);
+  job.request.outage[5] = 0.1;
+  job.request.fault_cost.penalty = 9;
+  const tofa::SharedLinkTimes times(job.request);
+  EXPECT_DOUBLE_EQ(times.time(job.link(4, 5), 500), 5000);
+  EXPECT_DOUBLE_EQ(times.time(job.link(5, 6), 500), 5000);
+  EXPECT_DOUBLE_EQ(times.time(job.link(2, 3), 500), 500);
+}
+
+TEST(CongestionDescent, BlindRequestsKeepTheirStart) {
+  RingJob job;
+  job.request.candidate_nodes = {0, 1, 4, 5};
+  EXPECT_TRUE(tofa::SharedLinkTimes(job.request).empty());
+  EXPECT_EQ(tofa::congestion_descent(job.request, {0, 1}, 0), (tofa::Placement{0, 1}));
+}
+
+// From the nodes whose links the other job loads, the descent moves the
+// pair next to each other on quiet links.
+TEST(CongestionDescent, MovesOffTheLinksOtherJobsLoad) {
+  RingJob job;
+  job.others_between(0, 1, 5000);
+  job.request.candidate_nodes = {0, 1, 4, 5};
+  const tofa::Placement moved = tofa::congestion_descent(job.request, {0, 1}, 0);
+  tofa::check_placement(job.request, moved);
+  const tofa::SharedLinkTimes times(job.request);
+  EXPECT_DOUBLE_EQ(times.busiest(job.request, moved), 500) << moved[0] << "," << moved[1];
+}
+
+// With every candidate taken, only swaps are left: four tasks in a ring on
+// four nodes, started crossed (0-2-1-3), end in ring order on the quiet
+// links, the other job's bytes on the one link that a ring of four on
+// nodes 0..3 of the 8-ring cannot avoid.
+TEST(CongestionDescent, SwapsTasksWhenNoSlotIsFree) {
+  RingJob job;
+  const tofa::CommGraph ring4 = tofa::CommGraph::from_directed_edges(
+      4, {{0, 1, 1000, 1}, {1, 2, 1000, 1}, {2, 3, 1000, 1}, {3, 0, 1000, 1}});
+  job.request.graph = &ring4;
+  job.request.candidate_nodes = {0, 1, 2, 3};
+  job.others_between(1, 2, 100);
+  const tofa::Placement start{0, 2, 1, 3};
+  const tofa::SharedLinkTimes times(job.request);
+  const tofa::Placement swapped = tofa::congestion_descent(job.request, start, 0);
+  tofa::check_placement(job.request, swapped);
+  EXPECT_LT(times.busiest(job.request, swapped), times.busiest(job.request, start));
+  EXPECT_LT(tofa::evaluate_placement(ring4, job.ring, swapped, {}).hop_bytes,
+            tofa::evaluate_placement(ring4, job.ring, start, {}).hop_bytes);
+}
+
+}  // namespace
