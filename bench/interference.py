@@ -229,7 +229,7 @@ def markdown(doc, rows, interconnect):
               "(`tofa-sim --link-sharing split-duplex`) and RDMA without acknowledgement traffic "
               "(`--crosstraffic off`), the network the service's per-direction link loads model; there the "
               "mix's jobs alone on the same nodes take "
-              f"{interference_ceiling(interconnect)[0]:+.1f}% against at once:", ""]
+              f"{interconnect['interference_ceiling_percent']:+.1f}% against at once:", ""]
     lines += table(interconnect["summary"], n)
     lines += ["", "Why aware is not the default: it gains where the network is the one it models (the second "
               "table), not on SimGrid's defaults. There a flow's TCP acknowledgements load its reverse "

@@ -64,8 +64,17 @@ std::unique_ptr<Mapper> make_mapper(const std::string& name);
 /// The candidate list with the empty-means-all rule applied (validated).
 std::vector<int> effective_candidates(const MappingRequest& request);
 int effective_slots(const MappingRequest& request);
+/// A request's checked size: its candidates (empty-means-all applied), slots
+/// per node and task count.
+struct Capacity {
+  std::vector<int> candidates;
+  int slots = 1;
+  int tasks = 0;
+  /// Nodes the tasks fill at `slots` each.
+  int nodes_needed() const { return (tasks + slots - 1) / slots; }
+};
 /// Throws Error when tasks > slots * candidates.
-void check_capacity(const MappingRequest& request);
+Capacity check_capacity(const MappingRequest& request);
 /// Throws Error unless every task is on a candidate node and no node is over slots.
 void check_placement(const MappingRequest& request, const Placement& placement);
 /// Probability of node n (0 when outage is empty).

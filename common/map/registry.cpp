@@ -134,14 +134,16 @@ int effective_slots(const MappingRequest& request) {
                                     : request.topology->cores_per_node();
 }
 
-void check_capacity(const MappingRequest& request) {
-  const std::size_t nodes = effective_candidates(request).size();
-  const int slots = effective_slots(request);
-  const int tasks = request.graph->task_count();
-  if (static_cast<std::int64_t>(tasks) > static_cast<std::int64_t>(slots) * static_cast<std::int64_t>(nodes)) {
-    throw Error(std::to_string(tasks) + " tasks do not fit on " + std::to_string(nodes) +
-                " nodes with " + std::to_string(slots) + " slots each");
+Capacity check_capacity(const MappingRequest& request) {
+  Capacity capacity{effective_candidates(request), effective_slots(request),
+                    request.graph->task_count()};
+  const std::size_t nodes = capacity.candidates.size();
+  if (static_cast<std::int64_t>(capacity.tasks) >
+      static_cast<std::int64_t>(capacity.slots) * static_cast<std::int64_t>(nodes)) {
+    throw Error(std::to_string(capacity.tasks) + " tasks do not fit on " + std::to_string(nodes) +
+                " nodes with " + std::to_string(capacity.slots) + " slots each");
   }
+  return capacity;
 }
 
 void check_placement(const MappingRequest& request, const Placement& placement) {

@@ -19,13 +19,7 @@ PlacementRecord ServiceState::choose_nodes(const PlaceRequest& request) {
   std::shared_ptr<const std::vector<double>> outage;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    const GraphRecord& record = graphs_.usable(request.graph_id, request.uid,
-                                               is_admin(request.uid));
-    if (request.tasks != 0 && request.tasks != record.task_count)
-      throw Error("graph " + record.id + " has " + std::to_string(record.task_count) +
-                  " tasks, the request asks for " + std::to_string(request.tasks));
-    tasks = record.task_count;
-    graphs_.touch(record.id, now_seconds());
+    tasks = requested_graph(request).task_count;
     outage = health_.outage_snapshot(topology_, settings_.outage_model);
   }
   TaskLimits limits = parse_candidates(topology_, request.candidates);

@@ -425,6 +425,15 @@ int ServiceState::graph_task_count(const std::string& id, uid_t uid) const {
   return graphs_.usable(id, uid, is_admin(uid)).task_count;
 }
 
+const GraphRecord& ServiceState::requested_graph(const PlaceRequest& request) {
+  const GraphRecord& record = graphs_.usable(request.graph_id, request.uid, is_admin(request.uid));
+  if (request.tasks != 0 && request.tasks != record.task_count)
+    throw Error("graph " + record.id + " has " + std::to_string(record.task_count) +
+                " tasks, the request asks for " + std::to_string(request.tasks));
+  graphs_.touch(record.id, now_seconds());
+  return record;
+}
+
 void ServiceState::delete_graph(const std::string& id, uid_t uid) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -461,11 +470,7 @@ PlacementRecord ServiceState::place(const PlaceRequest& request) {
   std::shared_ptr<const CommGraph> graph;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    const GraphRecord& record = graphs_.usable(request.graph_id, request.uid,
-                                               is_admin(request.uid));
-    if (request.tasks != 0 && request.tasks != record.task_count)
-      throw Error("graph " + record.id + " has " + std::to_string(record.task_count) +
-                  " tasks, the request asks for " + std::to_string(request.tasks));
+    const GraphRecord& record = requested_graph(request);
     if (request.job) {
       const PlacementRecord* existing = placements_.find(*request.job);
       if (existing && existing->uid != request.uid && !is_admin(request.uid) &&
@@ -473,7 +478,6 @@ PlacementRecord ServiceState::place(const PlaceRequest& request) {
         throw Error("job " + std::to_string(*request.job) + " belongs to another user");
     }
     graph = record.graph;
-    graphs_.touch(record.id, now_seconds());
   }
   graph = restored(request.graph_id, std::move(graph));
   PlacementInput input;

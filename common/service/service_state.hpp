@@ -192,6 +192,9 @@ class ServiceState {
  private:
   void load();
   void load_graphs();
+  /// The graph `request` names, usable by its uid, with the task count it
+  /// asks for (0: any), touched now. Throws Error. mutex_ held.
+  const GraphRecord& requested_graph(const PlaceRequest& request);
   /// A direct srun's placement, its nodes claimed for it.
   ComputedPlacement computed_with_claims(PlacementInput& input, uid_t uid);
   /// The record of a computed placement; kept (and saved) when it is a job's.

@@ -9,12 +9,9 @@ namespace {
 class DefaultSlurmMapper : public Mapper {
  public:
   Placement map(const MappingRequest& request) const override {
-    check_capacity(request);
-    const std::vector<int> candidates = effective_candidates(request);
-    const int slots = effective_slots(request);
-    Placement placement(request.graph->task_count());
-    for (int task = 0; task < static_cast<int>(placement.size()); ++task)
-      placement[task] = candidates[task / slots];
+    const Capacity fit = check_capacity(request);
+    Placement placement(fit.tasks);
+    for (int task = 0; task < fit.tasks; ++task) placement[task] = fit.candidates[task / fit.slots];
     return placement;
   }
 };

@@ -23,9 +23,9 @@ namespace {
 class GreedyMapper : public Mapper {
  public:
   Placement map(const MappingRequest& request) const override {
-    check_capacity(request);
-    SlotPool pool(request, effective_candidates(request), effective_slots(request));
-    Placement placement(request.graph->task_count(), -1);
+    const Capacity fit = check_capacity(request);
+    SlotPool pool(request, fit.candidates, fit.slots);
+    Placement placement(fit.tasks, -1);
     int last_node = -1;
     auto place = [&](int task, int node) {
       pool.take(node);

@@ -16,6 +16,7 @@
 // hops go to candidate order. O(tasks x candidates): auto uses it up to
 // kGreedyRoutesMaxTasks.
 #include <algorithm>
+#include <utility>
 
 #include "heaviest_pairs.hpp"
 #include "strategies.hpp"
@@ -32,11 +33,11 @@ constexpr std::size_t kTriedNodes = 64;
 class GreedyRoutesMapper : public Mapper {
  public:
   Placement map(const MappingRequest& request) const override {
-    check_capacity(request);
+    Capacity fit = check_capacity(request);
     const Topology& topology = *request.topology;
     const CommGraph& graph = *request.graph;
-    const int slots = effective_slots(request);
-    std::vector<int> candidates = effective_candidates(request);
+    const int slots = fit.slots;
+    std::vector<int> candidates = std::move(fit.candidates);
     std::vector<int> fault_free;
     for (int node : candidates)
       if (!(outage_of(request, node) > 0)) fault_free.push_back(node);

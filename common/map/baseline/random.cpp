@@ -23,15 +23,13 @@ std::uint64_t draw_below(std::mt19937_64& engine, std::uint64_t bound) {
 class RandomMapper : public Mapper {
  public:
   Placement map(const MappingRequest& request) const override {
-    check_capacity(request);
-    const std::vector<int> candidates = effective_candidates(request);
-    const int slots = effective_slots(request);
+    const Capacity fit = check_capacity(request);
     std::vector<int> free_slots;
-    free_slots.reserve(candidates.size() * slots);
-    for (int node : candidates) free_slots.insert(free_slots.end(), slots, node);
+    free_slots.reserve(fit.candidates.size() * fit.slots);
+    for (int node : fit.candidates) free_slots.insert(free_slots.end(), fit.slots, node);
 
     std::mt19937_64 engine(request.seed);
-    Placement placement(request.graph->task_count());
+    Placement placement(fit.tasks);
     for (std::size_t task = 0; task < placement.size(); ++task) {
       const std::size_t pick = task + draw_below(engine, free_slots.size() - task);
       std::swap(free_slots[task], free_slots[pick]);

@@ -1,6 +1,8 @@
 // compact: the scheduler's node choice (compact_choice) as a strategy, on
 // the request's candidates with its slots per node: what a job runs when
 // its own strategy has not ordered its tasks within PlacementWait.
+#include <utility>
+
 #include "compact_choice.hpp"
 #include "map/mapper.hpp"
 #include "strategies.hpp"
@@ -11,12 +13,11 @@ namespace {
 class CompactMapper : public Mapper {
  public:
   Placement map(const MappingRequest& request) const override {
-    check_capacity(request);
+    Capacity fit = check_capacity(request);
     TaskLimits limits;
-    limits.nodes = effective_candidates(request);
-    limits.max_tasks.assign(limits.nodes.size(), effective_slots(request));
-    return compact_choice(*request.topology, limits, request.outage, request.graph->task_count(),
-                          0, 0);
+    limits.nodes = std::move(fit.candidates);
+    limits.max_tasks.assign(limits.nodes.size(), fit.slots);
+    return compact_choice(*request.topology, limits, request.outage, fit.tasks, 0, 0);
   }
 };
 

@@ -23,13 +23,12 @@ constexpr int kPivots = 32;
 /// The nodes the job takes: ceil(tasks / slots) of them, from the
 /// fault-free candidates when they suffice, nearest (in hops) to the first
 /// such candidate, ties in candidate order.
-std::vector<int> compact_nodes(const MappingRequest& request, int tasks, int slots) {
-  const std::vector<int> candidates = effective_candidates(request);
-  const std::size_t needed = static_cast<std::size_t>((tasks + slots - 1) / slots);
+std::vector<int> compact_nodes(const MappingRequest& request, const Capacity& fit) {
+  const std::size_t needed = static_cast<std::size_t>(fit.nodes_needed());
   std::vector<int> pool;
-  for (int node : candidates)
+  for (int node : fit.candidates)
     if (!(outage_of(request, node) > 0)) pool.push_back(node);
-  if (pool.size() < needed) pool = candidates;
+  if (pool.size() < needed) pool = fit.candidates;
   if (pool.size() > needed) {
     const int origin = pool.front();
     std::vector<int> hops(pool.size());
@@ -49,15 +48,13 @@ std::vector<int> compact_nodes(const MappingRequest& request, int tasks, int slo
 class EmbedMapper : public Mapper {
  public:
   Placement map(const MappingRequest& request) const override {
-    check_capacity(request);
-    const int tasks = request.graph->task_count();
-    if (tasks == 0) return {};
-    const int slots = effective_slots(request);
-    const std::vector<int> nodes = compact_nodes(request, tasks, slots);
+    const Capacity fit = check_capacity(request);
+    if (fit.tasks == 0) return {};
+    const std::vector<int> nodes = compact_nodes(request, fit);
     const int axes = request.topology->dimension_count();
     std::vector<double> coords = embed::pivot_mds(*request.graph, axes, std::max(kPivots, axes));
     embed::align_axes_to_faces(coords, axes);
-    return embed::coordinate_bisection(coords, axes, *request.topology, nodes, slots);
+    return embed::coordinate_bisection(coords, axes, *request.topology, nodes, fit.slots);
   }
 };
 

@@ -33,8 +33,7 @@ int pack_size_of(const MappingRequest& request, int slots) {
 class MimsMapper : public Mapper {
  public:
   Placement map(const MappingRequest& request) const override {
-    check_capacity(request);
-    const int slots = effective_slots(request);
+    const int slots = check_capacity(request).slots;
     const std::string place = parameter(request, "place", "tofa");
     if (place == "mims") throw Error("mims: place=mims would pack the packs again; name another strategy");
     auto placer = make_mapper(place);

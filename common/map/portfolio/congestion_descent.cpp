@@ -11,13 +11,17 @@
 
 namespace tofa {
 
+bool SharedLinkTimes::applies(const MappingRequest& request) {
+  return request.fault_cost.link_extra && request.fault_cost.link_extra_bytes > 0;
+}
+
 SharedLinkTimes::SharedLinkTimes(const MappingRequest& request) {
+  if (!applies(request)) return;
   const FaultCost& cost = request.fault_cost;
-  if (!cost.link_extra || !(cost.link_extra_bytes > 0)) return;
   others_ = cost.link_extra;
   bytes_per_unit_ = cost.link_extra_bytes;
-  const Topology& topology = *request.topology;
   if (!any_faulty(request.outage)) return;
+  const Topology& topology = *request.topology;
   factor_.assign(topology.link_slot_count(), 1.0);
   std::vector<int> hop;
   for (int node = 0; node < topology.node_count(); ++node) {
@@ -215,7 +219,7 @@ class CongestionSearch {
 
 Placement congestion_descent(const MappingRequest& request, const Placement& start,
                              double seconds) {
-  if (SharedLinkTimes(request).empty() || start.empty()) return start;
+  if (!SharedLinkTimes::applies(request) || start.empty()) return start;
   return CongestionSearch(request, start).run(seconds);
 }
 

@@ -18,6 +18,8 @@ class SharedLinkTimes {
   /// Empty unless the request carries the other jobs' loads in bytes
   /// (FaultCost::link_extra and link_extra_bytes, as add_interference sets).
   explicit SharedLinkTimes(const MappingRequest& request);
+  /// Whether the request carries them.
+  static bool applies(const MappingRequest& request);
   bool empty() const { return !others_; }
   /// own + min(own, the others' bytes), times 1 + penalty for a link next
   /// to a node that may fail.

@@ -47,8 +47,7 @@ Placement default_map_onto(const MappingRequest& request, const std::vector<int>
 }  // namespace
 
 Placement scotch_gmap_anchor(const MappingRequest& request) {
-  check_capacity(request);
-  return default_map_onto(request, effective_candidates(request));
+  return default_map_onto(request, check_capacity(request).candidates);
 }
 
 std::vector<int> packed_anchor_nodes(const Topology& topology, const std::vector<int>& candidates,
@@ -83,13 +82,10 @@ std::vector<int> packed_anchor_nodes(const Topology& topology, const std::vector
 }
 
 Placement scotch_packed_anchor(const MappingRequest& request) {
-  check_capacity(request);
-  const int slots = effective_slots(request);
-  const int tasks = request.graph->task_count();
-  const std::vector<int> candidates = effective_candidates(request);
-  if (tasks == 0) return {};
+  const Capacity fit = check_capacity(request);
+  if (fit.tasks == 0) return {};
   return default_map_onto(
-      request, packed_anchor_nodes(*request.topology, candidates, (tasks + slots - 1) / slots));
+      request, packed_anchor_nodes(*request.topology, fit.candidates, fit.nodes_needed()));
 }
 
 }  // namespace tofa

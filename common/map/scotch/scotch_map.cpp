@@ -75,15 +75,11 @@ Placement map_onto_nodes(const MappingRequest& request, const std::vector<int>& 
 }
 
 Placement map_fault_free_run_or(const MappingRequest& request, FallbackNodes fallback) {
-  check_capacity(request);
-  const std::vector<int> candidates = effective_candidates(request);
-  const int slots = effective_slots(request);
-  const int tasks = request.graph->task_count();
-  if (tasks == 0) return {};
-
-  const int needed = (tasks + slots - 1) / slots;
-  const std::vector<int> run = first_fault_free_run(request, candidates, needed);
-  return map_onto_nodes(request, run.empty() ? fallback(request, candidates, needed) : run);
+  const Capacity fit = check_capacity(request);
+  if (fit.tasks == 0) return {};
+  const std::vector<int> run = first_fault_free_run(request, fit.candidates, fit.nodes_needed());
+  return map_onto_nodes(request,
+                        run.empty() ? fallback(request, fit.candidates, fit.nodes_needed()) : run);
 }
 
 }  // namespace tofa

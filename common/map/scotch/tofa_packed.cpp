@@ -69,12 +69,9 @@ std::vector<int> packed_nodes(const MappingRequest& request, const std::vector<i
 class TofaPackedMapper : public Mapper {
  public:
   Placement map(const MappingRequest& request) const override {
-    check_capacity(request);
-    const int tasks = request.graph->task_count();
-    if (tasks == 0) return {};
-    const int slots = effective_slots(request);
-    const int needed = (tasks + slots - 1) / slots;
-    return map_onto_nodes(request, packed_nodes(request, effective_candidates(request), needed));
+    const Capacity fit = check_capacity(request);
+    if (fit.tasks == 0) return {};
+    return map_onto_nodes(request, packed_nodes(request, fit.candidates, fit.nodes_needed()));
   }
 };
 

@@ -130,11 +130,9 @@ std::vector<int> step_order(const std::vector<int>& ranked, std::vector<int> box
 class Torus3dMapper : public Mapper {
  public:
   Placement map(const MappingRequest& request) const override {
-    check_capacity(request);
-    const int tasks = request.graph->task_count();
-    if (tasks == 0) return {};
-    const int slots = effective_slots(request);
-    const long long step_nodes = (static_cast<long long>(tasks) + slots - 1) / slots;
+    const Capacity fit = check_capacity(request);
+    if (fit.tasks == 0) return {};
+    const long long step_nodes = fit.nodes_needed();
     const long long nodes = allocation_nodes(request, step_nodes);
     const torus3d::Grid grid = torus3d::grid_of(*request.topology);
 
@@ -146,8 +144,8 @@ class Torus3dMapper : public Mapper {
       throw Error("torus3d: none of the default shapes 2x2x1, 2x2x2, 4x4x2 fits in the " +
                   grid.text() + " topology; give --param shapes=AxBxC,...");
     }
-    const std::string need = std::to_string(nodes) + " nodes that " + std::to_string(tasks) +
-                             " tasks need at " + std::to_string(slots) + " slots per node";
+    const std::string need = std::to_string(nodes) + " nodes that " + std::to_string(fit.tasks) +
+                             " tasks need at " + std::to_string(fit.slots) + " slots per node";
     std::vector<Shape> sized;
     for (const Shape& shape : shapes)
       if (shape.size() == nodes) sized.push_back(shape);
@@ -157,7 +155,7 @@ class Torus3dMapper : public Mapper {
     }
 
     std::vector<char> free(grid.node_count(), 0);
-    for (int node : effective_candidates(request)) free[node] = 1;
+    for (int node : fit.candidates) free[node] = 1;
     const torus3d::BoxChoice choice = torus3d::choose_box(grid, shapes, nodes, free);
     if (!choice.found) {
       throw Error("torus3d: no box of shape " + shape_list(sized, false) + " is free for the " +
@@ -168,9 +166,9 @@ class Torus3dMapper : public Mapper {
     const std::vector<int> box = torus3d::box_nodes(grid, choice.box);
     const std::vector<int> order = step_order(torus3d::zorder(grid, box), box, step_nodes);
     Placement placement;
-    placement.reserve(tasks);
-    const int per_node = static_cast<int>(tasks / step_nodes);
-    const int extra = static_cast<int>(tasks % step_nodes);
+    placement.reserve(fit.tasks);
+    const int per_node = static_cast<int>(fit.tasks / step_nodes);
+    const int extra = static_cast<int>(fit.tasks % step_nodes);
     for (std::size_t i = 0; i < order.size(); ++i)
       placement.insert(placement.end(), per_node + (static_cast<int>(i) < extra ? 1 : 0),
                        order[i]);
