@@ -21,6 +21,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts", "lib"))
+from bench_service import service_results  # noqa: E402
 from readme_block import replace_readme_block  # noqa: E402
 
 # nodes -> (topology, extra arguments)
@@ -59,15 +60,6 @@ def run(nodes, topology, extra, charts=True):
     for name in os.listdir(chart_dir) if charts else []:
         os.replace(os.path.join(chart_dir, name), os.path.join(ROOT, "docs", name.replace("harness-", f"harness-{nodes}-")))
     return report
-
-
-def service_anchor():
-    binary = os.path.join(ROOT, "bench", "bench_service")
-    if not os.path.exists(binary):
-        subprocess.run(["make", "-s", "-C", ROOT, "bench/bench_service"], check=True)
-    text = subprocess.run([binary, "--examples", os.path.join(ROOT, "examples")], check=True,
-                          capture_output=True, text=True).stdout
-    return {r["strategy"]: r["median_ms"] for r in json.loads(text)["results"]}
 
 
 def latency_near(strategy_report, tasks_from):
@@ -313,7 +305,7 @@ def main():
         sys.exit("bench/harness.py: needs root (tofa-harness starts a private munged)")
     os.makedirs(os.path.join(ROOT, "out"), exist_ok=True)
     started = time.time()
-    anchor = service_anchor()
+    anchor = {name: row["median_ms"] for name, row in service_results(ROOT).items()}
     reports = {nodes: run(nodes, topology, extra)
                for nodes, (topology, extra) in (QUICK if args.quick else RUNS).items()}
     sample = None if args.quick else run("65536-sample", *SCALE_SAMPLE, charts=False)

@@ -25,6 +25,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts", "lib"))
+from bench_service import service_results  # noqa: E402
 from readme_block import replace_readme_block  # noqa: E402
 from svg_lines import loglog_lines  # noqa: E402
 
@@ -56,16 +57,6 @@ def run_placement(tasks, torus, strategy):
         report = json.load(open(out.name))
     result = report["results"][0]
     return result["time_ms"], usage.ru_maxrss / 1024, report["edges"], result["metrics"]["hop_bytes"]
-
-
-def service_path():
-    """bench_service: 85 tasks on 512 nodes through ServiceState::place."""
-    binary = os.path.join(ROOT, "bench", "bench_service")
-    if not os.path.exists(binary):
-        subprocess.run(["make", "-s", "-C", ROOT, "bench/bench_service"], check=True)
-    text = subprocess.run([binary, "--examples", os.path.join(ROOT, "examples")], check=True,
-                          capture_output=True, text=True).stdout
-    return {r["strategy"]: r for r in json.loads(text)["results"]}
 
 
 def slope(points):
@@ -105,7 +96,7 @@ def main():
             rows.append({"tasks": tasks, "torus": torus, "edges": edges, "strategy": strategy,
                          "ms": ms, "peak_mib": mib, "hop_bytes": hop_bytes})
     progress("bench_service (85 tasks, select path)")
-    service = service_path()
+    service = service_results(ROOT)
     progress("")
     seconds = time.time() - started
 

@@ -456,21 +456,30 @@ def singles(doc, arrangement="8x8x8", model=DEFAULT_MODEL):
             and r["model"] == list(model)]
 
 
+def strategy_table(rows, apps, first_column, row_label, value, text):
+    """Apps by STRATEGIES: each cell `text(value)` with its change against
+    default-slurm's; returns the markdown lines and each cell's ratio to it."""
+    lines = [f"| {first_column} | " + " | ".join(strategy_label(s) for s in STRATEGIES) + " |",
+             "|---|" + "---:|" * len(STRATEGIES)]
+    ratios = [[None] * len(apps) for _ in STRATEGIES]
+    for g, app in enumerate(apps):
+        base = value(find(rows, app=app, strategy="default-slurm"))
+        cells = []
+        for i, s in enumerate(STRATEGIES):
+            mine = value(find(rows, app=app, strategy=s))
+            ratios[i][g] = mine / base
+            cells.append(text(mine) + ("" if s == "default-slurm" else f" ({pct(mine, base)})"))
+        lines.append(f"| {row_label(app)} | " + " | ".join(cells) + " |")
+    return lines, ratios
+
+
 def figure3a(doc, model=DEFAULT_MODEL):
     dt = dt_apps(doc["size"])
     rows = singles(doc, model=model)
-    lines = ["| DT graph | " + " | ".join(strategy_label(s) for s in STRATEGIES) + " |",
-             "|---|" + "---:|" * len(STRATEGIES)]
-    ratios = [[None] * len(dt) for _ in STRATEGIES]
-    for g, app in enumerate(dt):
-        base = find(rows, app=app, strategy="default-slurm")
-        cells = []
-        for i, s in enumerate(STRATEGIES):
-            r = find(rows, app=app, strategy=s)
-            ratios[i][g] = r["time"] / base["time"]
-            cells.append(f"{r['time']:.4g} s" + ("" if s == "default-slurm"
-                                                  else f" ({pct(r['time'], base['time'])})"))
-        lines.append(f"| {app_name(app)}, {base['tasks']} ranks | " + " | ".join(cells) + " |")
+    lines, ratios = strategy_table(
+        rows, dt, "DT graph",
+        lambda app: f"{app_name(app)}, {find(rows, app=app, strategy='default-slurm')['tasks']} ranks",
+        lambda r: r["time"], lambda t: f"{t:.4g} s")
     svg = grouped_bars("NPB DT on an empty 8x8x8 torus (SimGrid, recorded runs)",
                        "time / default-slurm's", [app_name(a) for a in dt], STRATEGIES, ratios,
                        note="lower is better; seed (Fig. 3a, DT class C): " + SEED["fig3a"],
@@ -503,19 +512,8 @@ def sensitivity(doc):
 def figure3b(doc):
     rows = [r for r in singles(doc) if r["app"]["app"] == "lammps"]
     apps = lammps_apps(doc["size"])
-    lines = ["| LAMMPS ranks | " + " | ".join(strategy_label(s) for s in STRATEGIES) + " |",
-             "|---|" + "---:|" * len(STRATEGIES)]
-    ratios = [[None] * len(apps) for _ in STRATEGIES]
-    for g, app in enumerate(apps):
-        base = find(rows, app=app, strategy="default-slurm")
-        cells = []
-        for i, s in enumerate(STRATEGIES):
-            r = find(rows, app=app, strategy=s)
-            ratios[i][g] = r["steps_per_second"] / base["steps_per_second"]
-            cells.append(f"{r['steps_per_second']:.0f}" + (
-                "" if s == "default-slurm"
-                else f" ({pct(r['steps_per_second'], base['steps_per_second'])})"))
-        lines.append(f"| {app['ranks']} | " + " | ".join(cells) + " |")
+    lines, ratios = strategy_table(rows, apps, "LAMMPS ranks", lambda app: app["ranks"],
+                                   lambda r: r["steps_per_second"], lambda v: f"{v:.0f}")
     svg = grouped_bars("LAMMPS on an empty 8x8x8 torus (SimGrid, recorded runs)",
                        "steps per second / default-slurm's",
                        [f"{a['ranks']} ranks" for a in apps], STRATEGIES, ratios,
