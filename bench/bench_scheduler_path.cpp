@@ -1,8 +1,9 @@
 // What tofa costs inside slurmctld's scheduling pass per TOFA job (issue 38,
 // item 1): everything the select shim (22.05) or eval_nodes (24.11, 26.05)
 // does for a job there, in the service's own code: the failing-node list,
-// the candidate list built from the free CPUs ("name:tasks,..."), the node
-// choice (ServiceState::choose_nodes) and queueing the job's strategy on the
+// the candidates from the free CPUs (names and task limits, as
+// tofa_service_choose_nodes_from takes them), the node choice
+// (ServiceState::choose_nodes) and queueing the job's strategy on the
 // allocation (map_later). Slurm's own work on the job (cons_tres) is not
 // counted. The strategy then runs on the service's mapping threads; the
 // time until the job's placement is final is reported beside it, and the
@@ -28,7 +29,6 @@
 #include <iostream>
 #include <iterator>
 #include <random>
-#include <set>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -39,6 +39,7 @@
 #include "bench_machine.hpp"
 #include "bench_options.hpp"
 #include "graph/generators.hpp"
+#include "service/placement.hpp"
 #include "service/service_state.hpp"
 
 namespace {
@@ -95,21 +96,20 @@ double schedule_one(ServiceState& state, const tofa_bench::Machine& m, unsigned 
                     double* final_ms) {
   const Clock::time_point start = Clock::now();
   const double cpu_start = thread_cpu_ms();
-  const std::vector<std::string> failing_list = state.failing_nodes();
-  const std::set<std::string> failing(failing_list.begin(), failing_list.end());
-  std::string candidates;
-  for (int node : m.idle) {
-    const std::string& name = m.topology.node_name(node);
-    if (failing.count(name)) continue;
-    candidates += (candidates.empty() ? "" : ",") + name + ":" + std::to_string(options.cores);
-  }
+  // The shims leave out the failing nodes by bitmap, then hand the rest
+  // over by name with their limits (tofa_service_choose_nodes_from).
+  std::vector<char> failing(static_cast<std::size_t>(m.topology.node_count()), 0);
+  for (const std::string& name : state.failing_nodes()) failing[m.topology.node_by_name(name)] = 1;
+  std::vector<tofa::service::NamedCandidate> candidates;
+  for (int node : m.idle)
+    if (!failing[node]) candidates.push_back({m.topology.node_name(node), 0, options.cores});
   PlaceRequest request;
   request.uid = 1000;
   request.graph_id = graph_id;
   request.job = job;
   request.from_slurmctld = true;
-  request.candidates = candidates;
-  const PlacementRecord chosen = state.choose_nodes(request);
+  const PlacementRecord chosen =
+      state.choose_nodes(request, tofa::service::candidate_limits(m.topology, candidates));
   // Slurm's allocation, node by node, as the shims read it from the job's
   // resources (tasks go in blocks, so a node's tasks are next to each other).
   std::vector<std::string> nodes;

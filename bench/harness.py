@@ -31,16 +31,18 @@ RUNS = {
     4096: ("torus:16x16x16", ["--rounds", "200", "--interval", "0.1", "--timeout", "0.2",
                               "--jobs", "2000", "--strategies", "default-slurm,tofa,auto,snake"]),
     65536: ("torus:64x32x32", ["--rounds", "10", "--interval", "2", "--timeout", "0.5",
-                               "--jobs", "10000", "--strategies", "default-slurm"]),
+                               "--jobs", "10000", "--strategies", "default-slurm,auto"]),
 }
-# TOFA's own strategies at 65,536 nodes: a sample of the same generator
-# (the whole 10,000-job stream would take hours with them, see the table).
+# The seed's `tofa` at 65,536 nodes: a sample of the same generator (its
+# Scotch mappings take their full time whatever the queue: the whole
+# 10,000-job stream would take hours).
 SCALE_SAMPLE = ("torus:64x32x32", ["--rounds", "3", "--interval", "2", "--timeout", "0.5",
-                                   "--jobs", "60", "--strategies", "default-slurm,tofa,auto"])
+                                   "--jobs", "60", "--strategies", "default-slurm,tofa"])
 # Fugaku's Tofu shape (issue 38, item 5): a sample stream, both bounds
-# scaled by the node count.
+# scaled by the node count; long enough that the last jobs' mappings after
+# it do not outweigh the stream itself.
 FUGAKU_SAMPLE = ("torus:24x23x24x2x3x2", ["--rounds", "3", "--interval", "2", "--timeout", "0.5",
-                                          "--jobs", "60", "--strategies", "default-slurm,auto"])
+                                          "--jobs", "300", "--strategies", "default-slurm,auto"])
 SCHEDULER_BOUND_MS_AT_65536 = 10
 QUICK = {512: ("torus:8x8x8", ["--rounds", "200", "--interval", "0.02", "--timeout", "0.1",
                                "--jobs", "300", "--strategies", "default-slurm,tofa,auto,mc1x1,snake"])}
@@ -97,29 +99,33 @@ def scale_sample_lines(sample, big):
     return lines
 
 
-def auto_stream_floor_line(big, sample):
-    """Issue 38's whole-run bound for `auto` at 65,536 nodes, against the
-    floor its budgets put under any run of this harness."""
-    about = big["stream"]
-    budgets = about.get("auto_budget_seconds_sum")
-    if budgets is None:
+def stream_seconds(strategy_report):
+    """A stream's whole time: its scheduling, then the mappings still running after it."""
+    return strategy_report["seconds"] + strategy_report.get("mapping_drain_seconds", 0)
+
+
+def slurm_layout_wall(big):
+    """The run's wall time without the streams of the other strategies."""
+    others = sum(stream_seconds(s) for s in big["strategies"] if s["strategy"] != "default-slurm")
+    return big["wall_seconds"] - others
+
+
+def auto_stream_line(big):
+    """Issue 38's whole-stream bound for `auto` at 65,536 nodes."""
+    by = {s["strategy"]: s for s in big["strategies"]}
+    if "auto" not in by:
         return []
-    jobs = about["jobs"]
-    span = about["submit_span_seconds"]
-    bound = 1.5 * big["wall_seconds"]
-    plain = next(s for s in big["strategies"] if s["strategy"] == "default-slurm")
-    auto = next((s for s in sample["strategies"] if s["strategy"] == "auto"), None) if sample else None
-    choice = (f"; the scheduler's part alone (the node choice), from the sample: about "
-              f"{auto['seconds'] / max(1, sample['stream']['jobs']) * jobs:.0f} s against "
-              f"{plain['seconds']:.0f} s for Slurm's layout" if auto else "")
-    floor = budgets / 2
-    return [f"| 65,536 nodes, {jobs}-job stream with `auto`, whole run (issue 38: <= 1.5x Slurm's layout's) "
-            f"| <= {bound:.0f} s | below the floor: `auto`'s searches run until its budget is spent (a small "
-            f"job's may end sooner) and this stream's budgets sum to {budgets:.0f} s, about {floor:.0f} s on "
-            f"the service's two mapping threads, because the "
-            f"harness replays {span / 86400:.1f} days of submissions in minutes; in real time the mappings "
-            f"need {100 * budgets / (2 * span):.2f}% of the two threads{choice} | "
-            f"{verdict(floor <= bound)} |"]
+    plain, default = by["default-slurm"], by["auto"]
+    ratio = stream_seconds(default) / max(stream_seconds(plain), 1e-9)
+    about = big["stream"]
+    budgets = about.get("auto_budget_seconds_sum", 0)
+    return [f"| 65,536 nodes, {about['jobs']}-job stream with `auto` against Slurm's layout in the same run "
+            f"(issue 38: <= 1.5x) | <= 1.5x | {default['seconds']:.0f} s + mappings {default['mapping_drain_seconds']:.0f} s "
+            f"after it / {stream_seconds(plain):.0f} s = {ratio:.2f}x; the harness replays "
+            f"{about['submit_span_seconds'] / 86400:.1f} days of submissions in minutes, so the mappings "
+            f"split their budgets ({budgets:.0f} s at full length) by the queue behind them "
+            f"(tofa.conf(5) PlacementBudget); {default.get('slurm_layout_fallbacks', 0)} jobs got Slurm's "
+            f"layout | {verdict(ratio <= 1.5)} |"]
 
 
 def fugaku_lines(fugaku):
@@ -130,7 +136,7 @@ def fugaku_lines(fugaku):
     by = {s["strategy"]: s for s in fugaku["strategies"]}
     plain, default = by["default-slurm"], by["auto"]
     lat = default["placement_latency_ms"]
-    ratio = default["seconds"] / max(plain["seconds"], 1e-9)
+    ratio = stream_seconds(default) / max(stream_seconds(plain), 1e-9)
     memory = fugaku.get("host_max_rss_mib", 0)
     return [
         f"| {nodes:,} nodes (Fugaku's 24x23x24x2x3x2 torus), {fugaku['stream']['jobs']}-job sample: the run "
@@ -142,8 +148,8 @@ def fugaku_lines(fugaku):
         f"scheduler's bound, 10 ms at 65,536 nodes scaled, is {bound:.0f} ms (bench/scheduler_path.py) | "
         f"p50 {lat['p50']:.1f} ms, p99 {lat['p99']:.1f} ms | |",
         f"| {nodes:,} nodes: the stream with `auto` against Slurm's layout in the same run | <= 1.5x | "
-        f"{default['seconds']:.1f} s / {plain['seconds']:.1f} s = {ratio:.2f}x; mappings ran "
-        f"{default.get('mapping_drain_seconds', 0):.0f} s on | {verdict(ratio <= 1.5)} |",
+        f"{default['seconds']:.1f} s + mappings {default.get('mapping_drain_seconds', 0):.1f} s after it / "
+        f"{stream_seconds(plain):.1f} s = {ratio:.2f}x | {verdict(ratio <= 1.5)} |",
         f"| {nodes:,} nodes: memory of the process holding the service and Slurm's node table | <= 1 GiB | "
         f"{memory:.0f} MiB peak RSS | {verdict(0 < memory <= 1024)} |"]
 
@@ -166,8 +172,9 @@ def markdown(reports, anchor, revision, seconds, quick, sample=None, fugaku=None
              "| target | goal | measured | |", "|---|---|---|---|"]
     big = reports.get(65536)
     if big:
-        lines.append(f"| 65,536 nodes, {big['stream']['jobs']}-job stream, whole run | <= 600 s | "
-                     f"{big['wall_seconds']:.0f} s | {verdict(big['wall_seconds'] <= 600)} |")
+        wall = slurm_layout_wall(big)
+        lines.append(f"| 65,536 nodes, {big['stream']['jobs']}-job stream, whole run (Slurm's layout; the "
+                     f"run's other streams left out) | <= 600 s | {wall:.0f} s | {verdict(wall <= 600)} |")
         hb = big["heartbeat"]
         interval = big["cluster"]["heartbeat_interval"]
         lines.append(f"| heartbeat round over 65,536 nodes (sessions) | <= 10 s | p95 "
@@ -184,7 +191,7 @@ def markdown(reports, anchor, revision, seconds, quick, sample=None, fugaku=None
     if sample:
         lines += scale_sample_lines(sample, big)
     if big:
-        lines += auto_stream_floor_line(big, sample)
+        lines += auto_stream_line(big)
     if fugaku:
         lines += fugaku_lines(fugaku)
     small = reports.get(512)

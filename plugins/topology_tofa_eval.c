@@ -113,16 +113,15 @@ extern int fini(void)
 
 /* ---- TOFA node choice ---------------------------------------------------- */
 
-/* The candidates ("NODE:MAX,...", node table = rank order): every node of
- * node_map with the tasks the CPUs cons_tres offers the job there can take;
- * with -N at most an even share per node (tofa_spread_task_limits, as the
- * 22.05 shim). */
-static char *_candidates(topology_eval_t *topo_eval, bitstr_t *map,
-			 uint32_t min_nodes, uint64_t *room)
+/* The tasks each node of `map` may take (tofa_job_candidates): what the
+ * CPUs cons_tres offers the job there hold; with -N at most an even share
+ * per node (tofa_spread_task_limits, as the 22.05 shim). */
+static unsigned *_candidates(topology_eval_t *topo_eval, bitstr_t *map,
+			     uint32_t min_nodes, uint64_t *room)
 {
 	uint32_t *free_cpus = xcalloc(node_record_count, sizeof(*free_cpus));
 	node_record_t *node_ptr;
-	char *list;
+	unsigned *list;
 
 	for (int i = 0; (node_ptr = next_node_bitmap(map, &i)); i++) {
 		avail_res_t *res = topo_eval->avail_res_array ?
@@ -179,7 +178,7 @@ static int _tofa_choose(topology_eval_t *topo_eval, const char *graph_id,
 	uint32_t min_nodes = topo_eval->min_nodes, max_nodes = topo_eval->max_nodes;
 	uint32_t tasks = details ? details->num_tasks : 0, count;
 	uint64_t room = 0;
-	char *candidates;
+	unsigned *candidates;
 	bitstr_t *wanted;
 	double start = tofa_now_ms();
 	int rc;
@@ -192,7 +191,7 @@ static int _tofa_choose(topology_eval_t *topo_eval, const char *graph_id,
 		xfree(candidates);
 		return SLURM_ERROR;
 	}
-	wanted = tofa_job_choose_nodes(job_ptr, graph_id, candidates, min_nodes, max_nodes,
+	wanted = tofa_job_choose_from(job_ptr, graph_id, candidates, min_nodes, max_nodes,
 			err, err_size);
 	xfree(candidates);
 	if (!wanted)

@@ -2,6 +2,7 @@
 // entry point converts exceptions into TOFA_ERROR + message.
 #include "tofa_service.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
@@ -10,10 +11,12 @@
 #include <new>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "base/printable.hpp"
 #include "capi_guard.hpp"
 #include "service/client.hpp"
+#include "service/placement.hpp"
 #include "service/responder.hpp"
 #include "service/service.hpp"
 #include "service/tofa_conf.hpp"
@@ -24,6 +27,10 @@ using tofa::capi::guarded;
 using tofa::capi::require;
 
 using namespace tofa::service;
+
+/// Above any task count a graph may have (GraphLimits::max_tasks): larger
+/// limits from C mean "no limit" and stay clear of int overflow.
+constexpr unsigned kMaxTasks = 1U << 30;
 
 
 std::string text_or_empty(const char* text) { return text ? text : ""; }
@@ -211,6 +218,38 @@ int tofa_service_choose_nodes(unsigned job_id, unsigned uid, const char* graph_i
     request.min_nodes = min_nodes;
     request.max_nodes = max_nodes;
     *placement = malloc_copy(join_nodes(running_service()->state().choose_nodes(request).nodes));
+  });
+}
+
+int tofa_service_choose_nodes_from(unsigned job_id, unsigned uid, const char* graph_id,
+                                   const tofa_candidate_t* candidates, int count,
+                                   int min_nodes, int max_nodes, unsigned* tasks, char* err,
+                                   size_t err_size) {
+  return guarded(err, err_size, [&] {
+    require(graph_id != nullptr && tasks != nullptr && count >= 0 &&
+                (candidates != nullptr || count == 0),
+            "tofa_service_choose_nodes_from: NULL argument or negative count");
+    std::vector<NamedCandidate> named(static_cast<std::size_t>(count));
+    for (int i = 0; i < count; ++i) {
+      require(candidates[i].name != nullptr, "tofa_service_choose_nodes_from: a candidate without a name");
+      named[i] = {candidates[i].name, static_cast<int>(std::min(candidates[i].min_tasks, kMaxTasks)),
+                  static_cast<int>(std::min(candidates[i].max_tasks, kMaxTasks))};
+    }
+    ServiceState& state = running_service()->state();
+    PlaceRequest request;
+    request.uid = uid;
+    request.graph_id = graph_id;
+    request.job = job_id;
+    request.from_slurmctld = true;
+    request.min_nodes = min_nodes;
+    request.max_nodes = max_nodes;
+    const tofa::TaskLimits limits = candidate_limits(state.topology(), named);
+    tofa::Placement ids;
+    state.choose_nodes(request, limits, &ids);
+    std::vector<unsigned> on_node(static_cast<std::size_t>(state.topology().node_count()), 0);
+    for (int node : ids) ++on_node[node];
+    // limits.nodes[i] is candidates[i]'s node: candidate_limits keeps them all, in order.
+    for (int i = 0; i < count; ++i) tasks[i] = on_node[limits.nodes[i]];
   });
 }
 

@@ -156,6 +156,25 @@ int tofa_service_choose_nodes(unsigned job_id, unsigned uid, const char *graph_i
                               const char *candidates, int min_nodes, int max_nodes,
                               char **placement, char *err, size_t err_size);
 
+/* A candidate node of tofa_service_choose_nodes_from: its name (Slurm's,
+ * as in the topology) and the tasks it may take, 1 <= max_tasks and
+ * min_tasks <= max_tasks (min_tasks 0: it may be left out). */
+typedef struct {
+    const char *name;
+    unsigned min_tasks;
+    unsigned max_tasks;
+} tofa_candidate_t;
+
+/* tofa_service_choose_nodes on `count` candidates given as an array:
+ * tasks[i] (count entries) receives the tasks the choice puts on
+ * candidates[i], 0 for the nodes it leaves out. What the scheduling pass
+ * calls: no candidate text to build and parse, no placement text to read
+ * back (at 65,536 nodes those took most of the pass's time per job). */
+int tofa_service_choose_nodes_from(unsigned job_id, unsigned uid, const char *graph_id,
+                                   const tofa_candidate_t *candidates, int count,
+                                   int min_nodes, int max_nodes, unsigned *tasks,
+                                   char *err, size_t err_size);
+
 /* Fits job_id's recorded placement to the per-node task limits of its
  * allocation (as tofa_service_place_job takes candidates, e.g.
  * "t1:1-8,t2:1-5"), moving the fewest tasks (NULL: each node of the record

@@ -14,14 +14,6 @@
 namespace tofa::service {
 
 PlacementRecord ServiceState::choose_nodes(const PlaceRequest& request) {
-  if (!request.job) throw Error("choosing nodes needs a job");
-  int tasks = 0;
-  std::shared_ptr<const std::vector<double>> outage;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    tasks = requested_graph(request).task_count;
-    outage = health_.outage_snapshot(topology_, settings_.outage_model);
-  }
   TaskLimits limits = parse_candidates(topology_, request.candidates);
   if (request.candidates.empty())
     for (int node = 0; node < topology_.node_count(); ++node) limits.nodes.push_back(node);
@@ -30,8 +22,21 @@ PlacementRecord ServiceState::choose_nodes(const PlaceRequest& request) {
                                                  : topology_.cores_per_node();
     limits.max_tasks.assign(limits.nodes.size(), slots);
   }
-  const Placement placement = compact_choice(topology_, limits, *outage, tasks,
-                                             request.min_nodes, request.max_nodes);
+  return choose_nodes(request, std::move(limits));
+}
+
+PlacementRecord ServiceState::choose_nodes(const PlaceRequest& request, TaskLimits limits,
+                                           Placement* ids) {
+  if (!request.job) throw Error("choosing nodes needs a job");
+  int tasks = 0;
+  std::shared_ptr<const std::vector<double>> outage;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    tasks = requested_graph(request).task_count;
+    outage = health_.outage_snapshot(topology_, settings_.outage_model);
+  }
+  Placement placement = compact_choice(topology_, limits, *outage, tasks, request.min_nodes,
+                                       request.max_nodes);
   PlacementRecord record;
   record.job = *request.job;
   record.uid = request.uid;
@@ -45,6 +50,7 @@ PlacementRecord ServiceState::choose_nodes(const PlaceRequest& request) {
     placements_.put(record);
   }
   placements_writer_.request();
+  if (ids) *ids = std::move(placement);
   return record;
 }
 
@@ -140,10 +146,11 @@ std::optional<std::vector<std::string>> ServiceState::publish_order(const PlaceR
                                                                     const CommGraph& graph,
                                                                     std::shared_ptr<const std::vector<double>>& outage) {
   const unsigned job = *request.job;
+  const double budget_share = backlog_budget_share(mapping_queue_.waiting(), kMappingThreads);
   PlacementInput input;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    input = placement_input(request, request.strategy, graph, false);
+    input = placement_input(request, request.strategy, graph, false, budget_share);
   }
   // The order first, its metrics after: srun waits for the order, and at
   // 4096 tasks on 65,536 nodes the metrics took most of the time.

@@ -6,6 +6,10 @@
 
 namespace tofa::service {
 
+double backlog_budget_share(std::size_t waiting, int threads) {
+  return threads / (threads + static_cast<double>(waiting));
+}
+
 MappingClock::time_point mapping_start_time(MappingClock::time_point last_queued,
                                             MappingClock::time_point queued,
                                             const MappingSettle& settle) {

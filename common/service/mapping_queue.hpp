@@ -38,6 +38,15 @@ MappingClock::time_point mapping_start_time(MappingClock::time_point last_queued
                                             MappingClock::time_point queued,
                                             const MappingSettle& settle);
 
+/// The share of auto's budget for a mapping that starts while `waiting`
+/// more are queued for `threads` threads: threads / (threads + waiting).
+/// Jobs starting faster than full budgets allow (a reservation beginning,
+/// the harness replaying weeks of submissions) then split the threads'
+/// time, each waiting about one budget in the queue, instead of queueing
+/// behind full budgets until their steps' wait bound gives them the node
+/// choice's order.
+double backlog_budget_share(std::size_t waiting, int threads);
+
 class MappingQueue {
  public:
   explicit MappingQueue(int threads, MappingSettle settle = {});

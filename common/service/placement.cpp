@@ -73,7 +73,39 @@ int distinct_nodes(const Placement& placement) {
   return static_cast<int>(std::unordered_set<int>(placement.begin(), placement.end()).size());
 }
 
+/// Resolves a candidate's name and appends it to `limits` (with its limits
+/// when `limited`); `seen` marks node ids. A repeat is dropped without
+/// limits and an Error with them.
+void add_candidate(const Topology& topology, const std::string& name, bool limited, int min,
+                   int max, std::vector<char>& seen, TaskLimits& limits) {
+  const int id = topology.node_by_name(name);
+  if (id < 0) throw Error("candidate node " + name + " is not in the topology");
+  if (std::exchange(seen[id], 1)) {
+    if (limited) throw Error("candidate node " + name + " is listed twice");
+    return;
+  }
+  limits.nodes.push_back(id);
+  if (limited) {
+    limits.min_tasks.push_back(min);
+    limits.max_tasks.push_back(max);
+  }
+}
+
 }  // namespace
+
+TaskLimits candidate_limits(const Topology& topology, const std::vector<NamedCandidate>& candidates) {
+  TaskLimits result;
+  std::vector<char> seen(static_cast<std::size_t>(topology.node_count()), 0);
+  std::string name;
+  for (const NamedCandidate& c : candidates) {
+    name.assign(c.name);
+    if (c.min_tasks < 0 || c.max_tasks < 1 || c.max_tasks < c.min_tasks)
+      throw Error("candidate " + name + ": expected 1 <= max tasks, min tasks <= max tasks, got " +
+                  std::to_string(c.min_tasks) + "-" + std::to_string(c.max_tasks));
+    add_candidate(topology, name, true, c.min_tasks, c.max_tasks, seen, result);
+  }
+  return result;
+}
 
 TaskLimits parse_candidates(const Topology& topology, const std::string& candidates) {
   TaskLimits result;
@@ -98,19 +130,8 @@ TaskLimits parse_candidates(const Topology& topology, const std::string& candida
     const bool plain = hosts.find_first_of("[],") == std::string_view::npos;
     if (plain) one_name[0].assign(hosts);
     for (const std::string& name :
-         plain ? one_name : expand_hostlist(std::string(hosts), max_names)) {
-      const int id = topology.node_by_name(name);
-      if (id < 0) throw Error("candidate node " + name + " is not in the topology");
-      if (std::exchange(seen[id], 1)) {
-        if (limited) throw Error("candidate node " + name + " is listed twice");
-        continue;
-      }
-      result.nodes.push_back(id);
-      if (limited) {
-        result.min_tasks.push_back(min);
-        result.max_tasks.push_back(max);
-      }
-    }
+         plain ? one_name : expand_hostlist(std::string(hosts), max_names))
+      add_candidate(topology, name, limited, min, max, seen, result);
     if (result.nodes.size() > max_names) throw Error("more candidates than topology nodes");
   });
   return result;

@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "faults/faults.hpp"
@@ -60,6 +61,16 @@ struct ComputedPlacement {
 /// dropped; with limits a repeat is an error). Throws Error "candidate node X
 /// is not in the topology", or naming the item whose limits are bad.
 TaskLimits parse_candidates(const Topology& topology, const std::string& candidates);
+
+/// One candidate given by name with its task limits (the scheduler's
+/// candidates without a text to build and parse).
+struct NamedCandidate {
+  std::string_view name;
+  int min_tasks = 0;
+  int max_tasks = 1;
+};
+/// The same limits as parse_candidates, from a list; the same errors.
+TaskLimits candidate_limits(const Topology& topology, const std::vector<NamedCandidate>& candidates);
 
 /// Strategy parameters as users give them to Slurm jobs ("--tofa-param
 /// KEY=VALUE", joined as "KEY=VALUE;KEY=VALUE"): at most 16, keys of

@@ -491,7 +491,7 @@ PlacementRecord ServiceState::place(const PlaceRequest& request) {
 
 PlacementInput ServiceState::placement_input(const PlaceRequest& request,
                                              const std::string& strategy, const CommGraph& graph,
-                                             bool claims) const {
+                                             bool claims, double budget_share) const {
   PlacementInput input;
   input.outage = health_.outage_snapshot(topology_, settings_.outage_model);
   if (claims)
@@ -512,8 +512,8 @@ PlacementInput ServiceState::placement_input(const PlaceRequest& request,
   input.max_nodes = request.max_nodes;
   input.parameters = parse_parameters(request.parameters);
   if (strategy == "auto" && !input.parameters.count("budget"))
-    input.parameters["budget"] =
-        std::to_string(scaled_placement_budget(settings_.placement_budget_ms, graph.task_count()));
+    input.parameters["budget"] = std::to_string(
+        budget_share * scaled_placement_budget(settings_.placement_budget_ms, graph.task_count()));
   if (!settings_.map_worker.program.empty()) input.worker = &settings_.map_worker;
   return input;
 }

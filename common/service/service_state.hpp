@@ -137,6 +137,10 @@ class ServiceState {
   /// (linear time, in this process, the graph not read), recorded at once
   /// with the tasks in blocks and without metrics. Same checks as place().
   PlacementRecord choose_nodes(const PlaceRequest& request);
+  /// The same on candidates already resolved (request.candidates unused);
+  /// `ids`, when given, receives the node id per task.
+  PlacementRecord choose_nodes(const PlaceRequest& request, TaskLimits limits,
+                               Placement* ids = nullptr);
   /// Fits the job's recorded placement to its allocation (as fit_job; ""
   /// = each node of the record keeps at most the tasks it has) and queues `strategy` ("" = DefaultStrategy) to order the job's tasks on
   /// those nodes outside slurmctld's locks (MappingQueue); meanwhile the
@@ -202,8 +206,11 @@ class ServiceState {
                        ComputedPlacement computed);
   /// What compute_placement needs for `request` on `graph` (outage vector,
   /// settings, auto's budget); failing nodes only for a claiming srun.
+  /// `budget_share` scales auto's default budget (deferred mappings behind
+  /// a backlog).
   PlacementInput placement_input(const PlaceRequest& request, const std::string& strategy,
-                                 const CommGraph& graph, bool claims) const;  // mutex_ held
+                                 const CommGraph& graph, bool claims,
+                                 double budget_share = 1) const;  // mutex_ held
   /// The job's record without metrics, its tasks moved to meet `candidates`'
   /// limits (fit_job, map_later).
   PlacementRecord fitted(unsigned job, const std::string& candidates);

@@ -67,14 +67,13 @@ extern void tofa_job_node_bounds(job_record_t *job_ptr, uint32_t *min_nodes,
 	*max_nodes = max;
 }
 
-extern char *tofa_job_candidates(job_record_t *job_ptr,
-				 const uint32_t *free_cpus, uint32_t min_nodes,
-				 uint64_t *room)
+extern unsigned *tofa_job_candidates(job_record_t *job_ptr,
+				     const uint32_t *free_cpus,
+				     uint32_t min_nodes, uint64_t *room)
 {
 	tofa_job_details_t *details = job_ptr->details;
 	unsigned *limit = xcalloc(node_record_count, sizeof(*limit));
 	node_record_t *node_ptr;
-	char *list = NULL;
 
 	*room = 0;
 	for (int i = 0; (node_ptr = next_node(&i)); i++)
@@ -82,15 +81,55 @@ extern char *tofa_job_candidates(job_record_t *job_ptr,
 			limit[i] = tofa_job_task_limit(job_ptr, free_cpus[i]);
 	tofa_spread_task_limits(limit, node_record_count,
 				details ? details->num_tasks : 0, min_nodes);
-	for (int i = 0; (node_ptr = next_node(&i)); i++) {
-		if (!limit[i])
-			continue;
-		xstrfmtcat(list, "%s%s:%u", list ? "," : "", node_ptr->name,
-			   limit[i]);
+	for (int i = 0; i < node_record_count; i++)
 		*room += limit[i];
+	if (!*room)
+		xfree(limit);
+	return limit;
+}
+
+extern bitstr_t *tofa_job_choose_from(job_record_t *job_ptr,
+				      const char *graph_id,
+				      const unsigned *limits,
+				      uint32_t min_nodes, uint32_t max_nodes,
+				      char *err, size_t err_size)
+{
+	tofa_candidate_t *candidates;
+	unsigned *tasks;
+	int *index, count = 0;
+	node_record_t *node_ptr;
+	bitstr_t *nodes = NULL;
+
+	if (!limits) {
+		snprintf(err, err_size, "no candidate node has a free CPU");
+		return NULL;
 	}
-	xfree(limit);
-	return list;
+	candidates = xcalloc(node_record_count, sizeof(*candidates));
+	index = xcalloc(node_record_count, sizeof(*index));
+	tasks = xcalloc(node_record_count, sizeof(*tasks));
+	for (int i = 0; (node_ptr = next_node(&i)); i++) {
+		if (!limits[i])
+			continue;
+		candidates[count].name = node_ptr->name;
+		candidates[count].max_tasks = limits[i];
+		index[count++] = i;
+	}
+	if (tofa_service_choose_nodes_from(
+		    job_ptr->job_id, job_ptr->user_id, graph_id, candidates,
+		    count, min_nodes > 1 ? min_nodes : 0,
+		    max_nodes < (uint32_t) node_record_count ? max_nodes : 0,
+		    tasks, err, err_size) == TOFA_OK) {
+		nodes = bit_alloc(node_record_count);
+		for (int k = 0; k < count; k++)
+			if (tasks[k])
+				bit_set(nodes, index[k]);
+		debug("%s: %pJ: TOFA node choice of %d nodes", log_prefix,
+		      job_ptr, bit_set_count(nodes));
+	}
+	xfree(candidates);
+	xfree(index);
+	xfree(tasks);
+	return nodes;
 }
 
 extern bitstr_t *tofa_job_choose_nodes(job_record_t *job_ptr,

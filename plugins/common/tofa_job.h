@@ -27,18 +27,29 @@ extern uint32_t tofa_job_task_limit(job_record_t *job_ptr, uint32_t cpus);
 extern void tofa_job_node_bounds(job_record_t *job_ptr, uint32_t *min_nodes,
 				 uint32_t *max_nodes);
 
-/* The candidates as tofa_service_choose_nodes takes them ("NODE:MAX,...",
- * node table = rank order): every node with free_cpus[i] > 0 (indexed like
- * node_record_table_ptr) with the tasks those CPUs hold, spread over at
- * least min_nodes nodes (tofa_spread_task_limits). NULL when no node can
- * take a task (xfree it otherwise); *room receives the sum of the limits. */
-extern char *tofa_job_candidates(job_record_t *job_ptr,
-				 const uint32_t *free_cpus, uint32_t min_nodes,
-				 uint64_t *room);
+/* The tasks each node may take (indexed like node_record_table_ptr, node
+ * table = rank order): for every node with free_cpus[i] > 0 the tasks those
+ * CPUs hold, spread over at least min_nodes nodes (tofa_spread_task_limits).
+ * NULL when no node can take a task (xfree it otherwise); *room receives
+ * the sum of the limits. */
+extern unsigned *tofa_job_candidates(job_record_t *job_ptr,
+				     const uint32_t *free_cpus,
+				     uint32_t min_nodes, uint64_t *room);
 
-/* TOFA's node choice on `candidates`, spanning min_nodes to max_nodes nodes
- * (0 = no bound), recorded for the job: no strategy runs under slurmctld's
- * locks (tofa_service_choose_nodes). Its node set, or NULL with err set. */
+/* TOFA's node choice on the nodes with limits[i] > 0 (tofa_job_candidates),
+ * spanning min_nodes to max_nodes nodes (0 = no bound), recorded for the
+ * job: no strategy runs under slurmctld's locks, and no node names go
+ * through text (tofa_service_choose_nodes_from). Its node set, or NULL with
+ * err set. */
+extern bitstr_t *tofa_job_choose_from(job_record_t *job_ptr,
+				      const char *graph_id,
+				      const unsigned *limits,
+				      uint32_t min_nodes, uint32_t max_nodes,
+				      char *err, size_t err_size);
+
+/* The node choice on `candidates` given as text ("NODE:MIN-MAX,...", as
+ * tofa_service_choose_nodes takes them): a job's record on an allocation
+ * cons_tres chose. Its node set, or NULL with err set. */
 extern bitstr_t *tofa_job_choose_nodes(job_record_t *job_ptr,
 				       const char *graph_id,
 				       const char *candidates,

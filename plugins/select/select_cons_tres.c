@@ -211,20 +211,20 @@ extern int fini(void)
 
 /* ---- TOFA placement ------------------------------------------------------ */
 
-/* The candidates as tofa_service_choose_nodes takes them, in node table (=
- * rank) order, each with the tasks it can take now: its idle CPUs (whole
- * idle nodes only for --exclusive). With -N, at most an even share per node
- * (tofa_spread_task_limits) so that the placement spans -N nodes, and only
- * the nodes with room for that share while there are enough of them. NULL when no node can
- * take a task; *room receives the sum of the listed limits. */
-static char *_free_task_slots(job_record_t *job_ptr, bitstr_t *bitmap,
-			      uint32_t min_nodes, uint64_t *room)
+/* The tasks each node of `bitmap` can take now (tofa_job_candidates): its
+ * idle CPUs (whole idle nodes only for --exclusive). With -N, at most an
+ * even share per node (tofa_spread_task_limits) so that the placement spans
+ * -N nodes, and only the nodes with room for that share while there are
+ * enough of them. NULL when no node can take a task; *room receives the sum
+ * of the limits. */
+static unsigned *_free_task_slots(job_record_t *job_ptr, bitstr_t *bitmap,
+				  uint32_t min_nodes, uint64_t *room)
 {
 	struct job_details *details = job_ptr->details;
 	bool whole = details && (details->whole_node == 1 || !details->share_res);
 	uint32_t *free_cpus = xcalloc(node_record_count, sizeof(*free_cpus));
 	node_record_t *node_ptr;
-	char *list;
+	unsigned *list;
 
 	select_g_select_nodeinfo_set_all();
 	for (int i = 0; (node_ptr = next_node(&i)); i++) {
@@ -352,7 +352,8 @@ static int _tofa_job_test(slurm_select_ops_t *ops, job_record_t *job_ptr,
 			  List preemptee_candidates, List *preemptee_job_list,
 			  bitstr_t *exc_core_bitmap)
 {
-	char err[1024] = "", *free_slots = NULL;
+	char err[1024] = "";
+	unsigned *free_slots = NULL;
 	bitstr_t *wanted = NULL, *restricted = NULL;
 	/* where the time goes, logged per started job: candidates, node
 	 * choice, cons_tres on the chosen nodes, the mapping request */
@@ -383,7 +384,7 @@ static int _tofa_job_test(slurm_select_ops_t *ops, job_record_t *job_ptr,
 		goto fallback;
 	}
 	placed_in = tofa_now_ms();
-	wanted = tofa_job_choose_nodes(job_ptr, graph_id, free_slots, place_min, place_max,
+	wanted = tofa_job_choose_from(job_ptr, graph_id, free_slots, place_min, place_max,
 			err, sizeof(err));
 	placed_in = tofa_now_ms() - placed_in;
 	xfree(free_slots);

@@ -33,23 +33,14 @@ double percentile(std::vector<double> values, double q) {
   return values[std::min(values.size() - 1, at == 0 ? 0 : at - 1)];
 }
 
-/// The free CPUs as the select plugin hands them over: "h[00003-00010]:1,h00012:2".
-std::string free_cpus(const std::vector<int>& free_slots) {
-  const int n = static_cast<int>(free_slots.size());
-  std::string out;
-  for (int first = 0; first < n;) {
-    if (free_slots[first] <= 0) {
-      ++first;
-      continue;
-    }
-    int last = first;
-    while (last + 1 < n && free_slots[last + 1] == free_slots[first]) ++last;
-    const std::string a = node_name(first, n);
-    const std::string range =
-        first == last ? a : "h[" + a.substr(1) + "-" + node_name(last, n).substr(1) + "]";
-    out += (out.empty() ? "" : ",") + range + ":" + std::to_string(free_slots[first]);
-    first = last + 1;
-  }
+/// The free CPUs as the select shims hand them over: every node with a free
+/// CPU, by name (`names`, one per node), with the tasks it may take.
+std::vector<tofa_candidate_t> free_cpus(const std::vector<int>& free_slots,
+                                        const std::vector<std::string>& names) {
+  std::vector<tofa_candidate_t> out;
+  for (std::size_t node = 0; node < free_slots.size(); ++node)
+    if (free_slots[node] > 0)
+      out.push_back({names[node].c_str(), 0, static_cast<unsigned>(free_slots[node])});
   return out;
 }
 
@@ -77,13 +68,13 @@ std::vector<int> take_node_list(char* names) {
 unsigned service_job_id(const StreamJob& job) { return static_cast<unsigned>(job.id) + 1; }
 
 /// Chooses a job's nodes through the service, as the select shim does in
-/// slurmctld's scheduling pass (tofa_service_choose_nodes, then
+/// slurmctld's scheduling pass (tofa_service_choose_nodes_from, then
 /// tofa_service_map_later: the strategy orders the tasks later, on the
 /// service's mapping threads); when the node choice fails the job gets
 /// Slurm's own layout (the block layout here). The latency is the
 /// scheduler's part alone. Every node keeps the tasks the choice gave it,
 /// so the stream's CPU accounting holds for the final placement.
-Allocate service_allocator(const std::string& strategy, JobGraphs& graphs,
+Allocate service_allocator(const std::string& strategy, int node_count, JobGraphs& graphs,
                            std::vector<double>* latencies,
                            std::map<int, std::vector<double>>* by_size,
                            std::map<std::string, long>* refusals,
@@ -95,6 +86,8 @@ Allocate service_allocator(const std::string& strategy, JobGraphs& graphs,
     throw Error(std::string("the TOFA service: ") + err);
   // Fixed for the stream: the outage probabilities are pinned.
   const std::vector<int> failing = take_node_list(names);
+  std::vector<std::string> node_names;
+  for (int node = 0; node < node_count; ++node) node_names.push_back(node_name(node, node_count));
   return [=, &graphs](const StreamJob& job, const std::vector<int>& free_slots)
              -> std::optional<std::vector<int>> {
     const std::string graph = graphs.id(job.tasks);
@@ -108,17 +101,16 @@ Allocate service_allocator(const std::string& strategy, JobGraphs& graphs,
         dropped |= healthy[static_cast<std::size_t>(node)] > 0;
         healthy[static_cast<std::size_t>(node)] = 0;
       }
-    char* placement = nullptr;
+    std::vector<tofa_candidate_t> candidates;
+    std::vector<unsigned> tasks;
     char err[1024];
     const auto started = std::chrono::steady_clock::now();
     auto place = [&](const std::vector<int>& slots) {
-      const std::string candidates = free_cpus(slots);
-      if (candidates.empty()) {  // "" would mean every node to the service
-        std::snprintf(err, sizeof err, "no free CPU left to choose from");
-        return TOFA_ERROR;
-      }
-      return tofa_service_choose_nodes(service_job_id(job), 0, graph.c_str(), candidates.c_str(), 0,
-                                       0, &placement, err, sizeof err);
+      candidates = free_cpus(slots, node_names);
+      tasks.assign(candidates.size(), 0);
+      return tofa_service_choose_nodes_from(service_job_id(job), 0, graph.c_str(), candidates.data(),
+                                            static_cast<int>(candidates.size()), 0, 0, tasks.data(),
+                                            err, sizeof err);
     };
     int rc = place(healthy);
     if (rc != TOFA_OK && dropped && !tofa_service_only_failing_fit_waits()) rc = place(free_slots);
@@ -129,8 +121,12 @@ Allocate service_allocator(const std::string& strategy, JobGraphs& graphs,
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
     latencies->push_back(ms);
     (*by_size)[size_bucket(job.tasks)].push_back(ms);
-    if (rc == TOFA_OK) return take_node_list(placement);
-    std::free(placement);
+    if (rc == TOFA_OK) {  // the chosen nodes in node order, a node's tasks together
+      std::vector<int> placement;
+      for (std::size_t k = 0; k < candidates.size(); ++k)
+        placement.insert(placement.end(), tasks[k], node_index(candidates[k].name));
+      return placement;
+    }
     char forget_err[256];
     tofa_service_forget_job(service_job_id(job), forget_err, sizeof forget_err);
     const std::string reason = std::string(err).substr(0, 120);
@@ -155,7 +151,7 @@ Json run_stream(const std::string& strategy, const Topology& topology,
   Allocate allocate;
   if (strategy == "mc1x1") allocate = mc1x1_allocator(topology);
   else if (strategy == "snake") allocate = snake_best_fit_allocator(topology);
-  else allocate = service_allocator(strategy, graphs, &latencies, &by_size, &refusals, &fallbacks);
+  else allocate = service_allocator(strategy, topology.node_count(), graphs, &latencies, &by_size, &refusals, &fallbacks);
 
   double hop_bytes = 0, abort_sum = 0, runtime_sum = 0, completion_sum = 0;
   double bunde_hops = 0, all_hops = 0;

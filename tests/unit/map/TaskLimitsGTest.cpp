@@ -78,6 +78,26 @@ TEST(ParseCandidates, Errors) {
             "candidate node t99 is not in the topology");
 }
 
+TEST(CandidateLimits, TheSameLimitsAsTheTextAndTheSameErrors) {
+  using tofa::service::candidate_limits;
+  using tofa::service::NamedCandidate;
+  const Topology topology = mini_cluster();
+  const auto listed = candidate_limits(topology, {{"t3", 1, 8}, {"t4", 1, 8}, {"t8", 0, 3}});
+  const auto parsed = parse_candidates(topology, "t[3-4]:1-8,t8:3");
+  EXPECT_EQ(listed.nodes, parsed.nodes);
+  EXPECT_EQ(listed.min_tasks, parsed.min_tasks);
+  EXPECT_EQ(listed.max_tasks, parsed.max_tasks);
+  EXPECT_EQ(error_text([&] { candidate_limits(topology, {{"t3", 0, 2}, {"t3", 0, 1}}); }),
+            "candidate node t3 is listed twice");
+  EXPECT_EQ(error_text([&] { candidate_limits(topology, {{"t99", 0, 2}}); }),
+            "candidate node t99 is not in the topology");
+  for (const NamedCandidate& bad : {NamedCandidate{"t3", 0, 0}, NamedCandidate{"t3", 4, 2},
+                                    NamedCandidate{"t3", -1, 2}})
+    EXPECT_EQ(error_text([&] { candidate_limits(topology, {bad}); }),
+              "candidate t3: expected 1 <= max tasks, min tasks <= max tasks, got " +
+                  std::to_string(bad.min_tasks) + "-" + std::to_string(bad.max_tasks));
+}
+
 // Issue 11 (1): cons_tres granted 5 CPUs on t3, 8 on t4, 3 on t8; every
 // strategy must keep within them and use all three nodes.
 TEST(PlaceOnAllocation, EveryGeneralStrategyKeepsWithinTheGrantedCpus) {

@@ -22,6 +22,7 @@
 #include "service/placement_store.hpp"
 #include "service/protocol.hpp"
 #include "service/request_handler.hpp"
+#include "service/placement.hpp"
 #include "service/service_state.hpp"
 #include "service/srun_claims.hpp"
 #include "service/state_files.hpp"
@@ -454,6 +455,32 @@ TEST_F(ServiceStateTest, NodeChoiceNowTheStrategyLater) {
   EXPECT_TRUE(logged("job 12: greedy ordered its tasks on the scheduler's node choice"));
   EXPECT_EQ(tofa_test::error_text([&] { state->map_later(13, allocation, "", ""); }),
             "no placement recorded for job 13");
+}
+
+// The shims hand the candidates over as a list (no text in the pass): the
+// same choice as from the text, and the node ids of its tasks.
+TEST_F(ServiceStateTest, NodeChoiceFromAListIsTheChoiceFromTheText) {
+  auto state = open_state();
+  ASSERT_EQ(upload(*state, kAlice, "ring.mat", kRing), "OK id=g1 tasks=4 existing=0");
+  const PlacementRecord from_text = choose_nodes(*state, 12, "n[0-63]:2");
+  std::vector<tofa::service::NamedCandidate> listed;
+  std::vector<std::string> names;
+  for (int node = 0; node < 64; ++node) names.push_back("n" + std::to_string(node));
+  for (const std::string& name : names) listed.push_back({name, 0, 2});
+  PlaceRequest request;
+  request.uid = kAlice;
+  request.graph_id = "g1";
+  request.job = 13;
+  request.from_slurmctld = true;
+  tofa::Placement ids;
+  const PlacementRecord from_list = state->choose_nodes(
+      request, tofa::service::candidate_limits(state->topology(), listed), &ids);
+  EXPECT_EQ(from_list.nodes, from_text.nodes);
+  ASSERT_EQ(ids.size(), from_list.nodes.size());
+  for (std::size_t task = 0; task < ids.size(); ++task)
+    EXPECT_EQ(state->topology().node_name(ids[task]), from_list.nodes[task]);
+  EXPECT_EQ(ask(*state, kAlice, "PLACEMENT job=13"), "OK job=13 graph=g1 nodes=" +
+                                                         join_nodes(from_list.nodes));
 }
 
 // A step that stops waiting takes the record as it is; the strategy's
