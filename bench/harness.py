@@ -164,7 +164,7 @@ def markdown(reports, anchor, revision, seconds, quick, sample=None, fugaku=None
              "processes with the failure model (5% of nodes failing 1-30% of rounds, 0.2% frozen from "
              "round 50, 0.1% of exchanges lost), observes the heartbeat rounds, then runs a generated "
              "job stream (EASY) per strategy as the select shim runs it (the node choice, "
-             "`tofa_service_choose_nodes`, in the scheduler; the strategy on the chosen nodes "
+             "`tofa_service_choose_nodes_from`, in the scheduler; the strategy on the chosen nodes "
              "afterwards on the service's mapping threads, `tofa_service_map_later`; a job's metrics "
              "on its final placement). The simulated nodes run on "
              "the same 2 cores as the service, so round times include their work.",
@@ -243,7 +243,7 @@ def markdown(reports, anchor, revision, seconds, quick, sample=None, fugaku=None
               "- Not loaded: the select shim (it *is* select/cons_tres: job records, partitions, core "
               "bitmaps, GRES, i.e. slurmctld itself) and topology/tofa (same internals, and on 22.05 "
               "it only ranks nodes for the select path). The harness calls what they call, "
-              "`tofa_service_choose_nodes` with the free CPUs as candidates and the nodes above "
+              "`tofa_service_choose_nodes_from` with the free CPUs as candidates and the nodes above "
               "OutageThreshold left out as select/tofa leaves them out, then "
               "`tofa_service_map_later`. cli_filter/tofa needs a controller to allocate from.",
               "", "## Job streams per strategy", "",

@@ -10,7 +10,7 @@
  * slurmctld/tofa:
  *   - topology_p_eval_nodes: for a job whose spank environment carries
  *     TOFA_GRAPH_ID (tofa_loadmatrix) and that pinned no nodes, TOFA's node
- *     choice over the usable nodes (tofa_service_choose_nodes: each node
+ *     choice over the usable nodes (tofa_service_choose_nodes_from: each node
  *     limited to the tasks the CPUs cons_tres offers it can take; nodes
  *     above OutageThreshold left out while the job fits elsewhere; linear
  *     time, no strategy under slurmctld's locks) is recorded for the job and

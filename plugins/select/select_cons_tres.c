@@ -19,7 +19,7 @@
  *   1. node choice: the nodes cons_tres may use (the bitmap, in node table
  *      order, which topology/tofa ranks along the torus), each with the
  *      tasks its idle CPUs can take, are the candidates of TOFA's node
- *      choice (tofa_service_choose_nodes: a compact box of fault-free nodes,
+ *      choice (tofa_service_choose_nodes_from: a compact box of fault-free nodes,
  *      linear time, no strategy runs under slurmctld's locks; skipped when
  *      they cannot hold the job's tasks);
  *   2. cons_tres runs on exactly the chosen nodes; if that fails, or

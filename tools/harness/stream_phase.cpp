@@ -278,7 +278,7 @@ Json run_stream(const std::string& strategy, const Topology& topology,
       {"strategy", strategy},
       {"jobs_csv", jobs_csv},
       {"path", latencies.empty() ? "harness allocator"
-                                 : "tofa_service_choose_nodes + tofa_service_map_later"},
+                                 : "tofa_service_choose_nodes_from + tofa_service_map_later"},
       {"seconds", seconds},
       {"mapping_drain_seconds", mapping_drain_seconds},
       {"jobs_started", result.jobs.size()},

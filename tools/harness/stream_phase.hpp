@@ -1,7 +1,7 @@
 // The job-stream phase: FIFO with EASY backfilling over the synthetic
 // cluster, once per strategy. TOFA strategies (and Slurm's block layout,
 // "default-slurm") place every job through the service, as select/cons_tres
-// does (tofa_service_choose_nodes on the free CPUs, then the strategy on the
+// does (tofa_service_choose_nodes_from on the free CPUs, then the strategy on the
 // chosen nodes by tofa_service_map_later; a failed node choice gets Slurm's
 // layout, as there); "mc1x1" and "snake" are the Bunde
 // seed's allocators, tasks in allocation order, with the seed's mappers also
