@@ -17,6 +17,7 @@
 
 namespace {
 
+using tofa::service::backlog_budget_share;
 using tofa::service::mapping_start_time;
 using tofa::service::MappingClock;
 using tofa::service::MappingQueue;
@@ -125,15 +126,15 @@ TEST(MappingQueueTest, WorkWaitsWhileTheSettleTimeRuns) {
   EXPECT_FALSE(ran);
 }
 
-}  // namespace
-
 TEST(MappingQueueTest, BacklogSplitsTheBudget) {
-  EXPECT_DOUBLE_EQ(tofa::service::backlog_budget_share(0, 2), 1.0);
-  EXPECT_DOUBLE_EQ(tofa::service::backlog_budget_share(2, 2), 0.5);
-  EXPECT_DOUBLE_EQ(tofa::service::backlog_budget_share(6, 2), 0.25);
+  EXPECT_DOUBLE_EQ(backlog_budget_share(0, 2), 1.0);
+  EXPECT_DOUBLE_EQ(backlog_budget_share(2, 2), 0.5);
+  EXPECT_DOUBLE_EQ(backlog_budget_share(6, 2), 0.25);
   // In a steady stream the queue holds arrival rate x budget mappings, and
   // each gets the threads' time over the arrival rate.
   const double budget = 0.1, rate = 1000;
   const auto waiting = static_cast<std::size_t>(rate * budget - 2);
-  EXPECT_NEAR(tofa::service::backlog_budget_share(waiting, 2) * budget, 2 / rate, 1e-12);
+  EXPECT_NEAR(backlog_budget_share(waiting, 2) * budget, 2 / rate, 1e-12);
 }
+
+}  // namespace
