@@ -27,7 +27,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
-#include <iterator>
 #include <random>
 #include <sstream>
 #include <string>
@@ -108,18 +107,15 @@ double schedule_one(ServiceState& state, const tofa_bench::Machine& m, unsigned 
   request.graph_id = graph_id;
   request.job = job;
   request.from_slurmctld = true;
-  const PlacementRecord chosen =
-      state.choose_nodes(request, tofa::service::candidate_limits(m.topology, candidates));
-  // Slurm's allocation, node by node, as the shims read it from the job's
-  // resources (tasks go in blocks, so a node's tasks are next to each other).
-  std::vector<std::string> nodes;
-  std::unique_copy(chosen.nodes.begin(), chosen.nodes.end(), std::back_inserter(nodes));
-  std::sort(nodes.begin(), nodes.end());
-  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
-  std::string allocation;
-  for (const std::string& name : nodes)
-    allocation += (allocation.empty() ? "" : ",") + name + ":1-" + std::to_string(options.cores);
-  state.map_later(job, allocation, options.strategy, "");
+  tofa::Placement ids;
+  state.choose_nodes(request, tofa::service::candidate_limits(m.topology, candidates), &ids);
+  // Slurm's allocation, its nodes in node table order with 1 to their CPUs
+  // in tasks, as the shims read it from the job's resources.
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  std::vector<tofa::service::NamedCandidate> allocation;
+  for (int node : ids) allocation.push_back({m.topology.node_name(node), 1, options.cores});
+  state.map_later(job, tofa::service::candidate_limits(m.topology, allocation), options.strategy, "");
   const double scheduler_ms = ms_since(start);
   *cpu_ms = thread_cpu_ms() - cpu_start;
   while (state.job_placement(job, std::nullopt).pending)

@@ -55,7 +55,8 @@ Now the pass does only what must be decided there, which nodes:
    apart (two heavy pairs could not both be neighbours). Tasks go in blocks in the box's order;
    the record is written at once (without metrics) as the job's placement, strategy `compact`.
 2. **cons_tres allocates** exactly those nodes, or chooses itself as before (logged).
-3. **The strategy runs later** (`tofa_service_map_later`): the record is fitted to the CPUs
+3. **The strategy runs later** (`tofa_service_map_later`, the allocation as the same kind of
+   array: each node 1 to its CPUs' tasks): the record is fitted to the CPUs
    granted (moving the fewest tasks) and marked pending, and the job's strategy with its budget
    and parameters is queued on the service's `MappingQueue` (2 threads; users take turns, so one
    user's many jobs delay another's by at most one mapping per thread). Its result replaces the
@@ -100,9 +101,15 @@ bitmap. A profile of the bench at 65,536 nodes and 1 task put about 80% of the p
 (string appends, tokenizing, name lookups) and 4% in the box search itself: p50 8.4 ms at
 b9b8419's parent on this machine. Now the shims hand the candidates over as an array of
 (name, task limits) pointing at Slurm's own node names, and read back tasks per candidate
-(`tofa_service_choose_nodes_from`): p50 2.5 ms, p99 3.6 ms there. What the scheduler still
-spends per job is linear in the candidates: the failing-node bitmap, a name lookup per
-candidate, the box search (16 boxes) and the record.
+(`tofa_service_choose_nodes_from`): p50 2.5 ms, p99 3.6 ms there. The allocation went the
+same way: the shims had built it as text (`name:1-N,...`, 4096 appends at 4096 tasks, each
+scanning the string so far) for the service to parse and fit; now they pass the same array
+(`tofa_service_map_later` with (name, 1, N) per node) and the text the strategy reads is made on
+the mapping thread. At 65,536 nodes and 4096 tasks the box search itself was then the largest
+part (3.3-3.8 ms: 16 corners, each box grown over about 8,000 nodes with a coordinate vector
+built per node); it now adds precomputed per-dimension id offsets (0.7-1 ms in a profile of
+the same bench; p99 was 12.2 ms at bc9fdb0, the table has it now). What the scheduler still spends per job is linear in the candidates:
+the failing-node bitmap, a name lookup per candidate, the box search and the record.
 
 Trade-off: the node set is chosen without the graph. The strategy used to choose among all the
 free candidates (`auto`: a window of twice the nodes the job needs) with the graph in view; now it

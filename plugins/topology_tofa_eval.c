@@ -191,7 +191,7 @@ static int _tofa_choose(topology_eval_t *topo_eval, const char *graph_id,
 		xfree(candidates);
 		return SLURM_ERROR;
 	}
-	wanted = tofa_job_choose_from(job_ptr, graph_id, candidates, min_nodes, max_nodes,
+	wanted = tofa_job_choose_from(job_ptr, graph_id, candidates, 0, min_nodes, max_nodes,
 			err, err_size);
 	xfree(candidates);
 	if (!wanted)
@@ -322,25 +322,25 @@ extern int topology_p_eval_nodes(topology_eval_t *topo_eval)
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
 /* ------------------------------- Slurm 26.05 ------------------------------ */
 
-/* The job's allocation as tofa_service_map_later takes it ("NODE:1-MAX"). */
-static char *_allocation(job_record_t *job_ptr)
+/* The job's allocation as tofa_job_map_later takes it: 1 to its CPUs
+ * granted / CPUs per task on each node (indexed like the node table).
+ * NULL without job resources; xfree it otherwise. */
+static unsigned *_allocation(job_record_t *job_ptr)
 {
 	job_resources_t *res = job_ptr->job_resrcs;
-	char *list = NULL;
+	unsigned *limit;
 	node_record_t *node_ptr;
 	uint32_t n = 0;
 
 	if (!res || !res->node_bitmap || !res->cpus)
 		return NULL;
+	limit = xcalloc(node_record_count, sizeof(*limit));
 	for (int i = 0; (node_ptr = next_node_bitmap(res->node_bitmap, &i)) &&
 			n < res->nhosts; i++) {
-		uint32_t limit = MAX(tofa_job_task_limit(job_ptr, res->cpus[n]), 1);
-
-		xstrfmtcat(list, "%s%s:1-%u", list ? "," : "", node_ptr->name,
-			   limit);
-		n++;
+		limit[i] = tofa_job_task_limit(job_ptr, res->cpus[n++]);
+		limit[i] = MAX(limit[i], 1);
 	}
-	return list;
+	return limit;
 }
 
 /* The job's placement on what cons_tres granted: the one recorded at node
@@ -348,7 +348,8 @@ static char *_allocation(job_record_t *job_ptr)
  * else (or if that fails) a new placement on the allocation. */
 static void _place_on_allocation(job_record_t *job_ptr, bool anew)
 {
-	char err[1024] = "", *allocation = _allocation(job_ptr);
+	char err[1024] = "";
+	unsigned *allocation = _allocation(job_ptr);
 	bitstr_t *nodes = NULL;
 
 	if (!allocation) {
@@ -361,13 +362,13 @@ static void _place_on_allocation(job_record_t *job_ptr, bool anew)
 		xfree(allocation);
 		return;
 	}
-	if ((nodes = tofa_job_choose_nodes(job_ptr, tofa_job_env(job_ptr, TOFA_ENV_GRAPH_ID),
-			    allocation, 0, 0, err, sizeof(err))) &&
+	if ((nodes = tofa_job_choose_from(job_ptr, tofa_job_env(job_ptr, TOFA_ENV_GRAPH_ID),
+					  allocation, 1, 0, 0, err, sizeof(err))) &&
 	    tofa_job_map_later(job_ptr, allocation, err, sizeof(err)) != TOFA_OK)
 		FREE_NULL_BITMAP(nodes);
 	if (!nodes) {
-		error("%s: %s: %pJ: no TOFA placement on its allocation %s: %s; srun places its steps",
-		      plugin_type, __func__, job_ptr, allocation, err);
+		error("%s: %s: %pJ: no TOFA placement on its allocation of %u nodes: %s; srun places its steps",
+		      plugin_type, __func__, job_ptr, job_ptr->job_resrcs->nhosts, err);
 		tofa_job_forget(job_ptr);
 	}
 	FREE_NULL_BITMAP(nodes);

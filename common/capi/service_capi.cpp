@@ -32,9 +32,7 @@ using namespace tofa::service;
 /// limits from C mean "no limit" and stay clear of int overflow.
 constexpr unsigned kMaxTasks = 1U << 30;
 
-
 std::string text_or_empty(const char* text) { return text ? text : ""; }
-
 
 /// A malloc'ed copy for the caller to free().
 char* malloc_copy(const std::string& text) {
@@ -88,6 +86,22 @@ ClientContext waiting_context_of(const char* conf_path, const char* host, const 
   ClientContext context = context_of(conf_path, host, munge_socket);
   context.wait_for_service = true;
   return context;
+}
+
+/// The task limits of a C candidate array, in its order (`caller` names
+/// the function in errors).
+tofa::TaskLimits listed_limits(const ServiceState& state, const tofa_candidate_t* candidates,
+                               int count, const char* caller) {
+  if (count < 0 || (candidates == nullptr && count > 0))
+    throw tofa::Error(std::string(caller) + ": NULL candidates or a negative count");
+  std::vector<NamedCandidate> named(static_cast<std::size_t>(count));
+  for (int i = 0; i < count; ++i) {
+    if (candidates[i].name == nullptr)
+      throw tofa::Error(std::string(caller) + ": a candidate without a name");
+    named[i] = {candidates[i].name, static_cast<int>(std::min(candidates[i].min_tasks, kMaxTasks)),
+                static_cast<int>(std::min(candidates[i].max_tasks, kMaxTasks))};
+  }
+  return candidate_limits(state.topology(), named);
 }
 
 }  // namespace
@@ -226,15 +240,8 @@ int tofa_service_choose_nodes_from(unsigned job_id, unsigned uid, const char* gr
                                    int min_nodes, int max_nodes, unsigned* tasks, char* err,
                                    size_t err_size) {
   return guarded(err, err_size, [&] {
-    require(graph_id != nullptr && tasks != nullptr && count >= 0 &&
-                (candidates != nullptr || count == 0),
-            "tofa_service_choose_nodes_from: NULL argument or negative count");
-    std::vector<NamedCandidate> named(static_cast<std::size_t>(count));
-    for (int i = 0; i < count; ++i) {
-      require(candidates[i].name != nullptr, "tofa_service_choose_nodes_from: a candidate without a name");
-      named[i] = {candidates[i].name, static_cast<int>(std::min(candidates[i].min_tasks, kMaxTasks)),
-                  static_cast<int>(std::min(candidates[i].max_tasks, kMaxTasks))};
-    }
+    require(graph_id != nullptr && tasks != nullptr,
+            "tofa_service_choose_nodes_from: NULL argument");
     ServiceState& state = running_service()->state();
     PlaceRequest request;
     request.uid = uid;
@@ -243,7 +250,7 @@ int tofa_service_choose_nodes_from(unsigned job_id, unsigned uid, const char* gr
     request.from_slurmctld = true;
     request.min_nodes = min_nodes;
     request.max_nodes = max_nodes;
-    const tofa::TaskLimits limits = candidate_limits(state.topology(), named);
+    const tofa::TaskLimits limits = listed_limits(state, candidates, count, "tofa_service_choose_nodes_from");
     tofa::Placement ids;
     state.choose_nodes(request, limits, &ids);
     std::vector<unsigned> on_node(static_cast<std::size_t>(state.topology().node_count()), 0);
@@ -253,11 +260,13 @@ int tofa_service_choose_nodes_from(unsigned job_id, unsigned uid, const char* gr
   });
 }
 
-int tofa_service_map_later(unsigned job_id, const char* allocation, const char* strategy,
-                           const char* parameters, char* err, size_t err_size) {
+int tofa_service_map_later(unsigned job_id, const tofa_candidate_t* allocation, int count,
+                           const char* strategy, const char* parameters, char* err,
+                           size_t err_size) {
   return guarded(err, err_size, [&] {
-    running_service()->state().map_later(job_id, text_or_empty(allocation), text_or_empty(strategy),
-                                         text_or_empty(parameters));
+    ServiceState& state = running_service()->state();
+    state.map_later(job_id, listed_limits(state, allocation, count, "tofa_service_map_later"),
+                    text_or_empty(strategy), text_or_empty(parameters));
   });
 }
 

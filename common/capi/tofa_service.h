@@ -175,16 +175,17 @@ int tofa_service_choose_nodes_from(unsigned job_id, unsigned uid, const char *gr
                                    int min_nodes, int max_nodes, unsigned *tasks,
                                    char *err, size_t err_size);
 
-/* Fits job_id's recorded placement to the per-node task limits of its
- * allocation (as tofa_service_place_job takes candidates, e.g.
- * "t1:1-8,t2:1-5"), moving the fewest tasks (NULL: each node of the record
- * keeps at most the tasks it has), and queues `strategy` (NULL = the
- * default) with `parameters` to order the job's tasks on it, outside
- * slurmctld's locks; srun waits for that up to PlacementWait seconds, then
- * runs the recorded order. TOFA_ERROR when the job has no record or the
- * limits cannot be met. */
-int tofa_service_map_later(unsigned job_id, const char *allocation, const char *strategy,
-                           const char *parameters, char *err, size_t err_size);
+/* Fits job_id's recorded placement to the task limits of its allocation,
+ * `count` nodes given as tofa_service_choose_nodes_from takes candidates
+ * (min_tasks 1 on each node: every node of an allocation runs a task),
+ * moving the fewest tasks (count 0: each node of the record keeps 1 to the
+ * tasks it has), and queues `strategy` (NULL = the default) with
+ * `parameters` to order the job's tasks on it, outside slurmctld's locks;
+ * srun waits for that up to PlacementWait seconds, then runs the recorded
+ * order. TOFA_ERROR when the job has no record or the limits cannot be met. */
+int tofa_service_map_later(unsigned job_id, const tofa_candidate_t *allocation, int count,
+                           const char *strategy, const char *parameters, char *err,
+                           size_t err_size);
 
 /* Returns once every mapping tofa_service_map_later queued has finished
  * (tofa-harness reads its stream's final placements; never in slurmctld). */

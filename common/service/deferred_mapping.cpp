@@ -22,10 +22,10 @@ PlacementRecord ServiceState::choose_nodes(const PlaceRequest& request) {
                                                  : topology_.cores_per_node();
     limits.max_tasks.assign(limits.nodes.size(), slots);
   }
-  return choose_nodes(request, std::move(limits));
+  return choose_nodes(request, limits);
 }
 
-PlacementRecord ServiceState::choose_nodes(const PlaceRequest& request, TaskLimits limits,
+PlacementRecord ServiceState::choose_nodes(const PlaceRequest& request, const TaskLimits& limits,
                                            Placement* ids) {
   if (!request.job) throw Error("choosing nodes needs a job");
   int tasks = 0;
@@ -54,22 +54,26 @@ PlacementRecord ServiceState::choose_nodes(const PlaceRequest& request, TaskLimi
   return record;
 }
 
-void ServiceState::map_later(unsigned job, const std::string& allocation,
-                             const std::string& strategy, const std::string& parameters) {
+void ServiceState::map_later(unsigned job, TaskLimits allocation, const std::string& strategy,
+                             const std::string& parameters) {
   PlacementRecord record;
-  std::string candidates = allocation;
-  if (allocation.empty()) {
-    // In Slurm's node order, which topology/tofa ranks along the snake order:
-    // the order a strategy's preferences follow on an allocation.
+  if (allocation.nodes.empty()) {
+    // Each node of the record keeps 1 to the tasks it has, in the snake
+    // order that topology/tofa gives Slurm's node table: the order a
+    // strategy's preferences follow on an allocation.
     record = job_placement(job, std::nullopt);
-    std::map<int, std::pair<std::string, int>> by_rank;  // snake rank -> node, tasks
-    for (const std::string& node : record.nodes) {
-      auto& [name, tasks] = by_rank[snake_rank_[topology_.node_by_name(node)]];
-      name = node;
+    std::map<int, std::pair<int, int>> by_rank;  // snake rank -> node, tasks
+    for (const std::string& name : record.nodes) {
+      const int node = topology_.node_by_name(name);
+      auto& [id, tasks] = by_rank[snake_rank_[node]];
+      id = node;
       ++tasks;
     }
-    for (const auto& [rank, node] : by_rank)
-      candidates += (candidates.empty() ? "" : ",") + node.first + ":1-" + std::to_string(node.second);
+    for (const auto& [rank, node] : by_rank) {
+      allocation.nodes.push_back(node.first);
+      allocation.min_tasks.push_back(1);
+      allocation.max_tasks.push_back(node.second);
+    }
   } else {
     record = fitted(job, allocation);
   }
@@ -79,7 +83,6 @@ void ServiceState::map_later(unsigned job, const std::string& allocation,
   request.graph_id = record.graph_id;
   request.job = job;
   request.strategy = strategy.empty() ? settings_.default_strategy : strategy;
-  request.candidates = candidates;
   request.parameters = parameters;
   request.from_slurmctld = true;
   long long sequence = 0;
@@ -89,7 +92,13 @@ void ServiceState::map_later(unsigned job, const std::string& allocation,
     sequence = placements_.find(job)->sequence;
   }
   placements_writer_.request();
-  mapping_queue_.push(record.uid, [this, request, sequence] { finish_mapping(request, sequence); });
+  // The allocation becomes the strategy's candidate text on the mapping
+  // thread, not in the scheduling pass.
+  mapping_queue_.push(record.uid, [this, request, allocation = std::move(allocation),
+                                   sequence]() mutable {
+    request.candidates = candidates_text(topology_, allocation);
+    finish_mapping(request, sequence);
+  });
 }
 
 void ServiceState::finish_mapping(const PlaceRequest& request, long long sequence) noexcept {

@@ -107,6 +107,17 @@ TaskLimits candidate_limits(const Topology& topology, const std::vector<NamedCan
   return result;
 }
 
+std::string candidates_text(const Topology& topology, const TaskLimits& limits) {
+  std::string text;
+  for (std::size_t i = 0; i < limits.nodes.size(); ++i) {
+    if (i) text += ',';
+    text += topology.node_name(limits.nodes[i]);
+    if (limits.max_tasks.empty()) continue;
+    text += ':' + std::to_string(limits.min_tasks[i]) + '-' + std::to_string(limits.max_tasks[i]);
+  }
+  return text;
+}
+
 TaskLimits parse_candidates(const Topology& topology, const std::string& candidates) {
   TaskLimits result;
   if (candidates.empty()) return result;

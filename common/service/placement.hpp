@@ -71,6 +71,8 @@ struct NamedCandidate {
 };
 /// The same limits as parse_candidates, from a list; the same errors.
 TaskLimits candidate_limits(const Topology& topology, const std::vector<NamedCandidate>& candidates);
+/// The text parse_candidates reads back as `limits` ("NODE:MIN-MAX,...").
+std::string candidates_text(const Topology& topology, const TaskLimits& limits);
 
 /// Strategy parameters as users give them to Slurm jobs ("--tofa-param
 /// KEY=VALUE", joined as "KEY=VALUE;KEY=VALUE"): at most 16, keys of

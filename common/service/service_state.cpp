@@ -573,7 +573,7 @@ PlacementRecord ServiceState::keep(const PlaceRequest& request, const std::strin
   return record;
 }
 
-PlacementRecord ServiceState::fitted(unsigned job, const std::string& candidates) {
+PlacementRecord ServiceState::fitted(unsigned job, const TaskLimits& limits) {
   PlacementRecord record;
   std::shared_ptr<const CommGraph> graph;
   {
@@ -586,7 +586,6 @@ PlacementRecord ServiceState::fitted(unsigned job, const std::string& candidates
     graph = graph_record->graph;
   }
   graph = restored(record.graph_id, std::move(graph));
-  const TaskLimits limits = parse_candidates(topology_, candidates);
   if (limits.max_tasks.empty()) throw Error("fitting a placement needs per-node task limits");
   MappingRequest request;
   request.graph = graph.get();
@@ -606,7 +605,7 @@ PlacementRecord ServiceState::fitted(unsigned job, const std::string& candidates
 }
 
 PlacementRecord ServiceState::fit_job(unsigned job, const std::string& candidates) {
-  PlacementRecord record = fitted(job, candidates);
+  PlacementRecord record = fitted(job, parse_candidates(topology_, candidates));
   std::shared_ptr<const CommGraph> graph;
   std::shared_ptr<const std::vector<double>> outage;
   {

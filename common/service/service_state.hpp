@@ -139,14 +139,16 @@ class ServiceState {
   PlacementRecord choose_nodes(const PlaceRequest& request);
   /// The same on candidates already resolved (request.candidates unused);
   /// `ids`, when given, receives the node id per task.
-  PlacementRecord choose_nodes(const PlaceRequest& request, TaskLimits limits,
+  PlacementRecord choose_nodes(const PlaceRequest& request, const TaskLimits& limits,
                                Placement* ids = nullptr);
-  /// Fits the job's recorded placement to its allocation (as fit_job; ""
-  /// = each node of the record keeps at most the tasks it has) and queues `strategy` ("" = DefaultStrategy) to order the job's tasks on
-  /// those nodes outside slurmctld's locks (MappingQueue); meanwhile the
-  /// record is pending. The result replaces it unless the job was placed
-  /// again or take_placement settled it first. Throws Error as fit_job.
-  void map_later(unsigned job, const std::string& allocation, const std::string& strategy,
+  /// Fits the job's recorded placement to its allocation's limits (as
+  /// fit_job; no nodes = each node of the record keeps 1 to the tasks it
+  /// has) and queues `strategy` ("" = DefaultStrategy) to order the job's
+  /// tasks on those nodes outside slurmctld's locks (MappingQueue);
+  /// meanwhile the record is pending. The result replaces it unless the job
+  /// was placed again or take_placement settled it first. Throws Error as
+  /// fit_job.
+  void map_later(unsigned job, TaskLimits allocation, const std::string& strategy,
                  const std::string& parameters);
   /// job_placement, and a pending record is settled as it is: what a step
   /// that stops waiting for the strategy runs.
@@ -211,9 +213,9 @@ class ServiceState {
   PlacementInput placement_input(const PlaceRequest& request, const std::string& strategy,
                                  const CommGraph& graph, bool claims,
                                  double budget_share = 1) const;  // mutex_ held
-  /// The job's record without metrics, its tasks moved to meet `candidates`'
-  /// limits (fit_job, map_later).
-  PlacementRecord fitted(unsigned job, const std::string& candidates);
+  /// The job's record without metrics, its tasks moved to meet the
+  /// allocation's limits (fit_job, map_later).
+  PlacementRecord fitted(unsigned job, const TaskLimits& allocation);
   /// map_later's work: the strategy on the allocation, then the record.
   void finish_mapping(const PlaceRequest& request, long long sequence) noexcept;
   /// Job `job`'s record while it is still the one map_later queued as

@@ -88,32 +88,44 @@ extern unsigned *tofa_job_candidates(job_record_t *job_ptr,
 	return limit;
 }
 
+/* The nodes with limits[i] > 0 as the service takes them, each min_tasks to
+ * limits[i] tasks; index[k] is candidate k's node index. xfree both. */
+static tofa_candidate_t *_listed(const unsigned *limits, unsigned min_tasks,
+				 int **index, int *count)
+{
+	tofa_candidate_t *listed = xcalloc(node_record_count, sizeof(*listed));
+	node_record_t *node_ptr;
+
+	*index = xcalloc(node_record_count, sizeof(**index));
+	*count = 0;
+	for (int i = 0; (node_ptr = next_node(&i)); i++) {
+		if (!limits[i])
+			continue;
+		listed[*count].name = node_ptr->name;
+		listed[*count].min_tasks = min_tasks;
+		listed[*count].max_tasks = limits[i];
+		(*index)[(*count)++] = i;
+	}
+	return listed;
+}
+
 extern bitstr_t *tofa_job_choose_from(job_record_t *job_ptr,
 				      const char *graph_id,
-				      const unsigned *limits,
+				      const unsigned *limits, unsigned min_tasks,
 				      uint32_t min_nodes, uint32_t max_nodes,
 				      char *err, size_t err_size)
 {
 	tofa_candidate_t *candidates;
 	unsigned *tasks;
-	int *index, count = 0;
-	node_record_t *node_ptr;
+	int *index, count;
 	bitstr_t *nodes = NULL;
 
 	if (!limits) {
 		snprintf(err, err_size, "no candidate node has a free CPU");
 		return NULL;
 	}
-	candidates = xcalloc(node_record_count, sizeof(*candidates));
-	index = xcalloc(node_record_count, sizeof(*index));
+	candidates = _listed(limits, min_tasks, &index, &count);
 	tasks = xcalloc(node_record_count, sizeof(*tasks));
-	for (int i = 0; (node_ptr = next_node(&i)); i++) {
-		if (!limits[i])
-			continue;
-		candidates[count].name = node_ptr->name;
-		candidates[count].max_tasks = limits[i];
-		index[count++] = i;
-	}
 	if (tofa_service_choose_nodes_from(
 		    job_ptr->job_id, job_ptr->user_id, graph_id, candidates,
 		    count, min_nodes > 1 ? min_nodes : 0,
@@ -132,45 +144,21 @@ extern bitstr_t *tofa_job_choose_from(job_record_t *job_ptr,
 	return nodes;
 }
 
-extern bitstr_t *tofa_job_choose_nodes(job_record_t *job_ptr,
-				       const char *graph_id,
-				       const char *candidates,
-				       uint32_t min_nodes, uint32_t max_nodes,
-				       char *err, size_t err_size)
-{
-	char *placement = NULL;
-	bitstr_t *nodes = NULL;
-
-	if (!candidates) {
-		snprintf(err, err_size, "no candidate node has a free CPU");
-		return NULL;
-	}
-	if (tofa_service_choose_nodes(job_ptr->job_id, job_ptr->user_id,
-				      graph_id, candidates,
-				      min_nodes > 1 ? min_nodes : 0,
-				      max_nodes < (uint32_t) node_record_count ?
-					      max_nodes : 0,
-				      &placement, err, err_size) != TOFA_OK)
-		return NULL;
-	if (TOFA_NODE_NAME2BITMAP(placement, false, &nodes) != SLURM_SUCCESS) {
-		snprintf(err, err_size, "placement names unknown nodes: %s",
-			 placement);
-		FREE_NULL_BITMAP(nodes);
-	} else {
-		debug("%s: %pJ: TOFA placement %s", log_prefix, job_ptr,
-		      placement);
-	}
-	free(placement);
-	return nodes;
-}
-
-extern int tofa_job_map_later(job_record_t *job_ptr, const char *allocation,
+extern int tofa_job_map_later(job_record_t *job_ptr, const unsigned *allocation,
 			      char *err, size_t err_size)
 {
-	return tofa_service_map_later(job_ptr->job_id, allocation,
-				      tofa_job_env(job_ptr, TOFA_ENV_STRATEGY),
-				      tofa_job_env(job_ptr, TOFA_ENV_PARAMS),
-				      err, err_size);
+	tofa_candidate_t *listed = NULL;
+	int *index = NULL, count = 0, rc;
+
+	if (allocation)
+		listed = _listed(allocation, 1, &index, &count);
+	rc = tofa_service_map_later(job_ptr->job_id, listed, count,
+				    tofa_job_env(job_ptr, TOFA_ENV_STRATEGY),
+				    tofa_job_env(job_ptr, TOFA_ENV_PARAMS),
+				    err, err_size);
+	xfree(listed);
+	xfree(index);
+	return rc;
 }
 
 extern void tofa_job_forget(job_record_t *job_ptr)

@@ -36,30 +36,23 @@ extern unsigned *tofa_job_candidates(job_record_t *job_ptr,
 				     const uint32_t *free_cpus,
 				     uint32_t min_nodes, uint64_t *room);
 
-/* TOFA's node choice on the nodes with limits[i] > 0 (tofa_job_candidates),
- * spanning min_nodes to max_nodes nodes (0 = no bound), recorded for the
- * job: no strategy runs under slurmctld's locks, and no node names go
- * through text (tofa_service_choose_nodes_from). Its node set, or NULL with
- * err set. */
+/* TOFA's node choice on the nodes with limits[i] > 0 (tofa_job_candidates,
+ * or an allocation, tofa_job_allocation), each taking min_tasks (0 or 1)
+ * to limits[i] tasks, spanning min_nodes to max_nodes nodes (0 = no
+ * bound), recorded for the job: no strategy runs under slurmctld's locks,
+ * and no node names go through text (tofa_service_choose_nodes_from). Its
+ * node set, or NULL with err set. */
 extern bitstr_t *tofa_job_choose_from(job_record_t *job_ptr,
 				      const char *graph_id,
-				      const unsigned *limits,
+				      const unsigned *limits, unsigned min_tasks,
 				      uint32_t min_nodes, uint32_t max_nodes,
 				      char *err, size_t err_size);
 
-/* The node choice on `candidates` given as text ("NODE:MIN-MAX,...", as
- * tofa_service_choose_nodes takes them): a job's record on an allocation
- * cons_tres chose. Its node set, or NULL with err set. */
-extern bitstr_t *tofa_job_choose_nodes(job_record_t *job_ptr,
-				       const char *graph_id,
-				       const char *candidates,
-				       uint32_t min_nodes, uint32_t max_nodes,
-				       char *err, size_t err_size);
-
-/* Queues the job's strategy to order its tasks on `allocation` (NULL: the
- * nodes of its record, as many tasks on each), outside slurmctld's locks;
- * its steps wait for that up to PlacementWait. TOFA_OK or TOFA_ERROR. */
-extern int tofa_job_map_later(job_record_t *job_ptr, const char *allocation,
+/* Queues the job's strategy to order its tasks on its allocation, 1 to
+ * allocation[i] tasks on each node with allocation[i] > 0 (NULL: the nodes
+ * of its record, as many tasks on each), outside slurmctld's locks; its
+ * steps wait for that up to PlacementWait. TOFA_OK or TOFA_ERROR. */
+extern int tofa_job_map_later(job_record_t *job_ptr, const unsigned *allocation,
 			      char *err, size_t err_size);
 
 /* Drops the job's record, if any: it names nodes the job did not get. */

@@ -244,47 +244,45 @@ static unsigned *_free_task_slots(job_record_t *job_ptr, bitstr_t *bitmap,
 	return list;
 }
 
-/* The job's allocation as tofa_service_map_later takes it: every node with
- * 1 to (its CPUs granted / CPUs per task) tasks. cons_tres may grant fewer
- * CPUs than tasks x --cpus-per-task (28 CPUs on 8, 8, 8 and 4 for -n 10
- * -c 3); Slurm's step then puts at most CPUs / -c rounded up on a node
- * (3, 3, 2, 2), and so do the limits; a task per CPU when even that falls
- * short (srun does not inherit -c on 22.05). */
-static char *_allocation(job_record_t *job_ptr)
+/* The job's allocation as tofa_job_map_later takes it: the tasks each node
+ * may run (indexed like the node table), 1 to its CPUs granted / CPUs per
+ * task. cons_tres may grant fewer CPUs than tasks x --cpus-per-task (28
+ * CPUs on 8, 8, 8 and 4 for -n 10 -c 3); Slurm's step then puts at most
+ * CPUs / -c rounded up on a node (3, 3, 2, 2), and so do the limits; a task
+ * per CPU when even that falls short (srun does not inherit -c on 22.05).
+ * NULL without job resources; xfree it otherwise. */
+static unsigned *_allocation(job_record_t *job_ptr)
 {
 	job_resources_t *res = job_ptr->job_resrcs;
 	uint32_t tasks = job_ptr->details ? job_ptr->details->num_tasks : 0;
-	char *list = NULL;
+	unsigned *limit;
 
 	if (!res || !res->node_bitmap || !res->cpus)
 		return NULL;
+	limit = xcalloc(node_record_count, sizeof(*limit));
 	/* 0: CPUs / -c, 1: rounded up, 2: a task per CPU */
-	for (int level = 0; level < 3 && !list; level++) {
+	for (int level = 0; level < 3; level++) {
 		node_record_t *node_ptr;
 		uint64_t room = 0;
 		uint32_t n = 0;
 
 		for (int i = 0; (node_ptr = next_node(&i)) && n < res->nhosts;
 		     i++) {
-			uint32_t limit;
-
 			if (i >= bit_size(res->node_bitmap) ||
 			    !bit_test(res->node_bitmap, i))
 				continue;
-			limit = level == 0 ? tofa_job_task_limit(job_ptr, res->cpus[n]) :
+			limit[i] = level == 0 ? tofa_job_task_limit(job_ptr, res->cpus[n]) :
 				level == 1 ? tofa_job_task_limit(job_ptr, res->cpus[n] +
 						tofa_job_cpus_per_task(job_ptr) - 1) :
 					     res->cpus[n];
-			limit = MAX(limit, 1);
-			xstrfmtcat(list, "%s%s:1-%u", list ? "," : "",
-				   node_ptr->name, limit);
-			room += limit;
+			limit[i] = MAX(limit[i], 1);
+			room += limit[i];
 			n++;
 		}
-		if (level < 2 && room < tasks && tofa_job_cpus_per_task(job_ptr) > 1)
-			xfree(list);
+		if (room >= tasks || tofa_job_cpus_per_task(job_ptr) <= 1)
+			break;
 	}
-	return list;
+	return limit;
 }
 
 /* The tasks cons_tres's allocation of the job can run: on each node its
@@ -305,21 +303,21 @@ static uint64_t _allocation_task_room(job_record_t *job_ptr)
  * each, the tasks its CPUs allow, so that srun's step always fits.
  * `allocation` is _allocation(job_ptr) (freed here). */
 static void _place_on_allocation(job_record_t *job_ptr, const char *graph_id,
-				 char *allocation)
+				 unsigned *allocation)
 {
 	char err[1024];
 	bitstr_t *nodes = NULL;
 
 	if (!allocation)
 		snprintf(err, sizeof(err), "cons_tres left no job resources");
-	else if ((nodes = tofa_job_choose_nodes(job_ptr, graph_id, allocation, 0, 0, err,
-				 sizeof(err))) &&
+	else if ((nodes = tofa_job_choose_from(job_ptr, graph_id, allocation, 1, 0, 0,
+					       err, sizeof(err))) &&
 		 tofa_job_map_later(job_ptr, allocation, err, sizeof(err)) != TOFA_OK)
 		FREE_NULL_BITMAP(nodes);
 	if (!nodes) {
-		error("%s: %s: job %u: no TOFA mapping on its allocation %s: %s; srun uses Slurm's layout",
+		error("%s: %s: job %u: no TOFA mapping on its allocation of %u nodes: %s; srun uses Slurm's layout",
 		      log_prefix, __func__, job_ptr->job_id,
-		      allocation ? allocation : "", err);
+		      job_ptr->job_resrcs ? job_ptr->job_resrcs->nhosts : 0, err);
 		tofa_job_forget(job_ptr);
 	}
 	FREE_NULL_BITMAP(nodes);
@@ -331,7 +329,8 @@ static void _place_on_allocation(job_record_t *job_ptr, const char *graph_id,
  * than the placement gave it tasks); a new placement if that fails. */
 static void _fit_to_allocation(job_record_t *job_ptr, const char *graph_id)
 {
-	char err[1024], *allocation = _allocation(job_ptr);
+	char err[1024];
+	unsigned *allocation = _allocation(job_ptr);
 
 	if (allocation &&
 	    tofa_job_map_later(job_ptr, allocation, err, sizeof(err)) == TOFA_OK) {
@@ -384,7 +383,7 @@ static int _tofa_job_test(slurm_select_ops_t *ops, job_record_t *job_ptr,
 		goto fallback;
 	}
 	placed_in = tofa_now_ms();
-	wanted = tofa_job_choose_from(job_ptr, graph_id, free_slots, place_min, place_max,
+	wanted = tofa_job_choose_from(job_ptr, graph_id, free_slots, 0, place_min, place_max,
 			err, sizeof(err));
 	placed_in = tofa_now_ms() - placed_in;
 	xfree(free_slots);

@@ -115,7 +115,7 @@ Allocate service_allocator(const std::string& strategy, int node_count, JobGraph
     int rc = place(healthy);
     if (rc != TOFA_OK && dropped && !tofa_service_only_failing_fit_waits()) rc = place(free_slots);
     if (rc == TOFA_OK)
-      rc = tofa_service_map_later(service_job_id(job), nullptr, strategy.c_str(), nullptr, err,
+      rc = tofa_service_map_later(service_job_id(job), nullptr, 0, strategy.c_str(), nullptr, err,
                                   sizeof err);
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();

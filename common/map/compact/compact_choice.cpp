@@ -35,9 +35,8 @@ class BoxSearch {
   int grow(int corner, int max_radius, int max_failing, const Take& take) {
     const int count = topology_.dimension_count();
     const std::vector<int> origin = topology_.coords(corner);
-    std::vector<int> step(count, 1), offset(count), at(count);
-    for (int d = 0; d < count; ++d)
-      if (!topology_.wrap()[d] && origin[d] >= topology_.dims()[d] / 2) step[d] = -1;
+    start_at(origin);
+    std::vector<int> offset(count);
     failing_seen_ = 0;
     for (int radius = 0; radius < longest_ && radius <= max_radius; ++radius) {
       // The shell's offsets in order (dimension 0 fastest): the other
@@ -45,12 +44,18 @@ class BoxSearch {
       // one of those is on the shell, else radius alone.
       std::fill(offset.begin(), offset.end(), 0);
       for (;;) {
-        const bool on_shell = std::any_of(offset.begin() + 1, offset.end(),
-                                          [&](int o) { return o == radius; });
+        bool on_shell = false, off_mesh = false;
+        int row = 0;  // the node id of the row's dimension-0 offset 0
+        for (int d = 1; d < count; ++d) {
+          on_shell = on_shell || offset[d] == radius;
+          const int part = id_part_[d][offset[d]];
+          off_mesh = off_mesh || part < 0;
+          row += part;
+        }
         const int last = std::min(radius, topology_.dims()[0] - 1);
-        for (offset[0] = on_shell ? 0 : radius; offset[0] <= last; ++offset[0]) {
-          const int node = node_at(origin, step, offset, at);
-          if (node < 0) continue;
+        for (int o = on_shell ? 0 : radius; !off_mesh && o <= last; ++o) {
+          if (id_part_[0][o] < 0) continue;
+          const int node = row + id_part_[0][o];
           failing_seen_ += !outage_.empty() && outage_[node] > 0;
           if (failing_seen_ > max_failing) return kUnreached;
           if (usable_[node] && !take(node)) return radius;
@@ -67,22 +72,31 @@ class BoxSearch {
   int failing_seen() const { return failing_seen_; }
 
  private:
-  /// The node at `offset` from the corner; -1 off a mesh's end.
-  int node_at(const std::vector<int>& origin, const std::vector<int>& step,
-              const std::vector<int>& offset, std::vector<int>& at) const {
-    for (std::size_t d = 0; d < offset.size(); ++d) {
+  /// id_part_[d][o]: what the coordinate at offset o from the corner along
+  /// dimension d adds to a node id (-1 off a mesh's end). Along a mesh
+  /// dimension the box grows away from the nearer end.
+  void start_at(const std::vector<int>& origin) {
+    const int count = topology_.dimension_count();
+    id_part_.assign(count, {});
+    int stride = 1;
+    for (int d = 0; d < count; ++d) {
       const int length = topology_.dims()[d];
-      at[d] = origin[d] + step[d] * offset[d];
-      if (topology_.wrap()[d]) at[d] = ((at[d] % length) + length) % length;
-      else if (at[d] < 0 || at[d] >= length) return -1;
+      const bool wraps = topology_.wrap()[d];
+      const int step = !wraps && origin[d] >= length / 2 ? -1 : 1;
+      for (int o = 0; o < length; ++o) {
+        int at = origin[d] + step * o;
+        if (wraps) at = ((at % length) + length) % length;
+        id_part_[d].push_back(at < 0 || at >= length ? -1 : at * stride);
+      }
+      stride *= length;
     }
-    return topology_.node_at(at);
   }
 
   const Topology& topology_;
   const std::vector<char>& usable_;
   const std::vector<double>& outage_;
   const int longest_;
+  std::vector<std::vector<int>> id_part_;
   int failing_seen_ = 0;
 };
 

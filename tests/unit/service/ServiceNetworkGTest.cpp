@@ -555,6 +555,37 @@ TEST_F(ServiceNetworkTest, CApiServiceResponderAndClients) {
             "--tofa-param 'spec=/etc/shadow': the service reads no user's files; map with a "
             "Rubik spec offline (tofa-map, tofa-rubik)");
 
+  // The scheduling pass's calls, without text: the node choice as tasks per
+  // listed candidate, then the strategy queued on the allocation so listed.
+  const tofa_candidate_t candidates[] = {{"r1", 0, 2}, {"r2", 0, 2}, {"r3", 0, 2}, {"r4", 0, 2}};
+  unsigned chosen[4] = {};
+  ASSERT_EQ(tofa_service_choose_nodes_from(79, geteuid(), id, candidates, 4, 0, 0, chosen, err,
+                                           sizeof err),
+            TOFA_OK)
+      << err;
+  std::vector<tofa_candidate_t> allocation;
+  for (int i = 0; i < 4; ++i)
+    if (chosen[i]) allocation.push_back({candidates[i].name, 1, chosen[i]});
+  EXPECT_EQ(chosen[0] + chosen[1] + chosen[2] + chosen[3], 4u);
+  EXPECT_EQ(allocation.size(), 2u);
+  ASSERT_EQ(tofa_service_map_later(79, allocation.data(), static_cast<int>(allocation.size()),
+                                   "greedy", nullptr, err, sizeof err),
+            TOFA_OK)
+      << err;
+  tofa_service_wait_for_mappings();
+  EXPECT_EQ(tofa_service_placement_pending(79), 0);
+  ASSERT_EQ(tofa_service_job_placement(79, &placement, err, sizeof err), TOFA_OK) << err;
+  std::set<std::string> mapped_on;
+  for (const std::string& node : split_nodes(placement)) mapped_on.insert(node);
+  std::free(placement);
+  EXPECT_EQ(mapped_on, (std::set<std::string>{allocation[0].name, allocation[1].name}));
+  const tofa_candidate_t unknown[] = {{"r9", 1, 2}};
+  EXPECT_EQ(tofa_service_map_later(79, unknown, 1, nullptr, nullptr, err, sizeof err), TOFA_ERROR);
+  EXPECT_STREQ(err, "candidate node r9 is not in the topology");
+  const tofa_candidate_t unnamed[] = {{nullptr, 1, 2}};
+  EXPECT_EQ(tofa_service_map_later(79, unnamed, 1, nullptr, nullptr, err, sizeof err), TOFA_ERROR);
+  EXPECT_STREQ(err, "tofa_service_map_later: a candidate without a name");
+
   char* reply = nullptr;
   const std::string bad = "SET_OUTAGE node=r9 p=0.1";
   EXPECT_EQ(tofa_client_request(conf_.path().c_str(), host.c_str(), munge.c_str(), bad.c_str(),

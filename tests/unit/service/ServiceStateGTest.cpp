@@ -439,8 +439,9 @@ TEST_F(ServiceStateTest, NodeChoiceNowTheStrategyLater) {
   ASSERT_EQ(nodes.size(), 2u);
   EXPECT_EQ(ask(*state, kAlice, "PLACEMENT job=12"), "OK job=12 graph=g1 nodes=" +
                                                          join_nodes(chosen.nodes));
-  std::string allocation;
-  for (const std::string& node : nodes) allocation += (allocation.empty() ? "" : ",") + node + ":1-2";
+  std::string text;
+  for (const std::string& node : nodes) text += (text.empty() ? "" : ",") + node + ":1-2";
+  const tofa::TaskLimits allocation = tofa::service::parse_candidates(state->topology(), text);
   state->map_later(12, allocation, "greedy", "");
   const PlacementRecord done =
       placement_once(*state, 12, [](const PlacementRecord& r) { return !r.pending; });
@@ -489,7 +490,7 @@ TEST_F(ServiceStateTest, ATakenPlacementStaysWhatTheStepRuns) {
   auto state = open_state();
   ASSERT_EQ(upload(*state, kAlice, "ring.mat", kRing), "OK id=g1 tasks=4 existing=0");
   choose_nodes(*state, 14, "n[0-63]:1");
-  state->map_later(14, "", "anneal", "");
+  state->map_later(14, {}, "anneal", "");
   const PlacementRecord taken = state->take_placement(14, kAlice);
   EXPECT_FALSE(taken.pending);
   const PlacementRecord later =
