@@ -149,7 +149,7 @@ rows = [("jobs completed", "completed"), ("TOFA jobs with a recorded TOFA placem
         ("scheduler time per job completed (us: all cycles' time / jobs)", "scheduler_us_per_job"),
         ("TOFA's node choice per started job, mean (us)", "mean_tofa_job_test_us"),
         ("of which the placement, mean (us)", "mean_placement_us"),
-        ("of which the candidates (free CPUs as text), mean (us)", "mean_candidates_us"),
+        ("of which the candidates (free CPUs, task limits per node), mean (us)", "mean_candidates_us"),
         ("of which cons_tres on TOFA's nodes, mean (us)", "mean_cons_tres_us"),
         ("of which the mapping request, mean (us)", "mean_mapping_request_us")]
 with open("docs/contended-stream.md", "w") as f:

@@ -143,7 +143,7 @@ def fugaku_lines(fugaku):
         f"completes | completes | {fugaku['wall_seconds']:.0f} s: keying {hb['keying']['seconds']:.0f} s, "
         f"rounds p95 {hb['round_seconds']['p95']:.2f} s (every {fugaku['cluster']['heartbeat_interval']:g} s) | "
         f"{verdict(default['jobs_started'] == fugaku['stream']['jobs'])} |",
-        f"| {nodes:,} nodes: node choice per job through the harness, `auto` (its own candidate text "
+        f"| {nodes:,} nodes: node choice per job through the harness, `auto` (its own candidate list "
         f"included; heartbeat rounds, responders and munged share the 2 cores) | for comparison: the "
         f"scheduler's bound, 10 ms at 65,536 nodes scaled, is {bound:.0f} ms (bench/scheduler_path.py) | "
         f"p50 {lat['p50']:.1f} ms, p99 {lat['p99']:.1f} ms | |",

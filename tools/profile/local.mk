@@ -6,7 +6,7 @@
 # define bin_SCRIPTS before this fragment is included.
 
 bin_PROGRAMS += tools/profile/tofa-heatmap
-tools_profile_tofa_heatmap_SOURCES = tools/profile/tofa_heatmap.c \
+tools_profile_tofa_heatmap_SOURCES = tools/profile/tofa_heatmap.c tools/data_lines.h \
 	tools/profile/heatmap.c tools/profile/heatmap.h tools/profile/font5x7.c
 tools_profile_tofa_heatmap_CFLAGS = $(AM_CFLAGS) -std=c11 -D_GNU_SOURCE $(PNG_CFLAGS)
 tools_profile_tofa_heatmap_LDADD = $(PNG_LIBS) -lm

@@ -13,35 +13,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../data_lines.h"
 #include "heatmap.h"
 
-struct reader {
-  const char *path;
-  FILE *f;
-  char *line;
-  size_t cap;
-  int line_no;
-};
-
-static void fail(const struct reader *r, int column, const char *what) {
+static void fail(const struct data_lines *r, int column, const char *what) {
   fprintf(stderr, "tofa-heatmap: %s:%d:%d: %s\n", r->path, r->line_no, column, what);
   exit(1);
 }
 
-/* Next line with data (comments stripped); NULL at end of file. */
-static char *next_data_line(struct reader *r) {
-  while (getline(&r->line, &r->cap, r->f) >= 0) {
-    ++r->line_no;
-    char *hash = strchr(r->line, '#');
-    if (hash) *hash = 0;
-    for (char *c = r->line; *c; ++c)
-      if (!isspace((unsigned char)*c)) return r->line;
-  }
-  return NULL;
-}
-
 /* Parses the numbers of `line` into values[0..max); returns how many. */
-static int parse_numbers(const struct reader *r, char *line, double *values, int max) {
+static int parse_numbers(const struct data_lines *r, char *line, double *values, int max) {
   int count = 0;
   char *c = line;
   for (;;) {
@@ -94,7 +75,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: tofa-heatmap [--title TEXT] [--unit NAME] MATRIX OUT.png\n");
     return 2;
   }
-  struct reader r = {argv[arg], fopen(argv[arg], "r"), NULL, 0, 0};
+  struct data_lines r = {argv[arg], fopen(argv[arg], "r"), NULL, 0, 0};
   if (!r.f) {
     fprintf(stderr, "tofa-heatmap: %s: %s\n", r.path, strerror(errno));
     return 1;

@@ -33,7 +33,7 @@ TOFA_SIM_APPS = tools/sim/apps/tofa-sim-replay tools/sim/apps/tofa-sim-dt \
 	tools/sim/apps/tofa-sim-md tools/sim/apps/tofa-sim-trace
 pkglibexec_SCRIPTS = $(TOFA_SIM_APPS)
 TOFA_SMPICC = $(SMPICC) -std=c11 -D_GNU_SOURCE -O2 $(TOFA_CFLAGS)
-tools/sim/apps/tofa-sim-replay: $(srcdir)/tools/sim/apps/replay.c
+tools/sim/apps/tofa-sim-replay: $(srcdir)/tools/sim/apps/replay.c $(srcdir)/tools/data_lines.h
 	@$(MKDIR_P) tools/sim/apps
 	$(AM_V_CC)$(TOFA_SMPICC) -o $@ $(srcdir)/tools/sim/apps/replay.c -lm
 tools/sim/apps/tofa-sim-dt: $(srcdir)/tools/sim/apps/dt.c $(srcdir)/tools/sim/apps/sent_matrix.h
@@ -48,7 +48,7 @@ tools/sim/apps/tofa-sim-trace: $(srcdir)/tools/sim/apps/trace.c $(srcdir)/tools/
 	$(AM_V_CC)$(TOFA_SMPICC) -o $@ $(srcdir)/tools/sim/apps/trace.c
 CLEANFILES += $(TOFA_SIM_APPS)
 endif
-EXTRA_DIST += tools/sim/apps/replay.c tools/sim/apps/dt.c tools/sim/apps/md.c tools/sim/apps/trace.c \
+EXTRA_DIST += tools/sim/apps/replay.c tools/data_lines.h tools/sim/apps/dt.c tools/sim/apps/md.c tools/sim/apps/trace.c \
 	tools/sim/apps/md_grid.h tools/sim/apps/sent_matrix.h tools/sim/README.md man/tofa-sim.1 \
 	scripts/sim-results.py scripts/lib/svg_bars.py
 

@@ -36,6 +36,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../data_lines.h"
+
 #define MAX_PIECE (1LL << 30)
 
 struct matrix_part {
@@ -45,29 +47,13 @@ struct matrix_part {
 };
 
 struct reader {
-  const char *path;
-  FILE *f;
-  char *line;
-  size_t cap;
-  int line_no;
+  struct data_lines in;
   char error[512];
 };
 
 static int fail(struct reader *r, int column, const char *what) {
-  snprintf(r->error, sizeof r->error, "%s:%d:%d: %s", r->path, r->line_no, column, what);
+  snprintf(r->error, sizeof r->error, "%s:%d:%d: %s", r->in.path, r->in.line_no, column, what);
   return -1;
-}
-
-/* Next line with data, comments cut; NULL at the end of the file. */
-static char *next_data_line(struct reader *r) {
-  while (getline(&r->line, &r->cap, r->f) >= 0) {
-    ++r->line_no;
-    char *hash = strchr(r->line, '#');
-    if (hash) *hash = 0;
-    for (const char *c = r->line; *c; ++c)
-      if (!isspace((unsigned char)*c)) return r->line;
-  }
-  return NULL;
 }
 
 /* Reads the number at *cursor as whole bytes; 1 when found, 0 at the end of
@@ -76,7 +62,7 @@ static int next_amount(struct reader *r, char **cursor, long long *value) {
   char *c = *cursor;
   while (*c && isspace((unsigned char)*c)) ++c;
   if (!*c) return 0;
-  const int column = (int)(c - r->line) + 1;
+  const int column = (int)(c - r->in.line) + 1;
   char *end;
   errno = 0;
   const double v = strtod(c, &end);
@@ -96,7 +82,7 @@ static int next_amount(struct reader *r, char **cursor, long long *value) {
 
 /* Reads the whole matrix, keeping only the row and column of `rank`. */
 static int read_part(struct reader *r, int rank, int ranks, struct matrix_part *part) {
-  char *line = next_data_line(r);
+  char *line = next_data_line(&r->in);
   if (!line) return fail(r, 0, "empty file: expected the number of ranks N on the first line");
   char *end;
   const long n = strtol(line, &end, 10);
@@ -112,7 +98,7 @@ static int read_part(struct reader *r, int rank, int ranks, struct matrix_part *
   part->column = calloc((size_t)n, sizeof *part->column);
   if (!part->row || !part->column) return fail(r, 0, "out of memory");
   for (int i = 0; i < n; ++i) {
-    char *cursor = next_data_line(r);
+    char *cursor = next_data_line(&r->in);
     if (!cursor) {
       char what[64];
       snprintf(what, sizeof what, "expected %ld rows, found %d", n, i);
@@ -126,14 +112,14 @@ static int read_part(struct reader *r, int rank, int ranks, struct matrix_part *
         char what[64];
         snprintf(what, sizeof what, "row %d has %s %ld values", i,
                  got ? "more than" : "fewer than", n);
-        return fail(r, got ? (int)(cursor - r->line) : 0, what);
+        return fail(r, got ? (int)(cursor - r->in.line) : 0, what);
       }
       if (got == 0) break;
       if (i == rank && j != i) part->row[j] = value;
       if (j == rank && j != i) part->column[i] = value;
     }
   }
-  if (next_data_line(r)) return fail(r, 1, "expected the end of the matrix");
+  if (next_data_line(&r->in)) return fail(r, 1, "expected the end of the matrix");
   return 0;
 }
 
@@ -197,15 +183,15 @@ int main(int argc, char **argv) {
       fprintf(stderr, "usage: tofa-sim-replay [-r ROUNDS >= 1] [-f FLOPS >= 0] MATRIX\n");
     exit(1);
   }
-  struct reader r = {path, fopen(path, "r"), NULL, 0, 0, ""};
+  struct reader r = {{path, fopen(path, "r"), NULL, 0, 0}, ""};
   struct matrix_part part = {0, NULL, NULL};
-  if (!r.f) {
+  if (!r.in.f) {
     snprintf(r.error, sizeof r.error, "%s: cannot open: %s", path, strerror(errno));
   } else {
     read_part(&r, rank, ranks, &part);
-    fclose(r.f);
+    fclose(r.in.f);
   }
-  free(r.line);
+  free(r.in.line);
   if (r.error[0]) {
     if (rank == 0) fprintf(stderr, "tofa-sim-replay: %s\n", r.error);
     exit(1);
