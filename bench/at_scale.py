@@ -64,8 +64,12 @@ def write_markdown(path, report, command):
            "clear of them, which the window's ball does not. Steps start only when "
            "their predicted time fits what is left (Scotch as size^1.73, `greedy-routes` as "
            "tasks x candidates); the route-around search may use 0.2 budgets + 1 ms beyond the "
-           "budget. Equation 1's per-line fault counts are computed on first use and F_min's "
-           "distance shells come from a box around node 0, not from all 65,536 nodes.", "",
+           "budget. Equation 1's per-line fault counts are computed on first use, in tables per "
+           "faulty line rather than per node, and F_min's distance shells come from a box around "
+           "node 0, not from all 65,536 nodes. Up to 1024 tasks the annealer gets what is left: "
+           "its grow start begins no new attempt past 40% of that, and a local descent from the "
+           "start takes 30% of the rest before the chain (with the deadline alone, the start's "
+           "attempts took all of it at 256 tasks and the chain never ran).", "",
            "None of this runs in slurmctld's scheduling pass any more: there the service only "
            "chooses the nodes (a compact box of fault-free candidates, linear in the candidates), "
            "and `auto` orders the tasks on the allocation afterwards on the service's mapping "

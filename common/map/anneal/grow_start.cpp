@@ -328,7 +328,7 @@ std::vector<double> growth_thresholds(const CommGraph& graph, const std::vector<
 
 void grow_start(PlacementState& state, const SiteNeighbourhood& around,
                 const std::vector<int>& stage, int attempts, double good_enough,
-                RandomStream& random, Deadline deadline) {
+                RandomStream& random, Deadline deadline, Deadline retry_deadline) {
   std::vector<int> unplaced;
   for (int task : stage)
     if (state.site_of(task) < 0) unplaced.push_back(task);
@@ -349,7 +349,7 @@ void grow_start(PlacementState& state, const SiteNeighbourhood& around,
   };
   const auto worth_another = [&] {
     return best_energy > good_enough &&
-           (best_sites.empty() || std::chrono::steady_clock::now() < deadline);
+           (best_sites.empty() || std::chrono::steady_clock::now() < std::min(deadline, retry_deadline));
   };
   const std::vector<double> thresholds = growth_thresholds(state.graph(), unplaced);
   for (double min_bytes : thresholds)

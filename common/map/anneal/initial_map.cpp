@@ -244,10 +244,10 @@ void given_start(PlacementState& state, const SiteNeighbourhood& around,
 
 void start(StartKind kind, PlacementState& state, const SiteNeighbourhood& around,
            const std::vector<int>& stage, RandomStream& random, const std::vector<int>& given,
-           int attempts, double good_enough, Deadline deadline) {
+           int attempts, double good_enough, Deadline deadline, Deadline retry_deadline) {
   switch (kind) {
     case StartKind::Grow:
-      grow_start(state, around, stage, attempts, good_enough, random, deadline);
+      grow_start(state, around, stage, attempts, good_enough, random, deadline, retry_deadline);
       return;
     case StartKind::Heuristic:
       heuristic_start(state, around, stage);

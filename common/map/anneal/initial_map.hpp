@@ -62,10 +62,12 @@ void heuristic_start(PlacementState& state, const SiteNeighbourhood& around,
 /// (distinct weights, or the heaviest half and fifth); the remaining
 /// `attempts` break ties at random on the best threshold. The lowest-energy
 /// result is kept, and no attempt follows one at or below `good_enough` or
-/// starts after `deadline` (the first always runs).
+/// starts after `deadline` or `retry_deadline` (the first always runs). Past
+/// `deadline` the attempt under way hurries.
 void grow_start(PlacementState& state, const SiteNeighbourhood& around,
                 const std::vector<int>& stage, int attempts, double good_enough,
-                RandomStream& random, Deadline deadline = Deadline::max());
+                RandomStream& random, Deadline deadline = Deadline::max(),
+                Deadline retry_deadline = Deadline::max());
 
 /// Tasks in id order fill the sites in site order (Slurm's block layout).
 void rank_order_start(PlacementState& state, const std::vector<int>& stage);
@@ -79,10 +81,11 @@ void given_start(PlacementState& state, const SiteNeighbourhood& around,
                  const std::vector<int>& stage, const std::vector<int>& nodes);
 
 /// `given` is only used by StartKind::Given, `attempts`, `good_enough` and
-/// `deadline` by StartKind::Grow.
+/// the deadlines by StartKind::Grow.
 void start(StartKind kind, PlacementState& state, const SiteNeighbourhood& around,
            const std::vector<int>& stage, RandomStream& random, const std::vector<int>& given,
-           int attempts, double good_enough, Deadline deadline = Deadline::max());
+           int attempts, double good_enough, Deadline deadline = Deadline::max(),
+           Deadline retry_deadline = Deadline::max());
 
 }  // namespace anneal
 }  // namespace tofa

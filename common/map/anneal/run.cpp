@@ -29,6 +29,19 @@ constexpr int kFaultPenaltyMaxSites = 1024;
 /// Tuned on: geometric_graph(4096, 6, ...), as bench/quality.sh (d) geometric-4096 (449bded).
 constexpr int kDescentOnlyPasses = 20;
 
+/// Under a budget the grow start begins no attempt past this share of the
+/// stage's time, and a local descent from its result takes
+/// kBudgetedDescentShare of what is left before annealing. With the
+/// deadline alone, at 256 tasks on a 65,536-node torus the grow start's 16
+/// attempts took all of auto's budget and the chain never ran (1.28x the
+/// unbudgeted best hop-bytes); a chain that short, begun hot, undid the
+/// start where a descent keeps and improves it. With both, 1.28x -> 1.13x
+/// there and 1.16x -> 1.07x at 64 tasks, and bench/quality.sh (a) to (d)
+/// all lower ((c) half busy 0.932 -> 0.880).
+/// Tuned on: bench/at_scale.py 64 and 256 tasks, shares 0.25 to 0.7 and 0.3 to 1 (3e76ff0).
+constexpr double kGrowShare = 0.4;
+constexpr double kBudgetedDescentShare = 0.3;
+
 /// The candidates, without those with an outage probability when the
 /// fault-free ones can hold every task.
 std::vector<int> site_nodes(const MappingRequest& request, const AnnealOptions& options,
@@ -94,14 +107,20 @@ AnnealResult anneal_placement(const MappingRequest& request, const AnnealOptions
     // Only a start of the whole graph can be compared with F_min.
     const bool whole_graph = stage.size() == static_cast<std::size_t>(tasks);
     const double good_enough = whole_graph ? result.lower_bound : 0;
+    // Each stage gets its share of what is left, by task count.
+    const double share = double(stage.size()) / (tasks - placed);
+    Deadline retry_deadline = deadline;
+    if (options.budget_seconds > 0) {
+      const auto now = std::chrono::steady_clock::now();
+      retry_deadline = now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                 (deadline - now) * (kGrowShare * share));
+    }
     start(options.start, state, around, stage, random, given, options.grow_attempts, good_enough,
-          deadline);
+          deadline, retry_deadline);
     result.start_energy += state.energy() - energy_before;
     placed += static_cast<int>(stage.size());
 
-    // Each stage gets its share of what is left, by task count.
     ChainBudget budget;
-    const double share = double(stage.size()) / (tasks - placed + stage.size());
     budget.proposals = static_cast<std::uint64_t>((proposals - std::min(proposals, result.proposals)) * share);
     if (options.budget_seconds > 0) {
       const double left = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
@@ -117,13 +136,17 @@ AnnealResult anneal_placement(const MappingRequest& request, const AnnealOptions
                                         deadline);
       continue;
     }
-    if (options.descent_first_share > 0) {
+    const double descent_share = options.descent_first_share > 0 ? options.descent_first_share
+                                 : options.budget_seconds > 0    ? kBudgetedDescentShare
+                                                                 : 0;
+    if (descent_share > 0) {
       const auto descent_started = std::chrono::steady_clock::now();
       result.proposals += local_descent(
           state, around, stage, placed == tasks, kDescentOnlyPasses,
-          deadline_after(descent_started, options.descent_first_share * budget.seconds));
+          deadline_after(descent_started, descent_share * budget.seconds));
       const std::chrono::duration<double> spent = std::chrono::steady_clock::now() - descent_started;
-      if (budget.seconds > 0) budget.seconds = std::max(0.0, budget.seconds - spent.count());
+      // A chain budget of 0 seconds would mean no limit.
+      if (budget.seconds > 0 && (budget.seconds -= spent.count()) <= 0) continue;
     }
     ChainSettings settings = options.chain;
     settings.keep_lowest = placed == tasks;

@@ -30,7 +30,8 @@
 // heuristics always run (Slurm's layout, embed, greedy up to kGreedyMaxTasks
 // tasks; on a window with failing nodes to keep clear of, embed and greedy
 // on the clear box only), greedy-routes (as above) when its predicted time fits
-// kGreedyRoutesShare of what is left. Above kAnnealMaxTasks tasks, when Scotch would
+// kGreedyRoutesShare of what is left (there, after the clear box and only while
+// no placement found keeps its routes clear). Above kAnnealMaxTasks tasks, when Scotch would
 // not leave half of the budget, local descent from their best takes that
 // half first. Then Scotch (tofa, or tofa-compact when a candidate may fail)
 // runs when its predicted time fits what is left, unless the fault-free
@@ -146,12 +147,12 @@ bool any_faulty_candidate(const MappingRequest& request) {
                      [&](int node) { return outage_of(request, node) > 0; });
 }
 
-bool fault_free_candidates_hold_the_job(const MappingRequest& request) {
+/// `capacity` is check_capacity(request)'s, which validated the outages.
+bool fault_free_candidates_hold_the_job(const MappingRequest& request, const Capacity& capacity) {
   long long room = 0;
-  const int slots = effective_slots(request);
-  for (int node : effective_candidates(request))
-    if (!(outage_of(request, node) > 0)) room += slots;
-  return room >= request.graph->task_count();
+  for (int node : capacity.candidates)
+    if (request.outage.empty() || !(request.outage[node] > 0)) room += capacity.slots;
+  return room >= capacity.tasks;
 }
 
 /// The penalty under which one link of the lightest edge next to a failing
@@ -231,12 +232,13 @@ Placement improve_from(const MappingRequest& request, const Placement& start,
 /// One run of auto: the placements found so far and the time left.
 class AutoRun {
  public:
-  explicit AutoRun(const MappingRequest& request)
+  AutoRun(const MappingRequest& request, const Capacity& capacity)
       : request_(request),
         job_(request),
         budget_(budget_seconds(request)),
         started_(Clock::now()),
-        route_around_(any_faulty(request.outage) && fault_free_candidates_hold_the_job(request)),
+        route_around_(any_faulty(request.outage) &&
+                      fault_free_candidates_hold_the_job(request, capacity)),
         reserve_(route_around_ ? kRouteAroundShare * budget_ : 0),
         large_(request.graph->task_count() > kAnnealMaxTasks),
         no_outage_(request.outage.empty() ? request.topology->node_count() : 0, 0.0),
@@ -253,15 +255,14 @@ class AutoRun {
     // Under a budget on a window, with the clear box to come, its embed and
     // greedy stand for the window's: on 64 to 256 tasks at 65,536 nodes the
     // box's were the better (bench/at_scale.py), and annealing needs the time.
+    // So does greedy-routes, there only while no placement found keeps its
+    // routes clear (at 64 tasks it took 2.6 of 11.5 ms and never won).
     const bool box_heuristics = route_around_ && windowed_ && !large_ && budget_ > 0;
     for (const std::string& name : heuristics(job_))
       if (!box_heuristics || (name != "embed" && name != "greedy")) attempt(name, job_);
-    const int tasks = job_.graph->task_count();
-    if (route_around_ && tasks <= kGreedyRoutesMaxTasks &&
-        (budget_ == 0 || predicted_greedy_routes_seconds(tasks, candidate_count(job_)) <=
-                             kGreedyRoutesShare * seconds_left()))
-      attempt("greedy-routes", job_);
+    if (!box_heuristics) attempt_greedy_routes();
     if (route_around_ && time_left()) attempt_clear_box();
+    if (box_heuristics && best_rank_.safe_class != 0) attempt_greedy_routes();
     run_scotch();
     refine();
     if (!shared_.empty() && !best_.empty()) {
@@ -315,6 +316,16 @@ class AutoRun {
   }
   void attempt(const std::string& name, const MappingRequest& sub) {
     consider(name, [&] { return make_mapper(name)->map(sub); });
+  }
+
+  /// greedy-routes, when routes may be kept clear of failing nodes and its
+  /// predicted time fits kGreedyRoutesShare of what is left.
+  void attempt_greedy_routes() {
+    const int tasks = job_.graph->task_count();
+    if (route_around_ && tasks <= kGreedyRoutesMaxTasks &&
+        (budget_ == 0 || predicted_greedy_routes_seconds(tasks, candidate_count(job_)) <=
+                             kGreedyRoutesShare * seconds_left()))
+      attempt("greedy-routes", job_);
   }
 
   /// The scheduler's node choice (`compact`: the box of all candidates, not
@@ -437,8 +448,7 @@ class AutoRun {
 class AutoMapper : public Mapper {
  public:
   Placement map(const MappingRequest& request) const override {
-    check_capacity(request);
-    return AutoRun(request).run();
+    return AutoRun(request, check_capacity(request)).run();
   }
 };
 

@@ -25,10 +25,13 @@ constexpr int kWindowCenters = 16;
 constexpr int kUnreached = std::numeric_limits<int>::max();
 
 /// Breadth-first search over the torus, reusing its buffers between balls.
+/// Its tables are bytes: at 65,536 nodes the window is part of every budget.
 class BallSearch {
  public:
-  BallSearch(const MappingRequest& request, const std::vector<char>& usable)
-      : request_(request), topology_(*request.topology), usable_(usable),
+  /// `usable` and `failing` per node.
+  BallSearch(const Topology& topology, const std::vector<char>& usable,
+             const std::vector<char>& failing)
+      : topology_(topology), usable_(usable), failing_(failing),
         seen_(topology_.node_count(), 0), stride_(topology_.dimension_count(), 1) {
     for (int d = 1; d < topology_.dimension_count(); ++d)
       stride_[d] = stride_[d - 1] * topology_.dims()[d - 1];
@@ -40,14 +43,14 @@ class BallSearch {
   /// passed `max_hops` or more than `max_failing` nodes that may fail.
   template <typename Take>
   int grow(int center, int max_hops, int max_failing, const Take& take) {
-    ++stamp_;
+    if (++stamp_ == 0) std::fill(seen_.begin(), seen_.end(), 0), stamp_ = 1;
     failing_seen_ = 0;
     frontier_.assign(1, center);
     seen_[center] = stamp_;
     for (int hops = 0; !frontier_.empty() && hops <= max_hops; ++hops) {
       next_.clear();
       for (int node : frontier_) {
-        failing_seen_ += outage_of(request_, node) > 0;
+        failing_seen_ += failing_[node];
         if (failing_seen_ > max_failing) return kUnreached;
         if (usable_[node] && !take(node)) return hops;
         visit_neighbours(node);
@@ -76,12 +79,12 @@ class BallSearch {
     }
   }
 
-  const MappingRequest& request_;
   const Topology& topology_;
   const std::vector<char>& usable_;
-  std::vector<unsigned> seen_;
+  const std::vector<char>& failing_;
+  std::vector<unsigned char> seen_;
   std::vector<int> stride_;
-  unsigned stamp_ = 0;
+  unsigned char stamp_ = 0;
   int failing_seen_ = 0;
   std::vector<int> frontier_, next_;
 };
@@ -106,11 +109,14 @@ std::vector<int> candidate_window(const MappingRequest& request) {
 }
 
 std::vector<int> fault_free_ball(const MappingRequest& request, int size) {
-  const std::vector<int> candidates = effective_candidates(request);
+  const std::vector<int> candidates = effective_candidates(request);  // validates the outages
   const int needed = nodes_needed(request);
+  std::vector<char> failing(request.topology->node_count(), 0);
+  for (std::size_t node = 0; node < request.outage.size(); ++node)
+    failing[node] = request.outage[node] > 0;
   std::vector<int> usable_list;
   for (int node : candidates)
-    if (!(outage_of(request, node) > 0)) usable_list.push_back(node);
+    if (!failing[node]) usable_list.push_back(node);
   if (static_cast<int>(usable_list.size()) < needed) usable_list = candidates;
   if (static_cast<int>(usable_list.size()) <= size) return usable_list;
   std::vector<char> usable(request.topology->node_count(), 0);
@@ -118,7 +124,7 @@ std::vector<int> fault_free_ball(const MappingRequest& request, int size) {
 
   // The ball around each center that holds the window: the fewest failing
   // nodes in it (routes between its nodes then rarely pass one), then the smallest.
-  BallSearch search(request, usable);
+  BallSearch search(*request.topology, usable, failing);
   const auto window_around = [&](int center, int max_hops, int max_failing,
                                  std::vector<int>* window) {
     int taken = 0;
@@ -138,12 +144,14 @@ std::vector<int> fault_free_ball(const MappingRequest& request, int size) {
     if (failing < best_failing || (failing == best_failing && hops < best_hops))
       best_center = center, best_failing = failing, best_hops = hops;
   }
+  std::vector<int> ball;
+  ball.reserve(size);
+  window_around(best_center, kUnreached - 1, kUnreached, &ball);
+  for (int node : ball) usable[node] = 2;
   std::vector<int> window;
   window.reserve(size);
-  window_around(best_center, kUnreached - 1, kUnreached, &window);
-  std::vector<int> position(request.topology->node_count(), 0);
-  for (std::size_t i = 0; i < candidates.size(); ++i) position[candidates[i]] = static_cast<int>(i);
-  std::sort(window.begin(), window.end(), [&](int a, int b) { return position[a] < position[b]; });
+  for (int node : candidates)
+    if (usable[node] == 2) window.push_back(node);
   return window;
 }
 

@@ -113,7 +113,7 @@ TEST(PlacementState, DeltasMatchEnergyDifferences) {
 // direction) and on a mesh; with every node as a site, and with some of
 // them in another order (the sites' coordinates are not a full grid).
 TEST(DistanceTable, FaultPenaltyIsEquationOneAlongBothRoutes) {
-  for (const char* spec : {"torus:4x3x2", "mesh:5x4", "torus:6x4", "torus:8x8x8"}) {
+  for (const char* spec : {"torus:4x3x2", "mesh:5x4", "torus:6x4", "torus:7x5x2", "torus:8x8x8"}) {
     const Topology topology = Topology::from_spec(spec);
     const int n = topology.node_count();
     std::vector<int> every(n);
@@ -122,6 +122,7 @@ TEST(DistanceTable, FaultPenaltyIsEquationOneAlongBothRoutes) {
     for (int node = n - 1; node >= 0; node -= 3) some.push_back(node);
     std::vector<double> outage(n, 0.0);
     outage[1] = 0.02;
+    outage[2] = 0.1;  // next to node 1: their link counts once
     outage[n - 3] = 0.5;
     for (const std::vector<int>& nodes : {every, some}) {
       DistanceTable sites(topology, nodes, tofa::DistanceMetric::Hops);
