@@ -18,27 +18,12 @@ mkdir -p "$dir/data" "$out"
 export LD_LIBRARY_PATH=$build/common/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 plugins=$build/plugins/.libs
 
-cat >"$dir/data/tofa.conf" <<CONF
-Dims=4x2x2 Wrap=yes CoresPerNode=8
-NodeName=t[1-$nodes]
-ServicePort=$((port_base + 50))
-HeartbeatInterval=1
-HeartbeatTimeout=1
-HeartbeatPortOffset=100
-OutageModel=window:5
-MapWorker=$build/tools/.libs/tofa-map-worker
-CONF
-cat >"$dir/data/conf-extra" <<CONF
-TopologyPlugin=topology/tofa
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-SlurmctldPlugstack=slurmctld/tofa
-CliFilterPlugins=tofa
-CONF
-cat >"$dir/data/plugstack.conf" <<CONF
-required $plugins/tofa_loadmatrix.so
-required $plugins/tofa_nodestate.so
-CONF
+# shellcheck source=lib/tofa_conf.sh
+. "$top/scripts/lib/tofa_conf.sh"
+tofa_conf_write "$dir/data/tofa.conf" 4x2x2 8 $nodes $((port_base + 50)) \
+  "$build/tools/.libs/tofa-map-worker"
+tofa_slurm_conf_write "$dir/data/conf-extra"
+tofa_plugstack_write "$dir/data/plugstack.conf" "$plugins"
 
 bash scripts/minicluster.sh down --dir "$dir" >/dev/null 2>&1 || true
 mkdir -p "$dir/etc" && cp "$dir/data/tofa.conf" "$dir/etc/tofa.conf"

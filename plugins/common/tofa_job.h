@@ -37,7 +37,7 @@ extern unsigned *tofa_job_candidates(job_record_t *job_ptr,
 				     uint32_t min_nodes, uint64_t *room);
 
 /* TOFA's node choice on the nodes with limits[i] > 0 (tofa_job_candidates,
- * or an allocation, tofa_job_allocation), each taking min_tasks (0 or 1)
+ * or the task limits of an allocation), each taking min_tasks (0 or 1)
  * to limits[i] tasks, spanning min_nodes to max_nodes nodes (0 = no
  * bound), recorded for the job: no strategy runs under slurmctld's locks,
  * and no node names go through text (tofa_service_choose_nodes_from). Its

@@ -92,6 +92,8 @@ DATA=$DIR/data
 
 # shellcheck source=../lib/checks.sh
 . "$LIB_HERE/../lib/checks.sh"
+# shellcheck source=../../scripts/lib/tofa_conf.sh
+. "$SRCDIR/scripts/lib/tofa_conf.sh"
 started=no
 note() { echo "  $*"; }
 
@@ -212,13 +214,7 @@ CONF
         plain) CLUSTER_PLUGIN_DIRS=(--plugin-dir "$PLUGIN_DIR") ;;
         *) echo "tofa_select_conf: tofa or plain, not '$1'" >&2; return 1 ;;
     esac
-    cat > "$DATA/conf-extra" <<CONF
-TopologyPlugin=topology/tofa
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-SlurmctldPlugstack=slurmctld/tofa
-CliFilterPlugins=tofa
-CONF
+    tofa_slurm_conf_write "$DATA/conf-extra"
 }
 
 matrix() {   # matrix N "i j w" ... -> symmetric N x N matrix on stdout
@@ -242,23 +238,11 @@ tofa_lib_write_config() {
     rm -rf "$DATA"   # outputs of an earlier run must not count in this one
     mkdir -p "$CONF_DIR" "$DATA"
     chmod 0755 "$DIR" "$DATA"
-    cat > "$TOFA_CONF" <<CONF
-Dims=$DIMS Wrap=yes CoresPerNode=$CORES
-NodeName=t[1-$NODES]
-ServicePort=$SERVICE_PORT
-HeartbeatInterval=1
-HeartbeatTimeout=1
-HeartbeatPortOffset=100
-OutageModel=window:5
-MaxGraphTasks=64
-MapWorker=${TOFA_LIB_MAP_WORKER:-${RELEASE_BUILDDIR:-$BUILDDIR}/tools/.libs/tofa-map-worker}
-${TOFA_LIB_EXTRA_CONF:-}
-CONF
+    tofa_conf_write "$TOFA_CONF" "$DIMS" "$CORES" "$NODES" "$SERVICE_PORT" \
+        "${TOFA_LIB_MAP_WORKER:-${RELEASE_BUILDDIR:-$BUILDDIR}/tools/.libs/tofa-map-worker}" \
+        MaxGraphTasks=64 "${TOFA_LIB_EXTRA_CONF:-}"
     tofa_select_conf tofa
-    cat > "$DATA/plugstack.conf" <<CONF
-required $PLUGIN_DIR/tofa_loadmatrix.so
-required $PLUGIN_DIR/tofa_nodestate.so
-CONF
+    tofa_plugstack_write "$DATA/plugstack.conf" "$PLUGIN_DIR"
     matrix 8 "0 1 100000" "2 3 100000" "4 5 100000" "6 7 100000" \
              "1 2 10" "3 4 10" "5 6 10" "7 0 10" > "$DATA/pairs8.mat"
     matrix 4 "0 1 100000" "2 3 100000" "1 2 10" > "$DATA/pairs4.mat"

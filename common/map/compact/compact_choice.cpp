@@ -77,16 +77,17 @@ class BoxSearch {
   /// dimension the box grows away from the nearer end.
   void start_at(const std::vector<int>& origin) {
     const int count = topology_.dimension_count();
-    id_part_.assign(count, {});
+    id_part_.resize(count);
     int stride = 1;
     for (int d = 0; d < count; ++d) {
       const int length = topology_.dims()[d];
       const bool wraps = topology_.wrap()[d];
       const int step = !wraps && origin[d] >= length / 2 ? -1 : 1;
+      id_part_[d].resize(length);
       for (int o = 0; o < length; ++o) {
         int at = origin[d] + step * o;
         if (wraps) at = ((at % length) + length) % length;
-        id_part_[d].push_back(at < 0 || at >= length ? -1 : at * stride);
+        id_part_[d][o] = at < 0 || at >= length ? -1 : at * stride;
       }
       stride *= length;
     }
