@@ -171,7 +171,8 @@ TEST(LocalDescent, UndoesSwapsAndKeepsOptima) {
 
 // A grow start whose deadline has passed still places every task, once per
 // site, near its partners: by direct cost only, without look-ahead (another
-// start than the full grow's), far better than a random start.
+// start than the full grow's), far better than a random start. One whose
+// retry deadline has passed makes its first attempt in full, and no other.
 TEST(GrowStart, HurriesPastItsDeadline) {
   const CommGraph graph = cubic_graph({4, 4, 4}, 1, 0);
   const Topology torus = Topology::from_spec("torus:8x8x8");
@@ -204,6 +205,16 @@ TEST(GrowStart, HurriesPastItsDeadline) {
       [&](PlacementState& state, RandomStream& random) { random_start(state, stage, random); });
   EXPECT_NE(full, hurried);
   EXPECT_LT(hurried, random_energy / 2);
+  // Past the retry deadline no second attempt starts, and the first is not hurried.
+  const double retried = energy_of([&](PlacementState& state, RandomStream& random) {
+    grow_start(state, around, stage, 16, 0, random);
+  });
+  const double first_only = energy_of([&](PlacementState& state, RandomStream& random) {
+    grow_start(state, around, stage, 16, 0, random, std::chrono::steady_clock::time_point::max(),
+               std::chrono::steady_clock::now() - std::chrono::seconds(1));
+  });
+  EXPECT_EQ(first_only, full);
+  EXPECT_LE(retried, full);
 }
 
 // 24 sites, 18 tasks: p = 0.75, so no site may hold two; a move to an
