@@ -219,6 +219,18 @@ struct Rank {
 /// no limit).
 Placement improve_from(const MappingRequest& request, const Placement& start,
                        anneal::Search search, double seconds, double descent_first_share = 0) {
+  // The start's nodes are candidates too: a placement on the clear box (on
+  // all candidates, not the window) moved onto the window's nearest sites
+  // task by task took 80 ms at 4096 tasks, for twice the box's hop-bytes.
+  MappingRequest on_start;
+  if (!request.candidate_nodes.empty()) {
+    on_start = request;
+    std::vector<char> listed(request.topology->node_count(), 0);
+    for (int node : request.candidate_nodes) listed[node] = 1;
+    for (int node : start)
+      if (!std::exchange(listed[node], 1)) on_start.candidate_nodes.push_back(node);
+  }
+  const MappingRequest& searched = request.candidate_nodes.empty() ? request : on_start;
   anneal::AnnealOptions options = anneal::parse_anneal_options(request.parameters);
   options.start = anneal::StartKind::Given;
   options.given_start = start;
@@ -227,7 +239,7 @@ Placement improve_from(const MappingRequest& request, const Placement& start,
   options.balanced_load = false;
   options.progress = anneal::ProgressMode::Never;
   if (seconds > 0) options.budget_seconds = std::max(seconds, 1e-6);
-  return anneal::anneal_placement(request, options).placement;
+  return anneal::anneal_placement(searched, options).placement;
 }
 
 /// One run of auto: the placements found so far and the time left.
