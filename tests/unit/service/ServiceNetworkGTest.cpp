@@ -568,6 +568,15 @@ TEST_F(ServiceNetworkTest, CApiServiceResponderAndClients) {
     if (chosen[i]) allocation.push_back({candidates[i].name, 1, chosen[i]});
   EXPECT_EQ(chosen[0] + chosen[1] + chosen[2] + chosen[3], 4u);
   EXPECT_EQ(allocation.size(), 2u);
+  // Another job's choice counts its own tasks only (the table of tasks per
+  // node is kept between calls and must start clear).
+  unsigned again[4] = {};
+  ASSERT_EQ(tofa_service_choose_nodes_from(80, geteuid(), id, candidates, 4, 0, 0, again, err,
+                                           sizeof err),
+            TOFA_OK)
+      << err;
+  EXPECT_EQ(again[0] + again[1] + again[2] + again[3], 4u);
+  EXPECT_EQ(tofa_service_forget_job(80, err, sizeof err), TOFA_OK) << err;
   ASSERT_EQ(tofa_service_map_later(79, allocation.data(), static_cast<int>(allocation.size()),
                                    "greedy", nullptr, err, sizeof err),
             TOFA_OK)
