@@ -67,9 +67,8 @@ def write_markdown(path, report, command):
            "budget. Equation 1's per-line fault counts are computed on first use, in tables per "
            "faulty line rather than per node, and F_min's distance shells come from a box around "
            "node 0, not from all 65,536 nodes. Up to 1024 tasks the annealer gets what is left: "
-           "its grow start begins no new attempt past 40% of that, and a local descent from the "
-           "start takes 30% of the rest before the chain (with the deadline alone, the start's "
-           "attempts took all of it at 256 tasks and the chain never ran).", "",
+           "its grow start begins no new attempt past 40% of that (with the deadline alone, the "
+           "start's attempts took all of it at 256 tasks and the chain never ran).", "",
            "None of this runs in slurmctld's scheduling pass any more: there the service only "
            "chooses the nodes (a compact box of fault-free candidates, linear in the candidates), "
            "and `auto` orders the tasks on the allocation afterwards on the service's mapping "

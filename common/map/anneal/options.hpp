@@ -42,8 +42,7 @@ struct AnnealOptions {
   /// strategy's, computed here).
   std::vector<int> given_start;
   /// Annealing only: local descent from the start first, within this share
-  /// of each stage's time (auto's search around failing nodes); 0: a fixed
-  /// share under a budget (run.cpp's kBudgetedDescentShare), none without.
+  /// of each stage's time (auto's search around failing nodes).
   double descent_first_share = 0;
   ChainSettings chain;           ///< steps=N, proposal=uniform|local|mixed,
                                  ///< accept=FIRST (initial acceptance)

@@ -30,17 +30,15 @@ constexpr int kFaultPenaltyMaxSites = 1024;
 constexpr int kDescentOnlyPasses = 20;
 
 /// Under a budget the grow start begins no attempt past this share of the
-/// stage's time, and a local descent from its result takes
-/// kBudgetedDescentShare of what is left before annealing. With the
-/// deadline alone, at 256 tasks on a 65,536-node torus the grow start's 16
-/// attempts took all of auto's budget and the chain never ran (1.28x the
-/// unbudgeted best hop-bytes); a chain that short, begun hot, undid the
-/// start where a descent keeps and improves it. With both, 1.28x -> 1.15x
-/// there, and bench/quality.sh (a) to (d) lower or within their spread
-/// ((c) half busy 0.932 -> 0.90, and no case on more nodes than it needs).
-/// Tuned on: bench/at_scale.py 64 and 256 tasks, shares 0.25 to 0.7 and 0.3 to 1 (3e76ff0).
+/// stage's time. With the deadline alone, at 256 tasks on a 65,536-node
+/// torus its 16 attempts took all of auto's budget and the chain never ran
+/// (1.28x the unbudgeted best hop-bytes; 1.07-1.10x with this). A local
+/// descent before the chain (30% of its time) was tried beside it: worse
+/// at scale (1.11-1.16x) and it undid interference-aware placement
+/// (bench/interference.py, interconnect rows: -4.6 / -8.5 / -9.7% against
+/// -11.9 / -14.8 / -15.5% without).
+/// Tuned on: bench/at_scale.py 64 and 256 tasks, shares 0.25 to 0.7 (081efe4).
 constexpr double kGrowShare = 0.4;
-constexpr double kBudgetedDescentShare = 0.3;
 
 /// The candidates, without those with an outage probability when the
 /// fault-free ones can hold every task.
@@ -136,14 +134,11 @@ AnnealResult anneal_placement(const MappingRequest& request, const AnnealOptions
                                         deadline);
       continue;
     }
-    const double descent_share = options.descent_first_share > 0 ? options.descent_first_share
-                                 : options.budget_seconds > 0    ? kBudgetedDescentShare
-                                                                 : 0;
-    if (descent_share > 0) {
+    if (options.descent_first_share > 0) {
       const auto descent_started = std::chrono::steady_clock::now();
       result.proposals += local_descent(
           state, around, stage, placed == tasks, kDescentOnlyPasses,
-          deadline_after(descent_started, descent_share * budget.seconds));
+          deadline_after(descent_started, options.descent_first_share * budget.seconds));
       const std::chrono::duration<double> spent = std::chrono::steady_clock::now() - descent_started;
       // A chain budget of 0 seconds would mean no limit.
       if (budget.seconds > 0 && (budget.seconds -= spent.count()) <= 0) continue;
