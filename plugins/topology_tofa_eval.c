@@ -305,9 +305,9 @@ extern int topology_p_eval_nodes(topology_eval_t *topo_eval)
 	}
 	switch (tofa_job_healthy_first(job_ptr, topo_eval->node_map,
 				       _tofa_choose_on, &args)) {
-	case TOFA_JOB_CHOSEN:
+	case TOFA_CHOICE_MADE:
 		return SLURM_SUCCESS;
-	case TOFA_JOB_WAITS:
+	case TOFA_CHOICE_WAITS:
 		return _wait(job_ptr, args.recorded);
 	default:
 		return _generic_choice(topo_eval, args.recorded, args.err);

@@ -3,6 +3,7 @@
 #include "tofa_service.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
@@ -171,9 +172,33 @@ double tofa_service_outage_threshold(void) {
   return g_service ? g_service->state().settings().outage_threshold : 1.0;
 }
 
-int tofa_service_only_failing_fit_waits(void) {
-  std::lock_guard<std::mutex> lock(g_mutex);
-  return !g_service || g_service->state().settings().only_failing_fit_waits ? 1 : 0;
+tofa_choice_t tofa_service_choose_healthy_first(int (*choose)(int with_failing, int* left_out,
+                                                              void* arg),
+                                                void* arg, char* note, size_t note_size) {
+  if (note_size > 0) note[0] = '\0';
+  int left_out = 0;
+  if (choose(0, &left_out, arg) == TOFA_OK) return TOFA_CHOICE_MADE;
+  if (left_out <= 0) return TOFA_CHOICE_NONE;
+  double threshold = 1.0;
+  bool waits = true;
+  {  // not held while `choose` runs: it calls into this API
+    std::lock_guard<std::mutex> lock(g_mutex);
+    if (g_service) {
+      threshold = g_service->state().settings().outage_threshold;
+      waits = g_service->state().settings().only_failing_fit_waits;
+    }
+  }
+  if (waits) {
+    std::snprintf(note, note_size,
+                  "waits: it does not fit without the %d candidate node(s) above "
+                  "OutageThreshold=%g",
+                  left_out, threshold);
+    return TOFA_CHOICE_WAITS;
+  }
+  std::snprintf(note, note_size,
+                "may use %d node(s) above OutageThreshold=%g (OnlyFailingNodesFit=use)", left_out,
+                threshold);
+  return choose(1, &left_out, arg) == TOFA_OK ? TOFA_CHOICE_MADE : TOFA_CHOICE_NONE;
 }
 
 int tofa_service_port(void) {

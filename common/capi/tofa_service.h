@@ -211,9 +211,23 @@ double tofa_service_outage_threshold(void);
  * probability is above OutageThreshold ("" when none); free() it. */
 int tofa_service_failing_nodes(char **names, char *err, size_t err_size);
 
-/* 1 when OnlyFailingNodesFit=wait: a TOFA job that fits only with nodes above
- * OutageThreshold waits; 0 when it may use them. */
-int tofa_service_only_failing_fit_waits(void);
+/* Outcomes of tofa_service_choose_healthy_first. */
+typedef enum {
+  TOFA_CHOICE_MADE = 0,  /* `choose` placed the job */
+  TOFA_CHOICE_WAITS = 1, /* it fits only with nodes above OutageThreshold (OnlyFailingNodesFit=wait) */
+  TOFA_CHOICE_NONE = 2   /* `choose` placed it on no candidate set it was given */
+} tofa_choice_t;
+
+/* The order of a TOFA job's node choices. choose(0, &left_out, arg) chooses
+ * on the candidates without the nodes tofa_service_failing_nodes names and
+ * sets left_out to how many candidates it left out; choose(1, &left_out, arg)
+ * on all of them; each returns TOFA_OK when it placed the job. When the first
+ * fails having left nodes out, OnlyFailingNodesFit decides: the job waits, or
+ * the second is tried. `note` receives that decision for the log, "" when
+ * none was taken (the service not running: as OnlyFailingNodesFit=wait). */
+tofa_choice_t tofa_service_choose_healthy_first(int (*choose)(int with_failing, int* left_out,
+                                                              void* arg),
+                                                void* arg, char* note, size_t note_size);
 
 /* The recorded placement of a job, or TOFA_ERROR "no placement recorded for
  * job N". */

@@ -169,7 +169,20 @@ extern void tofa_job_forget(job_record_t *job_ptr)
 		error("%s: %s: %pJ: %s", log_prefix, __func__, job_ptr, err);
 }
 
-extern bitstr_t *tofa_job_without_failing(bitstr_t *nodes, int *dropped)
+extern const char *tofa_job_graph(job_record_t *job_ptr)
+{
+	const char *graph_id = tofa_job_env(job_ptr, TOFA_ENV_GRAPH_ID);
+
+	if (!graph_id || !job_ptr->details || job_ptr->details->req_node_bitmap)
+		return NULL;
+	if (job_ptr->het_job_id && job_ptr->het_job_offset)
+		return NULL;
+	return graph_id;
+}
+
+/* `nodes` without those above OutageThreshold; *dropped says how many were
+ * taken out (0, and a plain copy, when the service cannot say). */
+static bitstr_t *_without_failing(bitstr_t *nodes, int *dropped)
 {
 	bitstr_t *healthy = bit_copy(nodes), *failing = NULL;
 	char *names = NULL, err[256];
@@ -189,39 +202,40 @@ extern bitstr_t *tofa_job_without_failing(bitstr_t *nodes, int *dropped)
 	return healthy;
 }
 
-extern const char *tofa_job_graph(job_record_t *job_ptr)
-{
-	const char *graph_id = tofa_job_env(job_ptr, TOFA_ENV_GRAPH_ID);
+struct healthy_first_args {
+	bitstr_t *candidates;
+	int (*choose)(bitstr_t *nodes, void *arg);
+	void *arg;
+};
 
-	if (!graph_id || !job_ptr->details || job_ptr->details->req_node_bitmap)
-		return NULL;
-	if (job_ptr->het_job_id && job_ptr->het_job_offset)
-		return NULL;
-	return graph_id;
+/* One node choice of tofa_service_choose_healthy_first, on Slurm's bitmaps. */
+static int _choose_on(int with_failing, int *left_out, void *arg)
+{
+	struct healthy_first_args *a = arg;
+	bitstr_t *healthy;
+	int rc;
+
+	if (with_failing)
+		return a->choose(a->candidates, a->arg) == SLURM_SUCCESS ?
+			TOFA_OK : TOFA_ERROR;
+	healthy = _without_failing(a->candidates, left_out);
+	rc = a->choose(healthy, a->arg);
+	FREE_NULL_BITMAP(healthy);
+	return rc == SLURM_SUCCESS ? TOFA_OK : TOFA_ERROR;
 }
 
-extern tofa_job_outcome_t tofa_job_healthy_first(
+extern tofa_choice_t tofa_job_healthy_first(
 	job_record_t *job_ptr, bitstr_t *candidates,
 	int (*choose)(bitstr_t *nodes, void *arg), void *arg)
 {
-	int dropped = 0, rc;
-	bitstr_t *healthy = tofa_job_without_failing(candidates, &dropped);
+	struct healthy_first_args args = { candidates, choose, arg };
+	char note[256];
+	tofa_choice_t choice = tofa_service_choose_healthy_first(
+		_choose_on, &args, note, sizeof(note));
 
-	rc = choose(healthy, arg);
-	FREE_NULL_BITMAP(healthy);
-	if (rc == SLURM_SUCCESS)
-		return TOFA_JOB_CHOSEN;
-	if (!dropped)
-		return TOFA_JOB_NOT_CHOSEN;
-	if (tofa_service_only_failing_fit_waits()) {
-		info("%s: job %u waits: it does not fit without the %d candidate node(s) above OutageThreshold=%g",
-		     log_prefix, job_ptr->job_id, dropped, tofa_service_outage_threshold());
-		return TOFA_JOB_WAITS;
-	}
-	info("%s: job %u may use %d node(s) above OutageThreshold=%g (OnlyFailingNodesFit=use)",
-	     log_prefix, job_ptr->job_id, dropped, tofa_service_outage_threshold());
-	return choose(candidates, arg) == SLURM_SUCCESS ? TOFA_JOB_CHOSEN :
-							  TOFA_JOB_NOT_CHOSEN;
+	if (note[0])
+		info("%s: job %u %s", log_prefix, job_ptr->job_id, note);
+	return choice;
 }
 
 extern double tofa_now_ms(void)

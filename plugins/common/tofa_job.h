@@ -3,14 +3,16 @@
  * TOFA job inside slurmctld (select/cons_tres on 22.05, topology/tofa's
  * eval_nodes on 24.11 and 26.05): Slurm's job record read into the library's
  * terms, the service called, its node names turned back into bitmaps. The
- * decisions (task limits, node bounds, spreading) are the library's
- * (capi/tofa.h). Include after slurmctld's headers.
+ * decisions (task limits, node bounds, spreading, healthy nodes first) are
+ * the library's (capi/tofa.h, capi/tofa_service.h). Include after slurmctld's headers.
  */
 #ifndef TOFA_PLUGINS_TOFA_JOB_H
 #define TOFA_PLUGINS_TOFA_JOB_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "capi/tofa_service.h"
 
 /* A TOFA variable of the job's SPANK environment, NULL when absent. */
 extern const char *tofa_job_env(job_record_t *job_ptr, const char *name);
@@ -63,24 +65,13 @@ extern void tofa_job_forget(job_record_t *job_ptr);
  * heterogeneous job's later component (the graph is its first's). */
 extern const char *tofa_job_graph(job_record_t *job_ptr);
 
-/* Outcomes of tofa_job_healthy_first. */
-typedef enum {
-	TOFA_JOB_CHOSEN,	/* `choose` succeeded */
-	TOFA_JOB_WAITS,		/* only nodes above OutageThreshold would do */
-	TOFA_JOB_NOT_CHOSEN	/* `choose` failed on every candidate set */
-} tofa_job_outcome_t;
-
-/* TOFA's node choice by `choose` (SLURM_SUCCESS when it placed the job) on
- * `candidates` without the nodes above OutageThreshold while the job fits
- * there; when it fits only with them, it waits (OnlyFailingNodesFit=wait,
- * logged) or `choose` is tried on all of `candidates` (use). */
-extern tofa_job_outcome_t tofa_job_healthy_first(
+/* TOFA's node choice by `choose` (SLURM_SUCCESS when it placed the job), in
+ * the order tofa_service_choose_healthy_first decides: on `candidates`
+ * without the nodes above OutageThreshold, then, if OnlyFailingNodesFit
+ * allows, on all of them (the decision logged). */
+extern tofa_choice_t tofa_job_healthy_first(
 	job_record_t *job_ptr, bitstr_t *candidates,
 	int (*choose)(bitstr_t *nodes, void *arg), void *arg);
-
-/* A copy of `nodes` without those above OutageThreshold; *dropped says how
- * many were taken out (0, and a plain copy, when the service cannot say). */
-extern bitstr_t *tofa_job_without_failing(bitstr_t *nodes, int *dropped);
 
 /* CLOCK_MONOTONIC in milliseconds, for the node choice's log line. */
 extern double tofa_now_ms(void);

@@ -94,26 +94,31 @@ Allocate service_allocator(const std::string& strategy, int node_count, JobGraph
     // As select/tofa does: nodes above OutageThreshold are left out while
     // the job fits without them (OnlyFailingNodesFit). Slurm's own layout
     // (default-slurm, the baseline) knows nothing of them.
-    std::vector<int> healthy = free_slots;
-    bool dropped = false;
-    if (strategy != "default-slurm")
-      for (int node : failing) {
-        dropped |= healthy[static_cast<std::size_t>(node)] > 0;
-        healthy[static_cast<std::size_t>(node)] = 0;
-      }
     std::vector<tofa_candidate_t> candidates;
     std::vector<unsigned> tasks;
     char err[1024];
     const auto started = std::chrono::steady_clock::now();
-    auto place = [&](const std::vector<int>& slots) {
+    auto place = [&](bool with_failing, int* left_out) {
+      std::vector<int> slots = free_slots;
+      if (!with_failing && strategy != "default-slurm")
+        for (int node : failing) {
+          *left_out += slots[static_cast<std::size_t>(node)] > 0;
+          slots[static_cast<std::size_t>(node)] = 0;
+        }
       candidates = free_cpus(slots, node_names);
       tasks.assign(candidates.size(), 0);
       return tofa_service_choose_nodes_from(service_job_id(job), 0, graph.c_str(), candidates.data(),
                                             static_cast<int>(candidates.size()), 0, 0, tasks.data(),
                                             err, sizeof err);
     };
-    int rc = place(healthy);
-    if (rc != TOFA_OK && dropped && !tofa_service_only_failing_fit_waits()) rc = place(free_slots);
+    char note[256];
+    int rc = tofa_service_choose_healthy_first(
+                 [](int with_failing, int* left_out, void* arg) {
+                   return (*static_cast<decltype(place)*>(arg))(with_failing != 0, left_out);
+                 },
+                 &place, note, sizeof note) == TOFA_CHOICE_MADE
+                 ? TOFA_OK
+                 : TOFA_ERROR;
     if (rc == TOFA_OK)
       rc = tofa_service_map_later(service_job_id(job), nullptr, 0, strategy.c_str(), nullptr, err,
                                   sizeof err);

@@ -147,6 +147,8 @@ std::vector<int> fault_free_ball(const MappingRequest& request, int size) {
   std::vector<int> ball;
   ball.reserve(size);
   window_around(best_center, kUnreached - 1, kUnreached, &ball);
+  // The searches are done: a 2 in `usable` now marks the ball, read back
+  // in candidate order (the window's order) without a second node table.
   for (int node : ball) usable[node] = 2;
   std::vector<int> window;
   window.reserve(size);

@@ -453,6 +453,77 @@ TEST_F(ServiceNetworkTest, ForgedReplyIsASecurityEventNotAMissNorAnAnswer) {
   EXPECT_TRUE(log_.contains("security: heartbeat to r2"));
 }
 
+/// A node choice for tofa_service_choose_healthy_first: records its calls,
+/// leaves `left_out` nodes out of the first and succeeds as told.
+struct ChoiceScript {
+  ChoiceScript(int left_out, bool healthy_fits, bool all_fit)
+      : left_out(left_out), healthy_fits(healthy_fits), all_fit(all_fit) {}
+  int left_out;
+  bool healthy_fits, all_fit;
+  std::vector<int> calls;  // with_failing of each call
+  double threshold_seen = -1;
+
+  static int choose(int with_failing, int* left_out, void* arg) {
+    auto* script = static_cast<ChoiceScript*>(arg);
+    script->calls.push_back(with_failing);
+    // The shims ask the service while choosing: no lock may be held here.
+    script->threshold_seen = tofa_service_outage_threshold();
+    if (!with_failing) *left_out = script->left_out;
+    return (with_failing ? script->all_fit : script->healthy_fits) ? TOFA_OK : TOFA_ERROR;
+  }
+  tofa_choice_t run(char* note, size_t size) {
+    return tofa_service_choose_healthy_first(&ChoiceScript::choose, this, note, size);
+  }
+};
+
+TEST(HealthyFirstChoice, WithoutTheServiceAJobThatNeedsFailingNodesWaits) {
+  ASSERT_EQ(tofa_service_running(), 0);
+  char note[256] = "stale";
+  ChoiceScript fits{0, true, false};
+  EXPECT_EQ(fits.run(note, sizeof note), TOFA_CHOICE_MADE);
+  EXPECT_EQ(fits.calls, std::vector<int>{0});
+  EXPECT_STREQ(note, "");
+
+  ChoiceScript nothing_left_out{0, false, true};
+  EXPECT_EQ(nothing_left_out.run(note, sizeof note), TOFA_CHOICE_NONE);
+  EXPECT_EQ(nothing_left_out.calls, std::vector<int>{0});  // all candidates were tried already
+
+  ChoiceScript needs_failing{2, false, true};
+  EXPECT_EQ(needs_failing.run(note, sizeof note), TOFA_CHOICE_WAITS);
+  EXPECT_EQ(needs_failing.calls, std::vector<int>{0});
+  EXPECT_STREQ(note, "waits: it does not fit without the 2 candidate node(s) above OutageThreshold=1");
+}
+
+TEST_F(ServiceNetworkTest, OnlyFailingNodesFitDecidesTheSecondChoice) {
+  REQUIRE_MUNGED();
+  const std::string munge = tofa_test::cluster_munged().socket();
+  char err[512] = "", note[256] = "";
+  for (const std::string policy : {"wait", "use"}) {
+    tofa_test::TempFile conf{kConf + tofa_test::map_worker_line() +
+                                 "OutageThreshold=0.3 OnlyFailingNodesFit=" + policy + "\n",
+                             ".conf"};
+    ASSERT_EQ(tofa_service_start(conf.path().c_str(), dir_.path().c_str(), geteuid(),
+                                 munge.c_str(), nullptr, err, sizeof err),
+              TOFA_OK)
+        << err;
+    ChoiceScript needs_failing{1, false, true};
+    const tofa_choice_t choice = needs_failing.run(note, sizeof note);
+    EXPECT_DOUBLE_EQ(needs_failing.threshold_seen, 0.3);
+    if (policy == "wait") {
+      EXPECT_EQ(choice, TOFA_CHOICE_WAITS);
+      EXPECT_EQ(needs_failing.calls, std::vector<int>{0});
+    } else {
+      EXPECT_EQ(choice, TOFA_CHOICE_MADE);
+      EXPECT_EQ(needs_failing.calls, (std::vector<int>{0, 1}));
+      EXPECT_STREQ(note, "may use 1 node(s) above OutageThreshold=0.3 (OnlyFailingNodesFit=use)");
+      ChoiceScript fits_nowhere{1, false, false};
+      EXPECT_EQ(fits_nowhere.run(note, sizeof note), TOFA_CHOICE_NONE);
+      EXPECT_EQ(fits_nowhere.calls, (std::vector<int>{0, 1}));
+    }
+    tofa_service_stop();
+  }
+}
+
 TEST_F(ServiceNetworkTest, CApiServiceResponderAndClients) {
   REQUIRE_MUNGED();
   char err[512] = "";
