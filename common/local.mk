@@ -13,6 +13,7 @@ common_libtofa_la_SOURCES = \
 	common/topology/topology.hpp common/topology/topology.cpp common/topology/hostlist.cpp \
 	common/topology/file.cpp common/topology/route_registry.cpp \
 	common/faults/faults.hpp common/faults/heartbeats.cpp common/faults/fault_cost.cpp \
+	common/faults/route_faults.hpp common/faults/route_faults.cpp \
 	common/metrics/metrics.hpp common/metrics/metrics.cpp \
 	common/metrics/interference.hpp common/metrics/interference.cpp \
 	common/map/mapper.hpp \

@@ -14,6 +14,8 @@
 
 namespace tofa {
 
+class RouteFaults;  // faults/route_faults.hpp
+
 struct OutageModel {
   enum class Kind { MovingWindow, Ewma };
   Kind kind = Kind::MovingWindow;
@@ -96,6 +98,11 @@ double fault_weighted_distance(const Topology& topology, const std::vector<doubl
 double fault_weighted_hop_bytes(const Topology& topology, const CommGraph& graph,
                                 const std::vector<int>& placement,
                                 const std::vector<double>& outage, const FaultCost& cost);
+/// The same with the routes' faulty links from `faults` (built on the same
+/// outages), which keeps its tables between calls.
+double fault_weighted_hop_bytes(const Topology& topology, const CommGraph& graph,
+                                const std::vector<int>& placement, RouteFaults& faults,
+                                const FaultCost& cost);
 
 /// 1 - prod(1 - p_n) over every node the placement uses and every node that
 /// a route between two communicating tasks (an edge of `graph`), R(u,v) or
@@ -104,5 +111,9 @@ double fault_weighted_hop_bytes(const Topology& topology, const CommGraph& graph
 double expected_abort_probability(const Topology& topology, const CommGraph& graph,
                                   const std::vector<int>& placement,
                                   const std::vector<double>& outage);
+/// The same with `faults` built on `outage`: only routes with a faulty link are walked.
+double expected_abort_probability(const Topology& topology, const CommGraph& graph,
+                                  const std::vector<int>& placement,
+                                  const std::vector<double>& outage, RouteFaults& faults);
 
 }  // namespace tofa

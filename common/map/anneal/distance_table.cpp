@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "base/error.hpp"
+#include "faults/route_faults.hpp"
 
 namespace tofa {
 namespace anneal {
@@ -97,98 +98,13 @@ class SitePrefixTrie {
   std::vector<int> order_;
 };
 
-/// segment(d, v)[t]: the faulty links from node v along dimension d to
-/// coordinate t, hop by hop as routes go. A row is computed on first use,
-/// and only on a line (nodes differing in coordinate d alone) that holds a
-/// faulty node: on a 65,536-node torus every row of every node would cost
-/// 400 million steps; a job's routes meet a few thousand rows. Its tables
-/// are per line, not per node: sized by the node count they were 1 MB to
-/// allocate and zero for every annealing run there, whatever its size. A
-/// row is counted in one pass each way, not a route walk per coordinate.
-class FaultySegments {
- public:
-  FaultySegments(const Topology& topology, const std::vector<double>& outage)
-      : topology_(topology), outage_(outage), stride_(topology.dimension_count(), 1),
-        slot_of_line_(topology.dimension_count()), row_of_(topology.dimension_count()) {
-    const int dims = topology.dimension_count(), nodes = topology.node_count();
-    int longest = 0;
-    for (int d = 0; d < dims; ++d) {
-      if (d > 0) stride_[d] = stride_[d - 1] * topology.dims()[d - 1];
-      longest = std::max(longest, topology.dims()[d]);
-      slot_of_line_[d].assign(nodes / topology.dims()[d], -1);
-    }
-    zeros_.assign(longest, 0);
-    up_.resize(longest);
-    down_.resize(longest);
-    std::vector<int> faulty_lines(dims, 0);
-    for (int node = 0; node < nodes; ++node) {
-      if (!(outage[node] > 0)) continue;
-      for (int d = 0; d < dims; ++d) {
-        int& slot = slot_of_line_[d][line(d, node)];
-        if (slot < 0) slot = faulty_lines[d]++;
-      }
-    }
-    for (int d = 0; d < dims; ++d) row_of_[d].assign(faulty_lines[d] * topology.dims()[d], -1);
-  }
-
-  int stride(int d) const { return stride_[d]; }
-  int base(int d, int node) const {
-    return node - ((node / stride_[d]) % topology_.dims()[d]) * stride_[d];
-  }
-
-  const std::uint16_t* row(int d, int v) {
-    const int slot = slot_of_line_[d][line(d, v)];
-    if (slot < 0) return zeros_.data();
-    const int length = topology_.dims()[d];
-    const int here = (v / stride_[d]) % length;
-    int& index = row_of_[d][slot * length + here];
-    if (index >= 0) return rows_[index].data();
-    index = static_cast<int>(rows_.size());
-    std::vector<std::uint16_t>& row = rows_.emplace_back(length);
-    // Faulty links within k hops of `here` each way; a route along a ring
-    // keeps the direction of its first hop.
-    const int first = base(d, v);
-    const auto faulty = [&](int c) { return outage_[first + ((c + length) % length) * stride_[d]] > 0; };
-    up_[0] = down_[0] = 0;
-    for (int k = 1; k < length; ++k) {
-      up_[k] = up_[k - 1] + (faulty(here + k - 1) || faulty(here + k));
-      down_[k] = down_[k - 1] + (faulty(here - k + 1) || faulty(here - k));
-    }
-    for (int t = 0; t < length; ++t) {
-      if (t == here) continue;
-      row[t] = topology_.hop_direction(d, here, t) > 0 ? up_[(t - here + length) % length]
-                                                       : down_[(here - t + length) % length];
-    }
-    return row.data();
-  }
-
- private:
-  /// Index of the line through `node` along dimension d among that dimension's lines.
-  int line(int d, int node) const {
-    return node % stride_[d] + node / (stride_[d] * topology_.dims()[d]) * stride_[d];
-  }
-
-  const Topology& topology_;
-  const std::vector<double>& outage_;
-  std::vector<int> stride_;
-  std::vector<std::uint16_t> zeros_;
-  std::vector<std::uint16_t> up_, down_;          // row's scratch
-  std::vector<std::vector<int>> slot_of_line_;    // [d][line]: its faulty-line slot, -1 none faulty
-  std::vector<std::vector<int>> row_of_;          // [d][slot * length + coordinate]: its row in rows_, -1 none
-  // Rows stay where they are while more are added: callers hold several.
-  std::vector<std::vector<std::uint16_t>> rows_;
-};
-
 }  // namespace
 
-// Routes are dimension-ordered and the direction along a dimension depends
-// only on the two coordinates: R(a,b) is a segment along dimension 0 to b's
-// coordinate, then one along dimension 1 from there, and so on. The faulty
-// links of every segment come from one table per dimension.
+// The faulty links of every route's segments come from RouteFaults' rows.
 void DistanceTable::add_fault_penalty(const Topology& topology, const std::vector<double>& outage,
                                       double penalty) {
   if (!(penalty > 0)) return;
-  FaultySegments segments(topology, outage);
+  RouteFaults segments(topology, outage);
   // Faulty links of R(a,b) from every site a to every site b. The route's
   // first segment depends on b's coordinate 0 only, its second on
   // coordinates 0 and 1, ...: one walk per site a down a trie of the sites'

@@ -58,6 +58,7 @@
 #include "candidate_window.hpp"
 #include "congestion_descent.hpp"
 #include "faults/faults.hpp"
+#include "faults/route_faults.hpp"
 #include "map/anneal/run.hpp"
 #include "metrics/metrics.hpp"
 #include "strategies.hpp"
@@ -250,17 +251,19 @@ Placement improve_from(const MappingRequest& request, const Placement& start,
 /// One run of auto: the placements found so far and the time left.
 class AutoRun {
  public:
-  AutoRun(const MappingRequest& request, const Capacity& capacity)
+  /// `started`: when auto was called (the budget counts its checks too).
+  AutoRun(const MappingRequest& request, const Capacity& capacity, Clock::time_point started)
       : request_(request),
         job_(request),
         budget_(budget_seconds(request)),
-        started_(Clock::now()),
+        started_(started),
         route_around_(any_faulty(request.outage) &&
                       fault_free_candidates_hold_the_job(request, capacity)),
         reserve_(route_around_ ? kRouteAroundShare * budget_ : 0),
         large_(request.graph->task_count() > kAnnealMaxTasks),
         no_outage_(request.outage.empty() ? request.topology->node_count() : 0, 0.0),
         outage_(request.outage.empty() ? no_outage_ : request.outage),
+        route_faults_(*request.topology, outage_),
         shared_(request),
         congestion_reserve_(shared_.empty() ? 0 : kCongestionShare * budget_) {
     std::vector<int> window = candidate_window(request);
@@ -285,9 +288,8 @@ class AutoRun {
     refine();
     if (!shared_.empty() && !best_.empty()) {
       congestion_reserve_ = 0;
-      consider("congestion descent", [&] {
-        return congestion_descent(job_, best_, budget_ > 0 ? std::max(seconds_left(), 1e-6) : 0);
-      });
+      const double given = budget_ > 0 ? std::max(seconds_left(), 1e-6) : 0;
+      consider("congestion descent", [&] { return congestion_descent(job_, best_, given); }, given);
     }
     if (route_around_ && !best_.empty() &&
         (best_rank_.safe_class != 0 || cheapest_cost_ < best_rank_.cost))
@@ -305,8 +307,11 @@ class AutoRun {
   }
   bool time_left() const { return budget_ == 0 || seconds_left() > 0; }
 
+  /// Scores map()'s placement and keeps it if it ranks first; a search
+  /// `given_seconds` (> 0) teaches how far past its time a search ends.
   template <typename Map>
-  void consider(const std::string& name, const Map& map) {
+  void consider(const std::string& name, const Map& map, double given_seconds = 0) {
+    const Clock::time_point begun = Clock::now();
     Placement placement;
     try {
       placement = map();
@@ -315,11 +320,15 @@ class AutoRun {
       return;
     }
     const Clock::time_point evaluated = Clock::now();
+    if (given_seconds > 0)
+      overrun_seconds_ = std::max(
+          overrun_seconds_, std::chrono::duration<double>(evaluated - begun).count() - given_seconds);
     const double cost = fault_weighted_hop_bytes(*request_.topology, *request_.graph, placement,
-                                                 outage_, request_.fault_cost);
+                                                 route_faults_, request_.fault_cost);
     if (name == "default-slurm") block_cost_ = cost;
     const double abort =
-        expected_abort_probability(*request_.topology, *request_.graph, placement, outage_);
+        expected_abort_probability(*request_.topology, *request_.graph, placement, outage_,
+                                   route_faults_);
     evaluation_seconds_ = std::max(evaluation_seconds_, seconds_since(evaluated));
     const Rank rank{abort == 0 && cost <= block_cost_ ? 0 : 1,
                     shared_.busiest(request_, placement), cost, abort};
@@ -376,7 +385,7 @@ class AutoRun {
         predicted > kFirstDescentShare * seconds_left()) {
       const double share = kFirstDescentShare * seconds_left();
       consider("local descent",
-               [&] { return improve_from(job_, best_, anneal::Search::Descent, share); });
+               [&] { return improve_from(job_, best_, anneal::Search::Descent, share); }, share);
     }
     // Not when the fault-free candidates hold a job the annealer takes: the
     // Equation 1 target took half of dt-sh-B's budget in bench/quality.sh (a)
@@ -416,15 +425,16 @@ class AutoRun {
       // one job on the whole machine); a scheduler's job takes as few nodes
       // as it needs, more only where that lowers the objective.
       anneal.parameters.emplace("load", "slots");
+      const double left = budget_ > 0 ? seconds_left() : 0;
       if (budget_ > 0) {
-        const double left = seconds_left();
         anneal.parameters["budget"] = std::to_string(left);
         if (left < kAnnealChainSeconds) anneal.parameters["anneal"] = "no";
       }
-      attempt("anneal", anneal);
+      consider("anneal", [&] { return make_mapper("anneal")->map(anneal); }, left);
     } else if (!best_.empty()) {
+      const double left = seconds_left();
       consider("local descent",
-               [&] { return improve_from(job_, best_, anneal::Search::Descent, seconds_left()); });
+               [&] { return improve_from(job_, best_, anneal::Search::Descent, left); }, left);
     }
   }
 
@@ -438,8 +448,9 @@ class AutoRun {
         route_around_penalty(*request_.graph, block_cost_, request_.fault_cost.penalty);
     double left = budget_ > 0 ? seconds_left() + reserve_ : 0;
     if (budget_ > 0 && best_rank_.safe_class != 0) left += kAbortOverrun * budget_ + kAbortOverrunSeconds;
-    // Its placement is scored too, within the same bound.
-    if (budget_ > 0) left -= evaluation_seconds_;
+    // Its placement is scored too, within the same bound, and it may end
+    // as late past its time as the searches before it did.
+    if (budget_ > 0) left -= evaluation_seconds_ + overrun_seconds_;
     // Leaving a route often takes several moves that each cost hops:
     // annealing where it is affordable.
     const anneal::Search search = large_ ? anneal::Search::Descent : anneal::Search::Anneal;
@@ -458,6 +469,7 @@ class AutoRun {
   const bool large_;
   const std::vector<double> no_outage_;  // all 0, for a request without outages
   const std::vector<double>& outage_;
+  RouteFaults route_faults_;  // every placement is scored on the same outages
   const SharedLinkTimes shared_;  // empty when blind to the other jobs
   bool windowed_ = false;         // job_ is on a window of the candidates
   double congestion_reserve_;     // kept for the congestion descent
@@ -468,12 +480,14 @@ class AutoRun {
   double cheapest_cost_ = std::numeric_limits<double>::infinity();
   std::string first_error_;
   double evaluation_seconds_ = 0;  // the longest a placement took to score
+  double overrun_seconds_ = 0;     // the furthest a budgeted search ran past its time
 };
 
 class AutoMapper : public Mapper {
  public:
   Placement map(const MappingRequest& request) const override {
-    return AutoRun(request, check_capacity(request)).run();
+    const Clock::time_point started = Clock::now();
+    return AutoRun(request, check_capacity(request), started).run();
   }
 };
 

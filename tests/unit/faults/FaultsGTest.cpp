@@ -1,13 +1,16 @@
 // Outage models, heartbeat histories, fault files, Equation 1 and abort probability.
 #include <gtest/gtest.h>
 
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "base/error.hpp"
 #include "faults/faults.hpp"
+#include "faults/route_faults.hpp"
 #include "fixtures.hpp"
+#include "graph/generators.hpp"
 #include "graph/graph.hpp"
 #include "topology/topology.hpp"
 
@@ -310,6 +313,57 @@ TEST(FaultCost, OutageVectorMustMatchTheTopology) {
                                             FaultCost());
             }),
             "outage vector has 8 entries, expected 64 nodes");
+}
+
+// RouteFaults' per-segment counts against walks of every route, on rings of
+// odd and even length (the halfway rule), a mesh, and adjacent failing nodes
+// (their link counts once); then both scorings against the walks' sums.
+TEST(RouteFaults, CountsWhatARouteWalkCounts) {
+  for (const char* spec : {"torus:7x5x2", "torus:8x4x4", "mesh:5x4x3", "torus:6x6"}) {
+    const tofa::Topology topology = tofa::Topology::from_spec(spec);
+    const int n = topology.node_count();
+    std::mt19937 random(7);
+    std::vector<double> outage(n, 0.0);
+    for (int k = 0; k < n / 6; ++k) outage[random() % n] = 0.1 + 0.05 * (k % 5);
+    outage[1] = outage[2] = 0.2;  // neighbours along dimension 0
+    tofa::RouteFaults faults(topology, outage);
+    ASSERT_TRUE(faults.any());
+    std::vector<int> path;
+    for (int from = 0; from < n; ++from)
+      for (int to = 0; to < n; ++to) {
+        topology.route_nodes(from, to, path);
+        int walked = 0;
+        for (std::size_t k = 0; k + 1 < path.size(); ++k)
+          walked += outage[path[k]] > 0 || outage[path[k + 1]] > 0;
+        ASSERT_EQ(faults.faulty_links(from, to), walked) << spec << " R(" << from << "," << to << ")";
+      }
+
+    const tofa::CommGraph graph = tofa::random_regular_graph(n / 2, 4, 1000, 3);
+    std::vector<int> placement(graph.task_count());
+    for (int& node : placement) node = static_cast<int>(random() % n);
+    FaultCost cost;
+    cost.link_cost = 2;
+    double walked_cost = 0;
+    std::vector<char> involved(n, 0);
+    for (int node : placement) involved[node] = 1;
+    for (int a = 0; a < graph.task_count(); ++a)
+      for (std::int64_t k = graph.offsets()[a]; k < graph.offsets()[a + 1]; ++k) {
+        const int b = graph.adjacency()[k];
+        walked_cost += graph.bytes()[k] / 2 *
+                       tofa::fault_weighted_distance(topology, outage, placement[a], placement[b], cost);
+        topology.route_nodes(placement[a], placement[b], path);
+        for (int node : path) involved[node] = 1;
+      }
+    double survive = 1;
+    for (int node = 0; node < n; ++node)
+      if (involved[node]) survive *= 1 - outage[node];
+    EXPECT_NEAR(tofa::fault_weighted_hop_bytes(topology, graph, placement, outage, cost),
+                walked_cost, 1e-9 * walked_cost)
+        << spec;
+    EXPECT_NEAR(tofa::expected_abort_probability(topology, graph, placement, outage), 1 - survive,
+                1e-12)
+        << spec;
+  }
 }
 
 // ------------------------------------------------------- abort probability

@@ -1,0 +1,71 @@
+#include "faults/route_faults.hpp"
+
+#include <algorithm>
+
+namespace tofa {
+
+RouteFaults::RouteFaults(const Topology& topology, const std::vector<double>& outage)
+    : topology_(topology), outage_(outage), stride_(topology.dimension_count(), 1),
+      slot_of_line_(topology.dimension_count()), row_of_(topology.dimension_count()) {
+  const int dims = topology.dimension_count();
+  const int nodes = outage.empty() ? 0 : topology.node_count();
+  int longest = 0;
+  for (int d = 0; d < dims; ++d) {
+    if (d > 0) stride_[d] = stride_[d - 1] * topology.dims()[d - 1];
+    longest = std::max(longest, topology.dims()[d]);
+    slot_of_line_[d].assign(topology.node_count() / topology.dims()[d], -1);
+  }
+  zeros_.assign(longest, 0);
+  up_.resize(longest);
+  down_.resize(longest);
+  std::vector<int> faulty_lines(dims, 0);
+  for (int node = 0; node < nodes; ++node) {
+    if (!(outage[node] > 0)) continue;
+    any_ = true;
+    for (int d = 0; d < dims; ++d) {
+      int& slot = slot_of_line_[d][line(d, node)];
+      if (slot < 0) slot = faulty_lines[d]++;
+    }
+  }
+  for (int d = 0; d < dims; ++d) row_of_[d].assign(faulty_lines[d] * topology.dims()[d], -1);
+}
+
+int RouteFaults::faulty_links(int from, int to) {
+  if (!any_) return 0;
+  int links = 0, at = from;
+  for (int d = 0; d < topology_.dimension_count(); ++d) {
+    const int here = coordinate(d, at), there = coordinate(d, to);
+    if (here == there) continue;
+    if (slot_of_line_[d][line(d, at)] >= 0) links += row(d, at)[there];
+    at += (there - here) * stride_[d];
+  }
+  return links;
+}
+
+const std::uint16_t* RouteFaults::row(int d, int v) {
+  const int slot = slot_of_line_[d][line(d, v)];
+  if (slot < 0) return zeros_.data();
+  const int length = topology_.dims()[d];
+  const int here = coordinate(d, v);
+  int& index = row_of_[d][slot * length + here];
+  if (index >= 0) return rows_[index].data();
+  index = static_cast<int>(rows_.size());
+  std::vector<std::uint16_t>& row = rows_.emplace_back(length);
+  // Faulty links within k hops of `here` each way; a route along a ring
+  // keeps the direction of its first hop.
+  const int first = base(d, v);
+  const auto faulty = [&](int c) { return outage_[first + ((c + length) % length) * stride_[d]] > 0; };
+  up_[0] = down_[0] = 0;
+  for (int k = 1; k < length; ++k) {
+    up_[k] = up_[k - 1] + (faulty(here + k - 1) || faulty(here + k));
+    down_[k] = down_[k - 1] + (faulty(here - k + 1) || faulty(here - k));
+  }
+  for (int t = 0; t < length; ++t) {
+    if (t == here) continue;
+    row[t] = topology_.hop_direction(d, here, t) > 0 ? up_[(t - here + length) % length]
+                                                     : down_[(here - t + length) % length];
+  }
+  return row.data();
+}
+
+}  // namespace tofa
