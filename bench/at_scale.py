@@ -64,8 +64,10 @@ def write_markdown(path, report, command):
            "clear of them, which the window's ball does not. Steps start only when "
            "their predicted time fits what is left (Scotch as size^1.73, `greedy-routes` as "
            "tasks x candidates); the route-around search may use 0.2 budgets + 1 ms beyond the "
-           "budget. Equation 1's per-line fault counts are computed on first use, in tables per "
-           "faulty line rather than per node, and F_min's distance shells come from a box around "
+           "budget, less the most that an earlier search ran past its time. Equation 1's faulty "
+           "links of a route are a sum of one entry per segment, from tables per faulty line "
+           "computed on first use (`common/faults/route_faults.cpp`; scoring a placement of 4096 "
+           "tasks went from 25-34 ms of route walks to 3-4 ms), and F_min's distance shells come from a box around "
            "node 0, not from all 65,536 nodes. Up to 1024 tasks the annealer gets what is left: "
            "its grow start begins no new attempt past 40% of that (with the deadline alone, the "
            "start's attempts took all of it at 256 tasks and the chain never ran).", "",
