@@ -341,8 +341,8 @@ class AutoRun {
       best_ = std::move(placement);
     }
   }
-  void attempt(const std::string& name, const MappingRequest& sub) {
-    consider(name, [&] { return make_mapper(name)->map(sub); });
+  void attempt(const std::string& name, const MappingRequest& sub, double given_seconds = 0) {
+    consider(name, [&] { return make_mapper(name)->map(sub); }, given_seconds);
   }
 
   /// greedy-routes, when routes may be kept clear of failing nodes and its
@@ -430,7 +430,7 @@ class AutoRun {
         anneal.parameters["budget"] = std::to_string(left);
         if (left < kAnnealChainSeconds) anneal.parameters["anneal"] = "no";
       }
-      consider("anneal", [&] { return make_mapper("anneal")->map(anneal); }, left);
+      attempt("anneal", anneal, left);
     } else if (!best_.empty()) {
       const double left = seconds_left();
       consider("local descent",
