@@ -298,13 +298,13 @@ TEST(Auto, OnALargeMachineTheSearchesStayInTheWindow) {
   tofa::check_placement(request, placement);
   const Placement box = tofa::make_mapper("compact")->map(request);
   const std::set<int> box_nodes(box.begin(), box.end());
+  // A search from the box's placement keeps its nodes as candidates beside
+  // the window's (improve_from), so under load, when it is cut short, some
+  // tasks may still sit on the box and others on the window.
   if (placement != block) {
-    const bool in_window = std::all_of(placement.begin(), placement.end(), [&](int node) {
-      return std::binary_search(window.begin(), window.end(), node);
-    });
-    const bool in_box = std::all_of(placement.begin(), placement.end(),
-                                    [&](int node) { return box_nodes.count(node) > 0; });
-    EXPECT_TRUE(in_window || in_box) << "nodes outside both the window and compact's box";
+    for (int node : placement)
+      EXPECT_TRUE(std::binary_search(window.begin(), window.end(), node) || box_nodes.count(node) > 0)
+          << "node " << node << " is outside both the window and compact's box";
   }
   const Ranked chosen = ranked(request, placement, block_cost);
   const Ranked slurm = ranked(request, block, block_cost);
