@@ -11,7 +11,7 @@
 # Writes out/quality-against-COMMIT.json.
 #   bench/quality_against.sh COMMIT [RUNS]     (RUNS: 3; about 1 minute a run)
 set -euo pipefail
-[ $# -ge 1 ] && [ $# -le 2 ] || { sed -n '12p' "$0" | sed 's/^# *//' >&2; exit 2; }
+if [ $# -lt 1 ] || [ $# -gt 2 ]; then sed -n "12p" "$0" | sed "s/^# *//" >&2; exit 2; fi
 commit=$(git rev-parse --short "$1")
 runs=${2:-3}
 cd "$(dirname "$0")/.."
@@ -29,9 +29,9 @@ mkdir -p out
 results=$(mktemp -d /tmp/tofa-quality-against-XXXXXX)
 trap 'rm -rf "$results"' EXIT
 for run in $(seq 1 "$runs"); do
-  for side in then now; do
+  for side in before after; do
     dir=$PWD
-    [ $side = then ] && dir=$other
+    [ "$side" = before ] && dir=$other
     echo "run $run of $runs: $side" >&2
     (cd "$dir" && ./bench/bench_quality --quick --strategies auto 2>/dev/null) >"$results/$side-$run.json"
   done
@@ -55,7 +55,7 @@ def cases(side):
             entry["aborts"] += rows[0]["abort_probability"] > 0
     return found
 
-then, now = cases("then"), cases("now")
+then, now = cases("before"), cases("after")
 report = {"commit": commit, "runs": runs, "scenarios": {}}
 for scenario in sorted({k[0] for k in now}):
     shared = sorted(k for k in now if k[0] == scenario and k in then)
