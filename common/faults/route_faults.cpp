@@ -28,6 +28,11 @@ RouteFaults::RouteFaults(const Topology& topology, const std::vector<double>& ou
     }
   }
   for (int d = 0; d < dims; ++d) row_of_[d].assign(faulty_lines[d] * topology.dims()[d], -1);
+  // line(d, node) from coordinates: those below d at their strides, those above at theirs over dims[d].
+  line_stride_.assign(dims * dims, 0);
+  for (int d = 0; d < dims; ++d)
+    for (int k = 0; k < dims; ++k)
+      if (k != d) line_stride_[d * dims + k] = k < d ? stride_[k] : stride_[k] / topology.dims()[d];
 }
 
 int RouteFaults::faulty_links(int from, int to) {
@@ -42,18 +47,40 @@ int RouteFaults::faulty_links(int from, int to) {
   return links;
 }
 
+int RouteFaults::faulty_links(const int* from, const int* to) {
+  if (!any_) return 0;
+  const int dims = topology_.dimension_count();
+  int links = 0;
+  for (int d = 0; d < dims; ++d) {
+    if (from[d] == to[d]) continue;
+    // The segment along d runs on the line with to's coordinates below d and from's above.
+    int line = 0, first = 0;
+    for (int k = 0; k < dims; ++k) {
+      if (k == d) continue;
+      const int c = k < d ? to[k] : from[k];
+      line += c * line_stride_[d * dims + k];
+      first += c * stride_[k];
+    }
+    const int slot = slot_of_line_[d][line];
+    if (slot >= 0) links += row_on(d, slot, from[d], first)[to[d]];
+  }
+  return links;
+}
+
 const std::uint16_t* RouteFaults::row(int d, int v) {
   const int slot = slot_of_line_[d][line(d, v)];
   if (slot < 0) return zeros_.data();
+  return row_on(d, slot, coordinate(d, v), base(d, v));
+}
+
+const std::uint16_t* RouteFaults::row_on(int d, int slot, int here, int first) {
   const int length = topology_.dims()[d];
-  const int here = coordinate(d, v);
   int& index = row_of_[d][slot * length + here];
   if (index >= 0) return rows_[index].data();
   index = static_cast<int>(rows_.size());
   std::vector<std::uint16_t>& row = rows_.emplace_back(length);
   // Faulty links within k hops of `here` each way; a route along a ring
   // keeps the direction of its first hop.
-  const int first = base(d, v);
   const auto faulty = [&](int c) { return outage_[first + ((c + length) % length) * stride_[d]] > 0; };
   up_[0] = down_[0] = 0;
   for (int k = 1; k < length; ++k) {

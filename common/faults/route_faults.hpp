@@ -26,6 +26,10 @@ class RouteFaults {
   bool any() const { return any_; }
   /// Faulty links of R(from, to).
   int faulty_links(int from, int to);
+  /// The same from both ends' coordinates (dimension_count() each), without
+  /// a division: for a caller that asks of many routes between nodes whose
+  /// coordinates it keeps.
+  int faulty_links(const int* from, const int* to);
 
   int stride(int d) const { return stride_[d]; }
   /// The node of v's line along dimension d with coordinate 0 there.
@@ -39,10 +43,15 @@ class RouteFaults {
     return node % stride_[d] + node / (stride_[d] * topology_.dims()[d]) * stride_[d];
   }
 
+  /// The row of the line in `slot` along d from coordinate `here`; `first`
+  /// is the line's node with coordinate 0 there.
+  const std::uint16_t* row_on(int d, int slot, int here, int first);
+
   const Topology& topology_;
   const std::vector<double>& outage_;
   bool any_ = false;
   std::vector<int> stride_;
+  std::vector<int> line_stride_;  // [d * dims + k]: coordinate k's weight in line(d, node)
   std::vector<std::uint16_t> zeros_;
   std::vector<std::uint16_t> up_, down_;        // row's scratch
   std::vector<std::vector<int>> slot_of_line_;  // [d][line]: its faulty-line slot, -1 none faulty

@@ -317,7 +317,8 @@ TEST(FaultCost, OutageVectorMustMatchTheTopology) {
 
 // RouteFaults' per-segment counts against walks of every route, on rings of
 // odd and even length (the halfway rule), a mesh, and adjacent failing nodes
-// (their link counts once); then both scorings against the walks' sums.
+// (their link counts once), by node and by coordinates; then both scorings
+// against the walks' sums.
 TEST(RouteFaults, CountsWhatARouteWalkCounts) {
   for (const char* spec : {"torus:7x5x2", "torus:8x4x4", "mesh:5x4x3", "torus:6x6"}) {
     const tofa::Topology topology = tofa::Topology::from_spec(spec);
@@ -336,6 +337,9 @@ TEST(RouteFaults, CountsWhatARouteWalkCounts) {
         for (std::size_t k = 0; k + 1 < path.size(); ++k)
           walked += outage[path[k]] > 0 || outage[path[k + 1]] > 0;
         ASSERT_EQ(faults.faulty_links(from, to), walked) << spec << " R(" << from << "," << to << ")";
+        const std::vector<int> a = topology.coords(from), b = topology.coords(to);
+        ASSERT_EQ(faults.faulty_links(a.data(), b.data()), walked)
+            << spec << " R(" << from << "," << to << ") by coordinates";
       }
 
     const tofa::CommGraph graph = tofa::random_regular_graph(n / 2, 4, 1000, 3);
