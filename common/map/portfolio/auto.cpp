@@ -15,7 +15,7 @@
 // (`compact`) and embed and greedy on its box's nodes (a box without a
 // failing node keeps their routes clear), and if the best placement found still
 // crosses a failing node, a last search from the cheapest (up to
-// kAnnealMaxTasks tasks clear_routes first, then local descent and
+// kClearRoutesMaxPairs tasks x candidates clear_routes first, then descent and
 // annealing; above, local descent) runs under a penalty by which
 // one link of the lightest edge next to a failing node costs more than the
 // whole block layout (route_around_penalty), with kAbortOverrun budgets
@@ -126,6 +126,12 @@ constexpr double kSmallJobBudgetShare = 0.5;
 /// of 12.
 /// Tuned on: bench/quality.sh (a) powerlaw-128, 12 runs (8c35890).
 constexpr double kRouteAroundDescentShare = 0.25;
+
+/// Up to this many tasks x candidates, the route-around search starts
+/// from clear_routes: its tables cost two routes per node of a task and
+/// candidate (~5 ms here). At 1024 tasks on a 2048-node window they took the
+/// search's whole time (bench/at_scale.py: 1.28x the best hop-bytes, was 0.84x).
+constexpr double kClearRoutesMaxPairs = 1 << 18;
 
 /// The budget of --param budget=SECONDS, 0 for none. Throws Error on a
 /// value that is not a positive number.
@@ -311,15 +317,16 @@ class AutoRun {
 
   /// Scores map()'s placement and keeps it if it ranks first; a search
   /// `given_seconds` (> 0) teaches how far past its time a search ends.
+  /// Returns its P(abort), 1 when map() threw.
   template <typename Map>
-  void consider(const std::string& name, const Map& map, double given_seconds = 0) {
+  double consider(const std::string& name, const Map& map, double given_seconds = 0) {
     const Clock::time_point begun = Clock::now();
     Placement placement;
     try {
       placement = map();
     } catch (const Error& e) {
       if (first_error_.empty()) first_error_ = name + ": " + e.what();
-      return;
+      return 1;
     }
     const Clock::time_point evaluated = Clock::now();
     if (given_seconds > 0)
@@ -342,6 +349,7 @@ class AutoRun {
       best_rank_ = rank;
       best_ = std::move(placement);
     }
+    return abort;
   }
   void attempt(const std::string& name, const MappingRequest& sub, double given_seconds = 0) {
     consider(name, [&] { return make_mapper(name)->map(sub); }, given_seconds);
@@ -454,16 +462,21 @@ class AutoRun {
     // as late past its time as the searches before it did.
     if (budget_ > 0) left -= evaluation_seconds_ + overrun_seconds_;
     if (budget_ > 0 && left <= 0) return;
-    // Up to kAnnealMaxTasks tasks, the crossing edges first, moved straight
-    // off the failing nodes' routes; the search under the penalty from
-    // there keeps them clear (a crossing costs more than the whole block
-    // layout). At 128 tasks of a power-law graph the search alone cleared
-    // them in about half of its runs; this way in 1-3 ms (route_repair.hpp).
+    // Up to kClearRoutesMaxPairs, the crossing edges first, moved straight
+    // off the failing nodes' routes (route_repair.hpp); when that clears
+    // them it is the search's result: a search under the penalty from there
+    // gained 0-0.7% hop-bytes on powerlaw-128 in bench/quality.sh (a), and its
+    // setup ran it past the bound. At 128 tasks of that power-law graph the
+    // search alone cleared them in about half of its runs, the repair in
+    // 29 of 30 in 4 ms.
     Placement start = cheapest_;
-    if (!large_) {
+    if (!large_ && static_cast<double>(job_.graph->task_count()) * candidate_count(job_) <=
+                       kClearRoutesMaxPairs) {
       const Clock::time_point begun = Clock::now();
-      consider("clear routes",
-               [&] { return start = clear_routes(job_, cheapest_, route_faults_, left); });
+      if (consider("clear routes", [&] {
+            return start = clear_routes(job_, cheapest_, route_faults_, left);
+          }) == 0)
+        return;
       if (budget_ > 0 && (left -= seconds_since(begun)) <= 0) return;
     }
     // Leaving a route often takes several moves that each cost hops:
