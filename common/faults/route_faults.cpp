@@ -67,6 +67,82 @@ int RouteFaults::faulty_links(const int* from, const int* to) {
   return links;
 }
 
+void RouteFaults::crossing_flags(const int* from, const int* targets, std::size_t count,
+                                 std::uint16_t* out) {
+  const int dims = topology_.dimension_count();
+  if (!any_) {
+    std::fill(out, out + count, 0);
+    return;
+  }
+  if (forward_row_.empty()) {
+    forward_row_.resize(dims);
+    forward_stamp_.resize(dims);
+    reverse_links_.resize(dims);
+    reverse_stamp_.resize(dims);
+    for (int d = 0; d < dims; ++d) {
+      forward_row_[d].resize(stride_[d]);
+      forward_stamp_[d].assign(stride_[d], 0);
+      if (d == 0) continue;
+      reverse_links_[d].resize(topology_.node_count() / stride_[d]);
+      reverse_stamp_[d].assign(topology_.node_count() / stride_[d], 0);
+    }
+  }
+  if (++call_ == 0) {  // the stamps wrapped: every entry is stale
+    for (int d = 0; d < dims; ++d) {
+      std::fill(forward_stamp_[d].begin(), forward_stamp_[d].end(), 0);
+      std::fill(reverse_stamp_[d].begin(), reverse_stamp_[d].end(), 0);
+    }
+    call_ = 1;
+  }
+  // from's part of each segment's line and first node: coordinates above d
+  // (R(from, t)) and below d (R(t, from)).
+  int from_above_line[kMaxTopologyDimensions], from_above_first[kMaxTopologyDimensions];
+  int from_below[kMaxTopologyDimensions];
+  for (int d = 0; d < dims; ++d) {
+    from_above_line[d] = from_above_first[d] = from_below[d] = 0;
+    for (int k = 0; k < dims; ++k) {
+      if (k > d) from_above_line[d] += from[k] * line_stride_[d * dims + k];
+      if (k > d) from_above_first[d] += from[k] * stride_[k];
+      if (k < d) from_below[d] += from[k] * stride_[k];
+    }
+  }
+  for (std::size_t i = 0; i < count; ++i) {
+    const int* to = targets + i * dims;
+    int links = 0;
+    for (int d = 0, below = 0; d < dims && links == 0; below += to[d] * stride_[d], ++d) {
+      if (from[d] == to[d]) continue;
+      if (forward_stamp_[d][below] != call_) {
+        forward_stamp_[d][below] = call_;
+        const int slot = slot_of_line_[d][below + from_above_line[d]];
+        forward_row_[d][below] =
+            slot < 0 ? zeros_.data() : row_on(d, slot, from[d], below + from_above_first[d]);
+      }
+      links += forward_row_[d][below][to[d]];
+    }
+    for (int d = dims - 1, above = 0; d >= 0 && links == 0; --d) {
+      // `above`: t's coordinates above d at their strides; the key adds t's own.
+      const int key = (above + to[d] * stride_[d]) / stride_[d];
+      if (to[d] != from[d]) {
+        if (d == 0 || reverse_stamp_[d][key] != call_) {
+          int line = from_below[d];
+          for (int k = d + 1; k < dims; ++k) line += to[k] * line_stride_[d * dims + k];
+          const int slot = slot_of_line_[d][line];
+          const int found = slot < 0 ? 0 : row_on(d, slot, to[d], from_below[d] + above)[from[d]];
+          if (d == 0) {
+            links += found;
+            break;
+          }
+          reverse_stamp_[d][key] = call_;
+          reverse_links_[d][key] = static_cast<std::uint16_t>(found);
+        }
+        links += reverse_links_[d][key];
+      }
+      above += to[d] * stride_[d];
+    }
+    out[i] = links > 0;
+  }
+}
+
 const std::uint16_t* RouteFaults::row(int d, int v) {
   const int slot = slot_of_line_[d][line(d, v)];
   if (slot < 0) return zeros_.data();

@@ -31,6 +31,12 @@ class RouteFaults {
   /// coordinates it keeps.
   int faulty_links(const int* from, const int* to);
 
+  /// For each of `count` targets (their coordinates one after another in
+  /// `targets`): out[i] = 1 when R(from, target) or R(target, from) has a
+  /// faulty link, else 0. The segments one route shares with the next are
+  /// looked up once per call: a row of many targets costs a few lookups each.
+  void crossing_flags(const int* from, const int* targets, std::size_t count, std::uint16_t* out);
+
   int stride(int d) const { return stride_[d]; }
   /// The node of v's line along dimension d with coordinate 0 there.
   int base(int d, int v) const { return v - coordinate(d, v) * stride_[d]; }
@@ -56,6 +62,15 @@ class RouteFaults {
   std::vector<std::uint16_t> up_, down_;        // row's scratch
   std::vector<std::vector<int>> slot_of_line_;  // [d][line]: its faulty-line slot, -1 none faulty
   std::vector<std::vector<int>> row_of_;        // [d][slot * length + coordinate]: its row, -1 none
+  // crossing_flags' per-call caches by dimension: R(from, t)'s segment row
+  // by t's coordinates below d; R(t, from)'s segment count by t's at and
+  // above d (from dimension 1: at 0 every target has its own). A cache
+  // entry is valid when its stamp is the call's.
+  std::vector<std::vector<const std::uint16_t*>> forward_row_;
+  std::vector<std::vector<std::uint32_t>> forward_stamp_;
+  std::vector<std::vector<std::uint16_t>> reverse_links_;
+  std::vector<std::vector<std::uint32_t>> reverse_stamp_;
+  std::uint32_t call_ = 0;
   // Rows stay where they are while more are added: callers hold several.
   std::vector<std::vector<std::uint16_t>> rows_;
 };

@@ -1,9 +1,9 @@
 #include "route_repair.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <utility>
@@ -15,8 +15,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 /// Above this many fault-free candidates the search does not run: it keeps
-/// a row of them per node it meets (16 MiB at most; at 65,536 nodes auto's
-/// window for a job of up to 1024 tasks is smaller).
+/// a row of them, 2 bytes each, per node it meets (auto runs it on up to
+/// 2^18 tasks x candidates).
 constexpr std::size_t kMaxSites = 4096;
 /// Steps a moved task stays where it is once the descent is stuck, unless
 /// moving it gives the fewest crossings seen: long enough that a task does
@@ -26,14 +26,15 @@ constexpr int kTabuSteps = 7;
 /// Stuck steps in a row without a new fewest crossings before it gives up.
 /// Not tuned: a bound on futile work when no clear placement is near.
 constexpr int kStuckSteps = 200;
-/// Occupied sites per task tried for an ejection chain (offer_ejections),
-/// and the free sites with the fewest crossings whose hop-bytes are compared
-/// for the task it ejects. Tuned on: bench/quality.sh (a) powerlaw-128,
-/// repairs of budgeted annealing's placements: 8 sites cleared 57-59 of 60
-/// (median 3.5-4.6 ms on a loaded machine), 32 sites 56-58 (7-8 ms); 4
-/// sites, every free site compared, 88 of 100 (tabu 3 or 12 steps, or 500
-/// stuck steps: no better).
+/// Occupied sites per task tried for an ejection chain (offer_ejections)
+/// in the descent and once it is stuck, and the free sites with the fewest
+/// crossings whose hop-bytes are compared for the task it ejects. Tuned on:
+/// bench/quality.sh (a) powerlaw-128, 100 repairs of budgeted annealing's
+/// placements each (a loaded machine): 8 and 8 sites cleared 90-94 (median
+/// 2.3-3.6 ms), 8 and 32 97, 8 and 64 98 (3.0-3.4 ms), 8 and every site 94;
+/// 32 in the descent was slower for no more; 4, every free site compared, 88.
 constexpr std::size_t kEjectionSites = 8;
+constexpr std::size_t kStuckEjectionSites = 64;
 constexpr int kEjectionTies = 8;
 
 /// Crossing edges per site: a task has fewer partners than 65,536 (auto
@@ -104,7 +105,7 @@ class RouteRepair {
       for (int task : crossing_tasks()) {
         if (Clock::now() >= deadline_) return node_of_;
         if (badness(task) == 0) continue;
-        const Move move = best_move(task);
+        const Move move = best_move(task, kEjectionSites);
         if (move.crossings < 0) {
           apply(move);
           crossing += move.crossings;
@@ -121,7 +122,7 @@ class RouteRepair {
       for (int task : crossing_tasks()) {
         if (Clock::now() >= deadline_) return fewest;
         const bool tabu = tabu_until_[task] > step;
-        const Move move = best_move(task);
+        const Move move = best_move(task, kStuckEjectionSites);
         if (move.task >= 0 && (!tabu || crossing + move.crossings < fewest_crossing) &&
             move < chosen)
           chosen = move;
@@ -148,18 +149,9 @@ class RouteRepair {
     if (index < 0) {
       index = static_cast<int>(rows_.size() / stride_);
       rows_.resize(rows_.size() + stride_, 0);
-      Count* made = rows_.data() + static_cast<std::size_t>(index) * stride_;
-      const int* at = coordinates_.data() + coordinate_index(node);  // the sites' are all there
-      const int own_site = site_of_[node];
-      for (std::size_t j = 0; j < sites_.size(); ++j) {
-        const int other_row = row_of_[sites_[j]];
-        if (own_site >= 0 && other_row >= 0 && other_row != index) {  // the same pair, asked before
-          made[j] = rows_[static_cast<std::size_t>(other_row) * stride_ + own_site];
-          continue;
-        }
-        const int* site = coordinates_.data() + j * topology_.dimension_count();
-        made[j] = faults_.faulty_links(at, site) > 0 || faults_.faulty_links(site, at) > 0;
-      }
+      const int at = coordinate_index(node);  // after the sites', which come first
+      faults_.crossing_flags(coordinates_.data() + at, coordinates_.data(), sites_.size(),
+                             rows_.data() + static_cast<std::size_t>(index) * stride_);
     }
     return rows_.data() + static_cast<std::size_t>(index) * stride_;
   }
@@ -264,7 +256,7 @@ class RouteRepair {
 
   /// The move or swap of `task` onto a fault-free candidate with the fewest
   /// crossings after it, ties to the fewest hop-bytes.
-  Move best_move(int task) {
+  Move best_move(int task, std::size_t ejection_sites) {
     const int from = node_of_[task];
     const bool from_site = site_of_[from] >= 0;
     // counts_[j]: the task's crossing edges on site j.
@@ -302,7 +294,7 @@ class RouteRepair {
         offer(own + theirs, site, other);
       }
     }
-    offer_ejections(task, current, offer);
+    offer_ejections(task, current, ejection_sites, offer);
     for (auto k = graph_.offsets()[task]; k < graph_.offsets()[task + 1]; ++k)
       partner_[graph_.adjacency()[k]] = 0;
     const double current_bytes = hop_bytes(task, from);
@@ -325,13 +317,13 @@ class RouteRepair {
   /// site. A stuck descent is mostly a task whose clear sites are taken by
   /// tasks that have no business there (a swap would send them to its node).
   template <typename Offer>
-  void offer_ejections(int task, long long current, const Offer& offer) {
+  void offer_ejections(int task, long long current, std::size_t sites, const Offer& offer) {
     const int from = node_of_[task];
     ejection_sites_.clear();
     for (std::size_t j = 0; j < sites_.size(); ++j)
       if (sites_[j] != from && static_cast<int>(occupants_[j].size()) >= slots_)
         ejection_sites_.emplace_back(counts_[j], static_cast<int>(j));
-    const std::size_t tried = std::min(ejection_sites_.size(), kEjectionSites);
+    const std::size_t tried = std::min(ejection_sites_.size(), sites);
     std::partial_sort(ejection_sites_.begin(), ejection_sites_.begin() + tried, ejection_sites_.end());
     for (std::size_t e = 0; e < tried; ++e) {
       const int j = ejection_sites_[e].second;

@@ -12,12 +12,15 @@
 namespace tofa {
 
 /// From `start` (a placement of `request`), moves a task to a free slot of
-/// a fault-free candidate, or swaps it with a task there, while that lowers
-/// the number of edges whose routes cross a faulty link plus the tasks on
-/// nodes that may fail: each step takes, over the tasks of such edges, the
-/// move that lowers that count most, ties to the fewest hop-bytes. Ends
-/// when none is left, no move lowers it, or `seconds` (0: no limit) are
-/// spent. `faults` holds the request's outages.
+/// a fault-free candidate, or swaps it with a task there, or sends that task
+/// on to a free slot (an ejection chain), while that lowers the number of
+/// edges whose routes cross a faulty link plus the tasks on nodes that may
+/// fail: each task of such an edge in turn takes its move that lowers that
+/// count most, ties to the fewest hop-bytes. When no move lowers it, a tabu
+/// search takes the best move of any such task that has not just moved, and
+/// keeps the placement with the fewest. Ends when none is left, after
+/// kStuckSteps steps without a new fewest, or when `seconds` (0: no limit)
+/// are spent. `faults` holds the request's outages.
 Placement clear_routes(const MappingRequest& request, const Placement& start, RouteFaults& faults,
                        double seconds);
 

@@ -341,6 +341,22 @@ TEST(RouteFaults, CountsWhatARouteWalkCounts) {
         ASSERT_EQ(faults.faulty_links(a.data(), b.data()), walked)
             << spec << " R(" << from << "," << to << ") by coordinates";
       }
+    // crossing_flags: every node against all the others at once, in two
+    // calls (its caches are per call), against the counts above.
+    std::vector<int> all;
+    for (int node = 0; node < n; ++node) {
+      const std::vector<int> c = topology.coords(node);
+      all.insert(all.end(), c.begin(), c.end());
+    }
+    std::vector<std::uint16_t> flags(n);
+    for (int from = 0; from < n; ++from)
+      for (int repeat = 0; repeat < 2; ++repeat) {
+        faults.crossing_flags(all.data() + from * topology.dimension_count(), all.data(), n,
+                              flags.data());
+        for (int to = 0; to < n; ++to)
+          ASSERT_EQ(flags[to], faults.faulty_links(from, to) > 0 || faults.faulty_links(to, from) > 0)
+              << spec << " flags of " << from << " and " << to;
+      }
 
     const tofa::CommGraph graph = tofa::random_regular_graph(n / 2, 4, 1000, 3);
     std::vector<int> placement(graph.task_count());
