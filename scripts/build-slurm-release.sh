@@ -75,6 +75,9 @@ done
 if [ "$previous_root" != "$SRC_ROOT" ] && [ -f "$builddir/Makefile" ]; then
     log "the build tree was made for ${previous_root:-another checkout}: relinked to $SRC_ROOT, rebuilding"
     (cd "$builddir" && make clean > make-clean.log 2>&1) || true
+    # Its Makefile.in came from the other checkout's *.am and local.mk, which
+    # may be newer than this one's: make would keep it and miss new sources.
+    reconf=yes
 fi
 echo "$SRC_ROOT" > "$builddir/.source-root"
 
