@@ -75,11 +75,15 @@ done
 if [ "$previous_root" != "$SRC_ROOT" ] && [ -f "$builddir/Makefile" ]; then
     log "the build tree was made for ${previous_root:-another checkout}: relinked to $SRC_ROOT, rebuilding"
     (cd "$builddir" && make clean > make-clean.log 2>&1) || true
-    # Its Makefile.in came from the other checkout's *.am and local.mk, which
-    # may be newer than this one's: make would keep it and miss new sources.
-    reconf=yes
 fi
 echo "$SRC_ROOT" > "$builddir/.source-root"
+# Makefile.in is made from Makefile.am and the local.mk files: when their
+# text differs from what it was made from, reconfigure. Their times cannot
+# tell: another checkout's older copy would leave a Makefile.in that misses
+# a new source (the 26.05 plugins then failed to link).
+am_sum=$(cd "$SRC_ROOT" && { git ls-files -z Makefile.am '*local.mk' 2>/dev/null || true; } |
+         xargs -0 cat 2>/dev/null | cksum)
+[ "$(cat "$builddir/.am-sum" 2>/dev/null)" = "$am_sum" ] || reconf=yes
 
 if [ $reconf = yes ] || [ ! -f "$builddir/config.status" ] ||
    [ "$SRC_ROOT/configure.ac" -nt "$builddir/config.status" ]; then
@@ -88,6 +92,7 @@ if [ $reconf = yes ] || [ ! -f "$builddir/config.status" ] ||
     log "configure --with-slurm=$prefix (log: $builddir/configure.out)"
     (cd "$builddir" && ./configure --with-slurm="$prefix" --enable-werror "${COMPILERS[@]}" > configure.out 2>&1) \
         || { tail -n 20 "$builddir/configure.out" >&2; die "configure failed (see $builddir/config.log)"; }
+    echo "$am_sum" > "$builddir/.am-sum"
 fi
 # Bring Makefile up to date first (an edited *.am or local.mk regenerates
 # it, and that output must not end up in the target list).
