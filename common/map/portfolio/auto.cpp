@@ -471,7 +471,7 @@ class AutoRun {
     // them in about half of its runs, the repair in 97 of 100 in 3-4 ms.
     // When a clear placement is at hand and a cheaper one crosses, the search
     // alone: from the cheaper, on 64 tasks on 65,536 nodes, its clear
-    // placement cost less than the repair's (bench/at_scale.py: 1.05-1.13x
+    // placement cost less than the repair's (bench/at_scale.py: 1.05-1.16x
     // the best hop-bytes, 1.29x with the repair).
     Placement start = cheapest_;
     if (!large_ && best_rank_.safe_class != 0 &&
