@@ -119,9 +119,11 @@ void RouteFaults::crossing_flags(const int* from, const int* targets, std::size_
       }
       links += forward_row_[d][below][to[d]];
     }
-    for (int d = dims - 1, above = 0; d >= 0 && links == 0; --d) {
-      // `above`: t's coordinates above d at their strides; the key adds t's own.
-      const int key = (above + to[d] * stride_[d]) / stride_[d];
+    for (int d = dims - 1, above = 0, upper = 0; d >= 0 && links == 0; --d) {
+      // `above`: t's coordinates above d at their strides; the key, t's
+      // coordinates from d up in units of stride_[d], grows from `upper`
+      // (the key of d + 1).
+      const int key = to[d] + topology_.dims()[d] * upper;
       if (to[d] != from[d]) {
         if (d == 0 || reverse_stamp_[d][key] != call_) {
           int line = from_below[d];
@@ -138,6 +140,7 @@ void RouteFaults::crossing_flags(const int* from, const int* targets, std::size_
         links += reverse_links_[d][key];
       }
       above += to[d] * stride_[d];
+      upper = key;
     }
     out[i] = links > 0;
   }

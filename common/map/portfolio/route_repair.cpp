@@ -76,7 +76,8 @@ class RouteRepair {
     applies_ = sites_.size() <= kMaxSites &&
                static_cast<long long>(sites_.size()) * slots_ >= graph_.task_count();
     if (!applies_) return;
-    for (int node = 0; node < topology_.node_count(); ++node) failing_[node] = outage_of(request, node) > 0;
+    // Tasks only move onto sites, which are fault-free: the start's nodes are all that may fail.
+    for (int node : start) failing_[node] = outage_of(request, node) > 0;
     for (int node : sites_) coordinate_index(node);
     occupants_.resize(sites_.size());
     for (int task = 0; task < graph_.task_count(); ++task)
@@ -209,18 +210,6 @@ class RouteRepair {
     }
     return count;
   }
-  /// task_crossings(task, node, skipped) with node's row at hand.
-  int crossings_on(int task, int node, const Count* node_row, int skipped) {
-    int count = 0;
-    for (auto k = graph_.offsets()[task]; k < graph_.offsets()[task + 1]; ++k) {
-      const int partner = graph_.adjacency()[k];
-      if (partner == task || partner == skipped) continue;
-      const int partner_node = node_of_[partner];
-      const int site = site_of_[partner_node];
-      count += site >= 0 ? node_row[site] : blocked(node, partner_node);
-    }
-    return count;
-  }
   double hop_bytes(int task, int node, int skipped = -1) {
     double sum = 0;
     for (auto k = graph_.offsets()[task]; k < graph_.offsets()[task + 1]; ++k) {
@@ -270,7 +259,7 @@ class RouteRepair {
     }
     for (auto k = graph_.offsets()[task]; k < graph_.offsets()[task + 1]; ++k)
       partner_[graph_.adjacency()[k]] = 1;
-    const Count* from_row = row(from);  // the swaps below ask of routes from there
+    row(from);  // the swaps below ask of routes from there (blocked() reads it)
     const long long current = badness(task);
     // The crossings after each move first; hop-bytes only for the fewest.
     offers_.clear();
@@ -289,7 +278,7 @@ class RouteRepair {
       for (int other : occupants_[j]) {
         // The edge between the two keeps its routes; counts_[j] saw it on one node.
         const long long own = counts_[j] - (current - (partner_[other] && blocked(from, to)));
-        const long long theirs = crossings_on(other, from, from_row, task) -
+        const long long theirs = task_crossings(other, from, task) -
                                  (crossing_of_[other] - (partner_[other] && blocked(from, to)));
         offer(own + theirs, site, other);
       }
