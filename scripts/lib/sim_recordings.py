@@ -80,10 +80,17 @@ def _record(spec, out_dir, tofa_sim, dt_binary):
         if " Verification" not in done.stdout:
             raise RuntimeError(f"NPB DT {name(spec)} did not finish:\n{done.stdout[-3000:]}")
     else:
-        _run([*profile, "--", *mpirun, "lmp", "-in", LAMMPS_INPUT, "-var", "steps",
-              str(spec["steps"]), "-log", "none", "-screen", "none"])
+        # Debian's Open MPI 4.1.4 may report a rank of a 256-rank run "exiting
+        # improperly" (exit 1) after every rank has passed MPI_Finalize, also
+        # without the profiler: the trace check below is what refuses a run cut short.
+        done = _run([*profile, "--", *mpirun, "lmp", "-in", LAMMPS_INPUT, "-var", "steps",
+                     str(spec["steps"]), "-log", "none", "-screen", "none"], check=False)
     trace = os.path.join(out_dir, name(spec))
-    listing = _run([tofa_sim, "trace", "--trace", trace]).stdout
+    checked = _run([tofa_sim, "trace", "--trace", trace], check=False)
+    if checked.returncode != 0:
+        raise RuntimeError(f"{name(spec)}: the recorded trace is refused:\n{checked.stdout[-1500:]}\n"
+                           f"the run (exit {done.returncode}) said:\n{done.stdout[-1500:]}")
+    listing = checked.stdout
     gaps = [int(x) for x in re.search(r"replays gap B\): ([\d ]+)", listing).group(1).split()]
     window = ""
     if spec["app"] == "lammps":
