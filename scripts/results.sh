@@ -16,9 +16,9 @@
 # rejects too. A block that fails, or whose requirements (root, a Slurm
 # build, ...) are missing, leaves its README block and docs as they were;
 # the others still run, and the exit status is 1.
-# The whole set takes about 50 minutes on the project's 2-core machine
-# (sim about 14 minutes with its recordings, harness 950 s, contended stream
-# about 10 minutes); run it on an idle machine, as root, with the tree built.
+# The whole set took about 80 minutes on the project's 2-core machine at
+# da70f80 (sim 33 minutes with its recordings, harness 24, contended stream
+# 8.5); run it on an idle machine, as root, with the tree built.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 blocks=(python3 scripts/results-blocks.py)
