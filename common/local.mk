@@ -2,7 +2,7 @@
 lib_LTLIBRARIES += common/libtofa.la
 include_HEADERS = common/capi/tofa.h common/capi/tofa_service.h
 common_libtofa_la_SOURCES = \
-	common/base/error.hpp common/base/size_limit.hpp common/base/printable.hpp \
+	common/base/error.hpp common/base/size_limit.hpp common/base/printable.hpp common/base/zeroed_scratch.hpp \
 	common/graph/graph.hpp common/graph/graph.cpp common/graph/parse.cpp \
 	common/graph/generators.hpp common/graph/generators.cpp \
 	common/graph/patterns/patterns.hpp common/graph/patterns/patterns.cpp \
@@ -14,6 +14,7 @@ common_libtofa_la_SOURCES = \
 	common/topology/file.cpp common/topology/route_registry.cpp \
 	common/faults/faults.hpp common/faults/heartbeats.cpp common/faults/fault_cost.cpp \
 	common/faults/route_faults.hpp common/faults/route_faults.cpp \
+	common/faults/outage_table.hpp \
 	common/metrics/metrics.hpp common/metrics/metrics.cpp \
 	common/metrics/interference.hpp common/metrics/interference.cpp \
 	common/map/mapper.hpp \

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "faults/faults.hpp"
+#include "faults/outage_table.hpp"
 #include "graph/graph.hpp"
 #include "topology/topology.hpp"
 
@@ -21,7 +22,7 @@ struct MappingRequest {
   /// nodes cons_tres offers). Empty means every node in id order.
   std::vector<int> candidate_nodes;
   /// Outage probability per topology node; empty means all 0.
-  std::vector<double> outage;
+  OutageTable outage;
   /// Tasks a node may take; 0 means topology->cores_per_node().
   int slots_per_node = 0;
   std::uint64_t seed = 1;
@@ -63,6 +64,11 @@ std::unique_ptr<Mapper> make_mapper(const std::string& name);
 /// Helpers shared by strategies.
 /// The candidate list with the empty-means-all rule applied (validated).
 std::vector<int> effective_candidates(const MappingRequest& request);
+/// Validates the request and its candidates without copying them (auto's
+/// request may list 32,768 of them); returns their count.
+std::size_t check_candidates(const MappingRequest& request);
+/// A copy of `request` on `candidates`, without copying the request's own.
+MappingRequest with_candidates(const MappingRequest& request, std::vector<int> candidates);
 int effective_slots(const MappingRequest& request);
 /// A request's checked size: its candidates (empty-means-all applied), slots
 /// per node and task count.
@@ -75,6 +81,8 @@ struct Capacity {
 };
 /// Throws Error when tasks > slots * candidates.
 Capacity check_capacity(const MappingRequest& request);
+/// check_capacity without the copy of the candidates.
+void check_fits(const MappingRequest& request);
 /// Throws Error unless every task is on a candidate node and no node is over slots.
 void check_placement(const MappingRequest& request, const Placement& placement);
 /// Probability of node n (0 when outage is empty).

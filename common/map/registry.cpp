@@ -8,6 +8,7 @@
 
 #include "anneal/strategies.hpp"
 #include "base/error.hpp"
+#include "base/zeroed_scratch.hpp"
 #include "compact/strategies.hpp"
 #include "embed/strategies.hpp"
 #include "mims/strategies.hpp"
@@ -104,24 +105,30 @@ std::unique_ptr<Mapper> make_mapper(const std::string& name) {
   throw Error("unknown strategy '" + name + "': expected one of " + known);
 }
 
-std::vector<int> effective_candidates(const MappingRequest& request) {
+std::size_t check_candidates(const MappingRequest& request) {
   check_request(request);
   const int node_count = request.topology->node_count();
-  if (request.candidate_nodes.empty()) {
-    std::vector<int> all(node_count);
-    std::iota(all.begin(), all.end(), 0);
-    return all;
-  }
-  std::vector<char> seen(node_count, 0);
-  for (int node : request.candidate_nodes) {
-    if (node < 0 || node >= node_count) {
+  if (request.candidate_nodes.empty()) return node_count;
+  struct Seen;
+  std::vector<char>& seen = zeroed_scratch<char, Seen>(node_count);
+  for (int node : request.candidate_nodes)
+    if (node < 0 || node >= node_count)
       throw Error("candidate node " + std::to_string(node) + " is outside 0.." +
                   std::to_string(node_count - 1));
-    }
+  const ZeroedOnExit<char, std::vector<int>> unmark(seen, request.candidate_nodes);
+  for (int node : request.candidate_nodes) {
     if (seen[node]) throw Error("candidate node " + std::to_string(node) + " is listed twice");
     seen[node] = 1;
   }
-  return request.candidate_nodes;
+  return request.candidate_nodes.size();
+}
+
+std::vector<int> effective_candidates(const MappingRequest& request) {
+  check_candidates(request);
+  if (!request.candidate_nodes.empty()) return request.candidate_nodes;
+  std::vector<int> all(request.topology->node_count());
+  std::iota(all.begin(), all.end(), 0);
+  return all;
 }
 
 int effective_slots(const MappingRequest& request) {
@@ -134,16 +141,41 @@ int effective_slots(const MappingRequest& request) {
                                     : request.topology->cores_per_node();
 }
 
+namespace {
+
+void check_room(int tasks, int slots, std::size_t nodes) {
+  if (static_cast<std::int64_t>(tasks) >
+      static_cast<std::int64_t>(slots) * static_cast<std::int64_t>(nodes)) {
+    throw Error(std::to_string(tasks) + " tasks do not fit on " + std::to_string(nodes) +
+                " nodes with " + std::to_string(slots) + " slots each");
+  }
+}
+
+}  // namespace
+
 Capacity check_capacity(const MappingRequest& request) {
   Capacity capacity{effective_candidates(request), effective_slots(request),
                     request.graph->task_count()};
-  const std::size_t nodes = capacity.candidates.size();
-  if (static_cast<std::int64_t>(capacity.tasks) >
-      static_cast<std::int64_t>(capacity.slots) * static_cast<std::int64_t>(nodes)) {
-    throw Error(std::to_string(capacity.tasks) + " tasks do not fit on " + std::to_string(nodes) +
-                " nodes with " + std::to_string(capacity.slots) + " slots each");
-  }
+  check_room(capacity.tasks, capacity.slots, capacity.candidates.size());
   return capacity;
+}
+
+void check_fits(const MappingRequest& request) {
+  const std::size_t nodes = check_candidates(request);
+  check_room(request.graph->task_count(), effective_slots(request), nodes);
+}
+
+MappingRequest with_candidates(const MappingRequest& request, std::vector<int> candidates) {
+  MappingRequest copy;
+  copy.graph = request.graph;
+  copy.topology = request.topology;
+  copy.candidate_nodes = std::move(candidates);
+  copy.outage = request.outage;
+  copy.slots_per_node = request.slots_per_node;
+  copy.seed = request.seed;
+  copy.fault_cost = request.fault_cost;
+  copy.parameters = request.parameters;
+  return copy;
 }
 
 void check_placement(const MappingRequest& request, const Placement& placement) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "free_node_boxes.hpp"
@@ -20,7 +21,10 @@ class SlotPool {
   SlotPool(const MappingRequest& request, std::vector<int> nodes, const std::vector<int>& slots);
   ~SlotPool();
 
-  bool has_free(int node) const { return free_[node] > 0; }
+  bool has_free(int node) const {
+    const int at = position(node);
+    return at >= 0 && free_[at] > 0;
+  }
   /// Uses one slot of `node` (which must have one free).
   void take(int node);
 
@@ -35,14 +39,22 @@ class SlotPool {
   int first_free(bool prefer_fault_free) const;
 
  private:
+  /// Index of `node` in nodes_, -1 outside the pool.
+  int position(int node) const;
+
   const Topology& topology_;
   std::vector<int> nodes_;
-  std::vector<int> free_;      // per topology node id; 0 outside the pool
-  std::vector<char> faulty_;   // per topology node id
-  std::vector<int> position_;  // per topology node id: index in nodes_
+  // Per position in nodes_: a pool of 64 nodes on a 65,536-node torus kept
+  // four node-sized tables before (~800 KB, 2.3 ms of fresh pages a job).
+  std::vector<int> free_;
+  std::vector<char> faulty_;
+  std::vector<int> free_index_;  // index in free_nodes_, -1 if none
+  // node -> position: per node id when the pool holds at least
+  // 1/kDenseShare of the nodes, else (node, position) sorted by node.
+  std::vector<int> dense_position_;
+  std::vector<std::pair<int, int>> sorted_positions_;
   long long free_total_ = 0;
   std::vector<int> free_nodes_;  // nodes with a free slot, in no order
-  std::vector<int> free_index_;  // per topology node id: index in free_nodes_, -1 if none
   mutable std::size_t first_free_any_ = 0, first_free_fault_free_ = 0;  // first_free's cursors
   std::unique_ptr<FreeNodeBoxes> boxes_;  // above kScanNodes nodes
 };

@@ -111,7 +111,7 @@ std::string encode_map_job(const MappingRequest& request, const std::string& str
   out.put_array(messages);
 
   out.put_array(request.candidate_nodes);
-  out.put_array(request.outage);
+  out.put_array(request.outage.values());
   out.put<std::int32_t>(request.slots_per_node);
   out.put<std::uint64_t>(request.seed);
   out.put<double>(request.fault_cost.link_cost);

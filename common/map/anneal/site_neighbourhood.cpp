@@ -2,13 +2,19 @@
 
 #include <algorithm>
 
+#include "base/zeroed_scratch.hpp"
+
 namespace tofa {
 namespace anneal {
 
 SiteNeighbourhood::SiteNeighbourhood(const Topology& topology, const DistanceTable& sites)
     : adjacent_(sites.site_count()), around_(sites.site_count()) {
-  std::vector<int> site_at(topology.node_count(), -1);
-  for (int site = 0; site < sites.site_count(); ++site) site_at[sites.node(site)] = site;
+  // site + 1 per node, from the thread's scratch: a fresh node-sized table
+  // was 64 pages of a 64-task job's budget at 65,536 nodes (base/zeroed_scratch.hpp).
+  struct SiteAt;
+  std::vector<int>& site_at = zeroed_scratch<int, SiteAt>(topology.node_count());
+  const ZeroedOnExit<int, std::vector<int>> clear(site_at, sites.nodes());
+  for (int site = 0; site < sites.site_count(); ++site) site_at[sites.node(site)] = site + 1;
 
   const int dims = topology.dimension_count();
   int offsets = 1;
@@ -19,7 +25,7 @@ SiteNeighbourhood::SiteNeighbourhood(const Topology& topology, const DistanceTab
   for (int site = 0; site < sites.site_count(); ++site) {
     const int node = sites.node(site);
     for (int neighbour : topology.neighbours(node))
-      if (site_at[neighbour] >= 0) adjacent_[site].push_back(site_at[neighbour]);
+      if (site_at[neighbour] > 0) adjacent_[site].push_back(site_at[neighbour] - 1);
 
     for (int d = 0; d < dims; ++d) origin[d] = (node / stride[d]) % topology.dims()[d];
     around_[site].reserve(std::min(offsets, sites.site_count()));
@@ -33,7 +39,7 @@ SiteNeighbourhood::SiteNeighbourhood(const Topology& topology, const DistanceTab
         other = c < 0 || c >= length ? -1 : other + c * stride[d];
       }
       if (other < 0) continue;
-      other = site_at[other];
+      other = site_at[other] - 1;
       if (other >= 0 && other != site) around_[site].push_back(other);
     }
     // Rings of length 1 or 2 reach the same node through several offsets.

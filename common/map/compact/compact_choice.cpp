@@ -5,6 +5,7 @@
 #include <string>
 
 #include "base/error.hpp"
+#include "base/zeroed_scratch.hpp"
 
 namespace tofa {
 namespace {
@@ -114,30 +115,47 @@ Placement compact_choice(const Topology& topology, const TaskLimits& limits,
                          const std::vector<double>& outage, int tasks, int min_nodes,
                          int max_nodes) {
   const auto fails = [&](int node) { return !outage.empty() && outage[node] > 0; };
-  std::vector<int> cap(topology.node_count(), 0), floor(topology.node_count(), 0);
+  // Node-sized tables from the thread's scratch (base/zeroed_scratch.hpp):
+  // this runs in slurmctld's scheduling pass for every TOFA job.
+  struct Listed;
+  struct Usable;
+  std::vector<int>& listed = zeroed_scratch<int, Listed>(topology.node_count());  // index + 1
+  std::vector<char>& usable = zeroed_scratch<char, Usable>(topology.node_count());
+  const ZeroedOnExit<int, std::vector<int>> clear_listed(listed, limits.nodes);
+  const ZeroedOnExit<char, std::vector<int>> clear_usable(usable, limits.nodes);
+  for (std::size_t i = 0; i < limits.nodes.size(); ++i) listed[limits.nodes[i]] = static_cast<int>(i) + 1;
+  const auto cap = [&](int node) {
+    const int at = listed[node] - 1;
+    return at < 0 ? 0 : limits.max_tasks.empty() ? 1 << 30 : limits.max_tasks[at];
+  };
+  const auto floor = [&](int node) {
+    const int at = listed[node] - 1;
+    return at < 0 || limits.min_tasks.empty() ? 0 : limits.min_tasks[at];
+  };
   long long room = 0, healthy_room = 0, floors = 0;
   int healthy_nodes = 0, usable_nodes = 0;
   bool forced = false;  // some node must take tasks: every listed node is used
   for (std::size_t i = 0; i < limits.nodes.size(); ++i) {
     const int node = limits.nodes[i];
-    cap[node] = limits.max_tasks.empty() ? 1 << 30 : limits.max_tasks[i];
-    floor[node] = limits.min_tasks.empty() ? 0 : limits.min_tasks[i];
-    forced = forced || floor[node] > 0;
-    floors += floor[node];
-    if (cap[node] <= 0) continue;
-    room += cap[node];
+    forced = forced || floor(node) > 0;
+    floors += floor(node);
+    if (cap(node) <= 0) continue;
+    room += cap(node);
     ++usable_nodes;
-    if (!fails(node)) healthy_room += cap[node], ++healthy_nodes;
+    if (!fails(node)) healthy_room += cap(node), ++healthy_nodes;
   }
   if (room < tasks || floors > tasks || usable_nodes < min_nodes)
     throw Error("the candidates hold " + std::to_string(room) + " of the " +
                 std::to_string(tasks) + " tasks on " + std::to_string(usable_nodes) +
                 " nodes (at least " + std::to_string(min_nodes) + ")");
   const bool healthy_only = !forced && healthy_room >= tasks && healthy_nodes >= min_nodes;
-  std::vector<char> usable(topology.node_count(), 0);
-  std::vector<int> usable_list;
+  std::size_t usable_count = 0;
+  int first_usable = -1;
   for (int node : limits.nodes)
-    if (cap[node] > 0 && (!healthy_only || !fails(node))) usable[node] = 1, usable_list.push_back(node);
+    if (cap(node) > 0 && (!healthy_only || !fails(node))) {
+      usable[node] = 1;
+      if (usable_count++ == 0) first_usable = node;
+    }
 
   // Grows until the box holds the job (every listed node when some must
   // take tasks).
@@ -148,17 +166,24 @@ Placement compact_choice(const Topology& topology, const TaskLimits& limits,
     int taken = 0;
     return search.grow(corner, max_radius, max_failing, [&](int node) {
       if (box) box->push_back(node);
-      held += cap[node];
+      held += cap(node);
       ++taken;
-      return forced ? taken < static_cast<int>(usable_list.size())
+      return forced ? taken < static_cast<int>(usable_count)
                     : held < tasks || taken < min_nodes;
     });
   };
   Box best;
-  const std::size_t corners = std::min<std::size_t>(kCorners, usable_list.size());
-  const std::size_t step = usable_list.size() / corners;
-  for (std::size_t i = 0; i < corners; ++i) {
-    const int corner = usable_list[step / 2 + i * step];
+  const std::size_t corners = std::min<std::size_t>(kCorners, usable_count);
+  const std::size_t step = usable_count / corners;
+  std::vector<int> corner_nodes;  // spread evenly over the usable nodes in list order
+  std::size_t rank = 0;
+  for (int node : limits.nodes) {
+    if (!usable[node]) continue;
+    if (rank >= step / 2 && (rank - step / 2) % step == 0 && corner_nodes.size() < corners)
+      corner_nodes.push_back(node);
+    ++rank;
+  }
+  for (int corner : corner_nodes) {
     const int radius = box_from(corner, best.failing == 0 ? best.radius : kUnreached - 1,
                                 best.failing, nullptr);
     if (radius == kUnreached) continue;
@@ -166,20 +191,21 @@ Placement compact_choice(const Topology& topology, const TaskLimits& limits,
     if (failing < best.failing || (failing == best.failing && radius < best.radius))
       best = Box{corner, failing, radius};
   }
-  const int corner = best.corner < 0 ? usable_list.front() : best.corner;
+  const int corner = best.corner < 0 ? first_usable : best.corner;
   std::vector<int> box;
   box_from(corner, kUnreached - 1, kUnreached, &box);
   // Nodes the box did not reach (a forced list's far ones; on a mesh, those
   // behind the corner): last.
   const auto add_unreached = [&] {
-    if (box.size() == usable_list.size()) return;
-    std::vector<char> in_box(topology.node_count(), 0);
-    for (int node : box) in_box[node] = 1;
-    for (int node : usable_list)
-      if (!in_box[node]) box.push_back(node);
+    if (box.size() == usable_count) return;
+    for (int node : box) usable[node] = 2;  // in the box
+    const std::size_t boxed = box.size();
+    for (int node : limits.nodes)
+      if (usable[node] == 1) box.push_back(node);
+    for (std::size_t i = 0; i < boxed; ++i) usable[box[i]] = 1;
   };
   long long held = 0;
-  for (int node : box) held += cap[node];
+  for (int node : box) held += cap(node);
   if (forced || held < tasks) add_unreached();
 
   // Each node its minimum (one each on the first min_nodes), then blocks
@@ -190,11 +216,11 @@ Placement compact_choice(const Topology& topology, const TaskLimits& limits,
     std::vector<int> count(nodes.size(), 0);
     long long left = tasks;
     for (std::size_t i = 0; i < nodes.size(); ++i) {
-      count[i] = std::max(floor[nodes[i]], static_cast<int>(i) < min_nodes ? 1 : 0);
+      count[i] = std::max(floor(nodes[i]), static_cast<int>(i) < min_nodes ? 1 : 0);
       left -= count[i];
     }
     for (std::size_t i = 0; i < nodes.size() && left > 0; ++i) {
-      const long long more = std::min<long long>(left, cap[nodes[i]] - count[i]);
+      const long long more = std::min<long long>(left, cap(nodes[i]) - count[i]);
       count[i] += static_cast<int>(more);
       left -= more;
     }
@@ -222,13 +248,13 @@ Placement compact_choice(const Topology& topology, const TaskLimits& limits,
     std::vector<std::size_t> roomiest(box.size());
     for (std::size_t i = 0; i < box.size(); ++i) roomiest[i] = i;
     std::stable_sort(roomiest.begin(), roomiest.end(),
-                     [&](std::size_t a, std::size_t b) { return cap[box[a]] > cap[box[b]]; });
+                     [&](std::size_t a, std::size_t b) { return cap(box[a]) > cap(box[b]); });
     std::vector<char> kept(box.size(), 0);
     long long kept_room = 0;
     int kept_count = 0;
     for (std::size_t i : roomiest) {
       if (kept_room >= tasks && kept_count >= min_nodes) break;
-      kept[i] = 1, kept_room += cap[box[i]], ++kept_count;
+      kept[i] = 1, kept_room += cap(box[i]), ++kept_count;
     }
     if (kept_count > max_nodes)
       throw Error("no " + std::to_string(max_nodes) + " of the candidates hold the " +

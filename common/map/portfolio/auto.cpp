@@ -157,12 +157,24 @@ bool any_faulty_candidate(const MappingRequest& request) {
                      [&](int node) { return outage_of(request, node) > 0; });
 }
 
-/// `capacity` is check_capacity(request)'s, which validated the outages.
-bool fault_free_candidates_hold_the_job(const MappingRequest& request, const Capacity& capacity) {
-  long long room = 0;
-  for (int node : capacity.candidates)
-    if (request.outage.empty() || !(request.outage[node] > 0)) room += capacity.slots;
-  return room >= capacity.tasks;
+/// `request` passed check_fits.
+bool fault_free_candidates_hold_the_job(const MappingRequest& request) {
+  const int slots = effective_slots(request);
+  const auto room = [&](int node) {
+    return request.outage.empty() || !(request.outage[node] > 0) ? slots : 0;
+  };
+  long long total = 0;
+  if (request.candidate_nodes.empty())
+    for (int node = 0; node < request.topology->node_count(); ++node) total += room(node);
+  else
+    for (int node : request.candidate_nodes) total += room(node);
+  return total >= request.graph->task_count();
+}
+
+/// The job on the candidate window when the machine is much larger than it.
+MappingRequest on_window(const MappingRequest& request) {
+  std::vector<int> window = candidate_window(request);
+  return window.empty() ? request : with_candidates(request, std::move(window));
 }
 
 /// The penalty under which one link of the lightest edge next to a failing
@@ -233,10 +245,13 @@ Placement improve_from(const MappingRequest& request, const Placement& start,
   // task by task took 80 ms at 4096 tasks, for twice the box's hop-bytes.
   std::vector<int> off_candidates;
   if (!request.candidate_nodes.empty()) {
-    std::vector<char> listed(request.topology->node_count(), 0);
-    for (int node : request.candidate_nodes) listed[node] = 1;
+    std::vector<int> listed = request.candidate_nodes;  // no node-sized table: see candidate_window.cpp
+    std::sort(listed.begin(), listed.end());
     for (int node : start)
-      if (!std::exchange(listed[node], 1)) off_candidates.push_back(node);
+      if (!std::binary_search(listed.begin(), listed.end(), node)) off_candidates.push_back(node);
+    std::sort(off_candidates.begin(), off_candidates.end());
+    off_candidates.erase(std::unique(off_candidates.begin(), off_candidates.end()),
+                         off_candidates.end());
   }
   MappingRequest on_start;  // a copy (the outages too) only when nodes are added
   if (!off_candidates.empty()) {
@@ -260,24 +275,21 @@ Placement improve_from(const MappingRequest& request, const Placement& start,
 class AutoRun {
  public:
   /// `started`: when auto was called (the budget counts its checks too).
-  AutoRun(const MappingRequest& request, const Capacity& capacity, Clock::time_point started)
+  AutoRun(const MappingRequest& request, Clock::time_point started)
       : request_(request),
-        job_(request),
+        job_(on_window(request)),
         budget_(budget_seconds(request)),
         started_(started),
         route_around_(any_faulty(request.outage) &&
-                      fault_free_candidates_hold_the_job(request, capacity)),
+                      fault_free_candidates_hold_the_job(request)),
         reserve_(route_around_ ? kRouteAroundShare * budget_ : 0),
         large_(request.graph->task_count() > kAnnealMaxTasks),
         no_outage_(request.outage.empty() ? request.topology->node_count() : 0, 0.0),
-        outage_(request.outage.empty() ? no_outage_ : request.outage),
+        outage_(request.outage.empty() ? no_outage_ : request.outage.values()),
         route_faults_(*request.topology, outage_),
         shared_(request),
-        congestion_reserve_(shared_.empty() ? 0 : kCongestionShare * budget_) {
-    std::vector<int> window = candidate_window(request);
-    windowed_ = !window.empty();
-    if (windowed_) job_.candidate_nodes = std::move(window);
-  }
+        windowed_(job_.candidate_nodes.size() != request.candidate_nodes.size()),
+        congestion_reserve_(shared_.empty() ? 0 : kCongestionShare * budget_) {}
 
   Placement run() {
     attempt("default-slurm", request_);
@@ -375,11 +387,11 @@ class AutoRun {
     Placement blocks;
     consider("compact", [&] { return blocks = make_mapper("compact")->map(request_); });
     if (blocks.empty()) return;
-    MappingRequest box = job_;
-    box.candidate_nodes.clear();
-    std::vector<char> taken(job_.topology->node_count(), 0);
+    // Its nodes in its order: compact fills them block by block.
+    std::vector<int> in_order;
     for (int node : blocks)
-      if (!std::exchange(taken[node], 1)) box.candidate_nodes.push_back(node);
+      if (in_order.empty() || in_order.back() != node) in_order.push_back(node);
+    const MappingRequest box = with_candidates(job_, std::move(in_order));
     attempt("embed", box);
     if (job_.graph->task_count() <= kGreedyMaxTasks) attempt("greedy", box);
   }
@@ -503,7 +515,7 @@ class AutoRun {
   const std::vector<double>& outage_;
   RouteFaults route_faults_;  // every placement is scored on the same outages
   const SharedLinkTimes shared_;  // empty when blind to the other jobs
-  bool windowed_ = false;         // job_ is on a window of the candidates
+  const bool windowed_;           // job_ is on a window of the candidates
   double congestion_reserve_;     // kept for the congestion descent
   double block_cost_ = std::numeric_limits<double>::infinity();
   Placement best_;
@@ -519,7 +531,8 @@ class AutoMapper : public Mapper {
  public:
   Placement map(const MappingRequest& request) const override {
     const Clock::time_point started = Clock::now();
-    return AutoRun(request, check_capacity(request), started).run();
+    check_fits(request);
+    return AutoRun(request, started).run();
   }
 };
 

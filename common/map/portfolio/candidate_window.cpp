@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "base/zeroed_scratch.hpp"
+
 namespace tofa {
 namespace {
 
@@ -24,15 +26,31 @@ constexpr int kWindowCenters = 16;
 
 constexpr int kUnreached = std::numeric_limits<int>::max();
 
-/// Breadth-first search over the torus, reusing its buffers between balls.
-/// Its tables are bytes: at 65,536 nodes the window is part of every budget.
+/// The breadth-first search's visited marks, kept per thread between
+/// windows (base/zeroed_scratch.hpp): a mark equal to `stamp` is the current grow's.
+struct VisitMarks {
+  std::vector<unsigned char> seen;
+  unsigned char stamp = 0;
+};
+
+VisitMarks& visit_marks(int node_count) {
+  thread_local VisitMarks marks;
+  if (marks.seen.size() < static_cast<std::size_t>(node_count)) {
+    marks.seen.assign(node_count, 0);
+    marks.stamp = 0;
+  }
+  return marks;
+}
+
+/// Breadth-first search over the torus, on the thread's scratch tables.
 class BallSearch {
  public:
-  /// `usable` and `failing` per node.
+  /// A node may fail when its outage is above 0.
   BallSearch(const Topology& topology, const std::vector<char>& usable,
-             const std::vector<char>& failing)
-      : topology_(topology), usable_(usable), failing_(failing),
-        seen_(topology_.node_count(), 0), stride_(topology_.dimension_count(), 1) {
+             const std::vector<double>& outage)
+      : topology_(topology), usable_(usable), marks_(visit_marks(topology.node_count())),
+        outage_(outage),
+        stride_(topology_.dimension_count(), 1) {
     for (int d = 1; d < topology_.dimension_count(); ++d)
       stride_[d] = stride_[d - 1] * topology_.dims()[d - 1];
   }
@@ -43,14 +61,15 @@ class BallSearch {
   /// passed `max_hops` or more than `max_failing` nodes that may fail.
   template <typename Take>
   int grow(int center, int max_hops, int max_failing, const Take& take) {
-    if (++stamp_ == 0) std::fill(seen_.begin(), seen_.end(), 0), stamp_ = 1;
+    std::vector<unsigned char>& seen = marks_.seen;
+    if (++marks_.stamp == 0) std::fill(seen.begin(), seen.end(), 0), marks_.stamp = 1;
     failing_seen_ = 0;
     frontier_.assign(1, center);
-    seen_[center] = stamp_;
+    seen[center] = marks_.stamp;
     for (int hops = 0; !frontier_.empty() && hops <= max_hops; ++hops) {
       next_.clear();
       for (int node : frontier_) {
-        failing_seen_ += failing_[node];
+        failing_seen_ += may_fail(node);
         if (failing_seen_ > max_failing) return kUnreached;
         if (usable_[node] && !take(node)) return hops;
         visit_neighbours(node);
@@ -64,7 +83,10 @@ class BallSearch {
   int failing_seen() const { return failing_seen_; }
 
  private:
+  bool may_fail(int node) const { return !outage_.empty() && outage_[node] > 0; }
+
   void visit_neighbours(int node) {
+    std::vector<unsigned char>& seen = marks_.seen;
     for (int d = 0; d < topology_.dimension_count(); ++d) {
       const int length = topology_.dims()[d], at = (node / stride_[d]) % length;
       const bool ring = topology_.wrap()[d];
@@ -72,8 +94,8 @@ class BallSearch {
         const int to = at + step;
         if (!ring && (to < 0 || to >= length)) continue;
         const int neighbour = node + (((to + length) % length) - at) * stride_[d];
-        if (seen_[neighbour] == stamp_) continue;
-        seen_[neighbour] = stamp_;
+        if (seen[neighbour] == marks_.stamp) continue;
+        seen[neighbour] = marks_.stamp;
         next_.push_back(neighbour);
       }
     }
@@ -81,10 +103,9 @@ class BallSearch {
 
   const Topology& topology_;
   const std::vector<char>& usable_;
-  const std::vector<char>& failing_;
-  std::vector<unsigned char> seen_;
+  VisitMarks& marks_;
+  const std::vector<double>& outage_;
   std::vector<int> stride_;
-  unsigned char stamp_ = 0;
   int failing_seen_ = 0;
   std::vector<int> frontier_, next_;
 };
@@ -109,22 +130,42 @@ std::vector<int> candidate_window(const MappingRequest& request) {
 }
 
 std::vector<int> fault_free_ball(const MappingRequest& request, int size) {
-  const std::vector<int> candidates = effective_candidates(request);  // validates the outages
+  check_candidates(request);  // and the outages
+  std::vector<int> every_node;
+  if (request.candidate_nodes.empty()) every_node = effective_candidates(request);
+  const std::vector<int>& candidates =
+      request.candidate_nodes.empty() ? every_node : request.candidate_nodes;
+  const std::vector<double>& outage = request.outage;
+  const auto may_fail = [&](int node) { return !outage.empty() && outage[node] > 0; };
   const int needed = nodes_needed(request);
-  std::vector<char> failing(request.topology->node_count(), 0);
-  for (std::size_t node = 0; node < request.outage.size(); ++node)
-    failing[node] = request.outage[node] > 0;
-  std::vector<int> usable_list;
-  for (int node : candidates)
-    if (!failing[node]) usable_list.push_back(node);
-  if (static_cast<int>(usable_list.size()) < needed) usable_list = candidates;
-  if (static_cast<int>(usable_list.size()) <= size) return usable_list;
-  std::vector<char> usable(request.topology->node_count(), 0);
-  for (int node : usable_list) usable[node] = 1;
+  std::size_t usable_count = 0;
+  for (int node : candidates) usable_count += !may_fail(node);
+  const bool all_usable = static_cast<int>(usable_count) < needed;
+  if (all_usable) usable_count = candidates.size();
+  const auto usable_node = [&](int node) { return all_usable || !may_fail(node); };
+  if (usable_count <= static_cast<std::size_t>(size)) {
+    std::vector<int> usable_list;
+    for (int node : candidates)
+      if (usable_node(node)) usable_list.push_back(node);
+    return usable_list;
+  }
+  struct Usable;
+  std::vector<char>& usable = zeroed_scratch<char, Usable>(request.topology->node_count());
+  const ZeroedOnExit<char, std::vector<int>> unmark(usable, candidates);
+  std::vector<int> centers;  // spread evenly over the usable candidates in their order
+  const std::size_t step = usable_count / kWindowCenters;
+  std::size_t rank = 0;
+  for (int node : candidates) {
+    if (!usable_node(node)) continue;
+    usable[node] = 1;
+    if (rank >= step / 2 && (rank - step / 2) % step == 0 && centers.size() < kWindowCenters)
+      centers.push_back(node);
+    ++rank;
+  }
 
   // The ball around each center that holds the window: the fewest failing
   // nodes in it (routes between its nodes then rarely pass one), then the smallest.
-  BallSearch search(*request.topology, usable, failing);
+  BallSearch search(*request.topology, usable, outage);
   const auto window_around = [&](int center, int max_hops, int max_failing,
                                  std::vector<int>* window) {
     int taken = 0;
@@ -133,10 +174,8 @@ std::vector<int> fault_free_ball(const MappingRequest& request, int size) {
       return ++taken < size;
     });
   };
-  int best_center = usable_list.front(), best_failing = kUnreached, best_hops = kUnreached;
-  const std::size_t step = usable_list.size() / kWindowCenters;
-  for (int i = 0; i < kWindowCenters; ++i) {
-    const int center = usable_list[step / 2 + i * step];
+  int best_center = centers.front(), best_failing = kUnreached, best_hops = kUnreached;
+  for (int center : centers) {
     const int hops = window_around(center, best_failing == 0 ? best_hops : kUnreached - 1,
                                    best_failing, nullptr);
     const int failing = search.failing_seen();
@@ -148,7 +187,7 @@ std::vector<int> fault_free_ball(const MappingRequest& request, int size) {
   ball.reserve(size);
   window_around(best_center, kUnreached - 1, kUnreached, &ball);
   // The searches are done: a 2 in `usable` now marks the ball, read back
-  // in candidate order (the window's order) without a second node table.
+  // in candidate order (the window's order).
   for (int node : ball) usable[node] = 2;
   std::vector<int> window;
   window.reserve(size);

@@ -111,6 +111,23 @@ TEST(CompactChoiceTest, TooLittleRoomOrTooFewNodesAreErrors) {
   EXPECT_THROW(tofa::compact_choice(torus, every_node(torus, 4), {}, 4, 17, 0), tofa::Error);
 }
 
+// Its node tables are the thread's, kept between calls: neither a refused
+// request nor one on other nodes changes the next answer.
+TEST(CompactChoiceTest, EarlierCallsLeaveNothingBehind) {
+  const Topology torus({8, 8, 8}, {true, true, true});
+  std::vector<double> outage(torus.node_count(), 0.0);
+  for (int x = 0; x < 8; ++x) outage[torus.node_at({x, 3, 3})] = 0.1;
+  TaskLimits limits = every_node(torus, 2);
+  const Placement fresh = tofa::compact_choice(torus, limits, outage, 20, 0, 0);
+  EXPECT_THROW(tofa::compact_choice(torus, limits, outage, 2000, 0, 0), tofa::Error);
+  TaskLimits few;
+  few.nodes = {5, 77, 300};
+  few.max_tasks = {1, 1, 1};
+  few.min_tasks = {1, 1, 1};
+  EXPECT_EQ(tofa::compact_choice(torus, few, outage, 3, 0, 0).size(), 3u);
+  EXPECT_EQ(tofa::compact_choice(torus, limits, outage, 20, 0, 0), fresh);
+}
+
 }  // namespace
 
 namespace {

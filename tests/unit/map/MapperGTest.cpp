@@ -162,6 +162,31 @@ TEST(MapperHelpers, CandidateErrors) {
   request.candidate_nodes = {7, 3, 7};
   EXPECT_EQ(error_text([&] { tofa::effective_candidates(request); }),
             "candidate node 7 is listed twice");
+  // The check's node marks are the thread's, kept between requests: a
+  // refused list leaves none behind.
+  request.candidate_nodes = {3, 7};
+  EXPECT_EQ(tofa::effective_candidates(request), (std::vector<int>{3, 7}));
+  request.candidate_nodes = {3, 9, 600};
+  EXPECT_THROW(tofa::check_candidates(request), tofa::Error);
+  request.candidate_nodes = {9, 3};
+  EXPECT_EQ(tofa::check_candidates(request), 2u);
+}
+
+TEST(MappingRequestOutage, CopiesShareTheTableUntilOneWrites) {
+  const Topology topology = Topology::from_spec("torus:2x2");
+  const CommGraph graph = tofa_test::ring_graph(3);
+  MappingRequest request = request_for(graph, topology);
+  request.outage.assign(4, 0.0);
+  MappingRequest copy = request;
+  EXPECT_EQ(&copy.outage.values(), &request.outage.values());
+  copy.outage[2] = 0.5;
+  EXPECT_EQ(request.outage[2], 0.0);
+  EXPECT_EQ(copy.outage[2], 0.5);
+  EXPECT_NE(&copy.outage.values(), &request.outage.values());
+  EXPECT_FALSE(copy.outage == request.outage);
+  copy.outage.clear();
+  EXPECT_TRUE(copy.outage.empty());
+  EXPECT_EQ(request.outage.size(), 4u);
 }
 
 TEST(MapperHelpers, SlotsComeFromTheRequestOrTheCores) {
@@ -372,7 +397,9 @@ TEST(GreedyRoutes, TakesAFartherNodeWhenTheNearestRoutesThroughAFailingNode) {
 TEST(SlotPool, SearchFindsWhatTheDefinitionSays) {
   std::mt19937 engine(17);
   for (const auto& [spec, pool_size] : std::vector<std::pair<const char*, int>>{
-           {"torus:12x12x6", 0}, {"mesh:30x20", 0}, {"torus:5x7x3x5", 0}, {"torus:16x16x8", 700}}) {
+           {"torus:12x12x6", 0}, {"mesh:30x20", 0}, {"torus:5x7x3x5", 0}, {"torus:16x16x8", 700},
+           // Pools below 1/16 of the nodes look their nodes up in a sorted list.
+           {"torus:16x16x8", 64}, {"torus:32x32x16", 600}}) {
     const tofa::Topology topology = tofa::Topology::from_spec(spec);
     const int count = topology.node_count();
     const CommGraph graph = CommGraph::from_directed_edges(1, {});
