@@ -111,6 +111,16 @@ built per node); it now adds precomputed per-dimension id offsets (0.7-1 ms in a
 the same bench; p99 was 12.2 ms at bc9fdb0, the table has it now). What the scheduler still spends per job is linear in the candidates:
 the failing-node bitmap, a name lookup per candidate, the box search and the record.
 
+**No fresh node-sized tables in the pass.** On this machine the first touch of a page costs
+about 20 us, and the pass built per job a duplicate-check table and growing candidate lists
+(`candidate_limits`) and four node-sized tables in the box search (caps, floors, usable
+nodes and their list): about 1.5 MB at 65,536 nodes. glibc returns such blocks to the kernel
+when the heap's top is freed, so the jobs that grew it paid 10-25 ms (the p99 at 65,536 nodes
+and at Fugaku's shape was 11-33 ms until a885fcf, p50 1.5-3.3 ms; CPU time = wall). Now node
+tables come from per-thread scratch kept zeroed between uses (`common/base/zeroed_scratch.hpp`:
+the box search reads each node's limits through one index table), the lists are sized once, and
+the service's first two jobs are timed apart (the second grows the heap: see below the table).
+
 Trade-off: the node set is chosen without the graph. The strategy used to choose among all the
 free candidates (`auto`: a window of twice the nodes the job needs) with the graph in view; now it
 orders the tasks on the box. The last column prices that: the final placement's hop-bytes over
