@@ -80,9 +80,10 @@ def record_mix(work):
     return traces
 
 
-def place_mix(traces, free, weight, work, tag, running):
+def place_mix(traces, free, weight, sharing, work, tag, running):
     """The mix in arrival order on the free nodes, seeing the running jobs
-    and the earlier mix jobs (weight None: blind). Returns [(name, hostfile)]."""
+    and the earlier mix jobs (weight None: blind) on links shared as
+    `sharing` says (tofa-map --link-sharing). Returns [(name, hostfile)]."""
     placed = []
     for i, (name, _, _) in enumerate(MIX):
         hosts = os.path.join(work, f"{tag}.{i}.hosts")
@@ -90,7 +91,7 @@ def place_mix(traces, free, weight, work, tag, running):
                "--placement-budget", str(BUDGET_MS), "--seed", str(i + 1), "--nodes", ",".join(free),
                "--hostfile", hosts]
         if weight is not None:
-            cmd += ["--interference-weight", str(weight)]
+            cmd += ["--interference-weight", str(weight), "--link-sharing", sharing]
             for earlier_name, earlier_hosts in running + placed:
                 cmd += ["--background", f"{earlier_hosts}={traces[earlier_name]}.mat"]
         run(cmd)
@@ -140,15 +141,19 @@ def running_jobs(traces, seed, work):
 
 
 def scenario(traces, seed, work):
-    """{network: the scenario's outcomes}: the same placements simulated on
-    each of NETWORKS."""
+    """{network: the scenario's outcomes}: the mix placed for each of
+    NETWORKS (the service's LinkSharing set as the network shares its
+    links) and simulated there; blind placements are the same for both."""
     running, free = running_jobs(traces, seed, work)
     result = {network: {"seed": seed, "free_nodes": len(free), "variants": []} for network in NETWORKS}
     variants = [("blind", None)] + [(f"aware, weight {w:g}", w) for w in WEIGHTS]
-    for label, weight in variants:
-        placed = place_mix(traces, free, weight, work, f"{seed}.{weight}", running)
-        shared = shared_fractions(traces, running + placed)[len(running):]
-        for network, outcome in result.items():
+    blind = place_mix(traces, free, None, None, work, f"{seed}.blind", running)
+    for network, outcome in result.items():
+        sharing = NETWORKS[network][0]
+        for label, weight in variants:
+            placed = blind if weight is None else \
+                place_mix(traces, free, weight, sharing, work, f"{seed}.{network}.{weight}", running)
+            shared = shared_fractions(traces, running + placed)[len(running):]
             times = simulate(traces, running + placed, network)
             mix = times[len(running):]
             if weight is None:  # the interference there is to remove: each mix job alone on its nodes
@@ -212,7 +217,8 @@ def markdown(doc, rows, interconnect):
              "kinds in turn) already run on random nodes of the 8x8x8 torus, each on the next of them in "
              "node order (Slurm's block layout on a fragmented machine); the mix "
              f"({', '.join(f'{name} ({r} ranks)' for name, r, _ in MIX)}) arrives and is placed in arrival order "
-             f"on the free nodes by `auto` (PlacementBudget {BUDGET_MS} ms, scaled to each job), then run at "
+             f"on the free nodes by `auto` (PlacementBudget {BUDGET_MS} ms, scaled to each job; aware with "
+             "`--link-sharing shared`, LinkSharing=shared in tofa.conf), then run at "
              "once in SimGrid (10 Gbps / 1 us links shared by both directions, TCP's acknowledgement "
              "cross-traffic on: SimGrid's defaults; the recorded computation left "
              f"out); `bench/interference.py` took {doc['seconds']:.0f} s.", "",
@@ -227,16 +233,18 @@ def markdown(doc, rows, interconnect):
                  "adds." if ceiling > GOAL else "the goal lies within it.")]
     lines += ["", "The same placements on a torus interconnect as built (Tofu, Blue Gene): a lane each way "
               "(`tofa-sim --link-sharing split-duplex`) and RDMA without acknowledgement traffic "
-              "(`--crosstraffic off`), the network the service's per-direction link loads model; there the "
-              "mix's jobs alone on the same nodes take "
+              "(`--crosstraffic off`), the network the service's per-direction link loads model (aware placed "
+              "with LinkSharing=split-duplex, the default); there the mix's jobs alone on the same nodes take "
               f"{interconnect['interference_ceiling_percent']:+.1f}% against at once:", ""]
     lines += table(interconnect["summary"], n)
     lines += ["", "Why aware is not the default: it gains where the network is the one it models (the second "
-              "table), not on SimGrid's defaults. There a flow's TCP acknowledgements load its reverse "
-              "route, so two flows that never share a directed link still slow each other when one's route "
-              "is the other's way back, which per-direction link loads do not see. A job steered off the loaded "
-              "links also leaves the jobs after it a more scattered set of free nodes, and the bytes of a "
-              "whole run stand in for loads that change in time. `InterferenceWeight` therefore stays 0 "
+              "table), not on SimGrid's defaults, even with both directions of a link counted "
+              "(LinkSharing=shared). There the mix's longest job, the ring allreduce, is slowed by whichever of "
+              "its links meets a longer-running flow, and which it meets changes with the few placements `auto` "
+              "tries within its budget: the per-scenario spread is wide and the mean does not follow the weight. "
+              "A job steered off the loaded links also leaves the jobs after it a more scattered set of free "
+              "nodes, and the bytes of a whole run stand in for loads that change in time; TCP's "
+              "acknowledgements load each flow's way back too. `InterferenceWeight` therefore stays 0 "
               "unless set; `tofactl links` and `tofactl job` report the sharing either way.", "",
               "![](interference.png)"]
     return "\n".join(lines)
@@ -299,8 +307,10 @@ sharing a job's time follows its busiest link, and on a link it shares, its
 `own` bytes beside the others' take own + min(own, others): `auto` takes
 among its placements the one whose busiest link is least in that time, and
 spends 30% of its budget on a congestion descent from it (tasks moved or
-swapped to lower the sum of the links' squared times). `tofa-map --background
-HOSTFILE=GRAPH --interference-weight W` does the same outside Slurm; `tofactl
+swapped to lower the sum of the links' squared times). On links whose two
+directions share one bandwidth (`LinkSharing=shared`), a link's load and the
+job's own bytes on it count both ways. `tofa-map --background HOSTFILE=GRAPH
+--interference-weight W --link-sharing S` does the same outside Slurm; `tofactl
 job ID` shows how much of a job's traffic shares links with other jobs.
 """
 

@@ -2,7 +2,7 @@
 lib_LTLIBRARIES += common/libtofa.la
 include_HEADERS = common/capi/tofa.h common/capi/tofa_service.h
 common_libtofa_la_SOURCES = \
-	common/base/error.hpp common/base/size_limit.hpp common/base/printable.hpp common/base/zeroed_scratch.hpp \
+	common/base/error.hpp common/base/size_limit.hpp common/base/printable.hpp common/base/zeroed_scratch.hpp common/base/evenly_spread.hpp \
 	common/graph/graph.hpp common/graph/graph.cpp common/graph/parse.cpp \
 	common/graph/generators.hpp common/graph/generators.cpp \
 	common/graph/patterns/patterns.hpp common/graph/patterns/patterns.cpp \

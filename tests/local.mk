@@ -10,6 +10,7 @@ tests_unit_tests_SOURCES = \
 	tests/unit/fixtures.hpp \
 	tests/unit/graph/GraphParseGTest.cpp tests/unit/graph/GeneratorsGTest.cpp \
 	tests/unit/graph/PatternsGTest.cpp \
+	tests/unit/base/EvenlySpreadGTest.cpp \
 	tests/unit/topology/TopologyGTest.cpp \
 	tests/unit/topology/TopologyFileGTest.cpp \
 	tests/unit/faults/FaultsGTest.cpp \

@@ -44,6 +44,7 @@ struct Options {
   std::string svg;
   std::vector<std::string> background;  ///< "HOSTFILE=GRAPH" of jobs already running
   double interference_weight = 1.0;
+  std::string link_sharing = "split-duplex";
 };
 
 struct Result {
@@ -187,8 +188,9 @@ tofa::MappingRequest mapping_request(const Options& options, const tofa::Topolog
     request.parameters[setting.substr(0, equals)] = setting.substr(equals + 1);
   }
   if (!options.spec.empty()) request.parameters["spec"] = options.spec;
+  request.fault_cost.shared_links = options.link_sharing == "shared";
   if (!background.empty())
-    tofa::add_interference(request.fault_cost, background, options.interference_weight);
+    tofa::add_interference(request.fault_cost, topology, background, options.interference_weight);
   return request;
 }
 
@@ -357,6 +359,11 @@ int main(int argc, char** argv) {
   app.add_option("--interference-weight", options.interference_weight,
                  "extra hops a link at the background's mean load costs (default 1)")
       ->check(CLI::NonNegativeNumber);
+  app.add_option("--link-sharing", options.link_sharing,
+                 "split-duplex (a lane each way) or shared (both directions share a link's "
+                 "bandwidth): how --background loads and the job's own add up on a link "
+                 "(LinkSharing in tofa.conf)")
+      ->check(CLI::IsMember({"split-duplex", "shared"}));
   app.add_option("--svg", options.svg, "draw the placement on the torus as SVG");
   CLI11_PARSE(app, argc, argv);
 

@@ -74,6 +74,9 @@ struct FaultCost {
   /// The other jobs' bytes a unit of link_extra stands for (0: unknown);
   /// auto then ranks placements by their busiest link.
   double link_extra_bytes = 0;
+  /// A link's two directions share its bandwidth (LinkSharing=shared): the
+  /// other jobs' load on a link and a job's own count both ways.
+  bool shared_links = false;
 };
 
 /// Throws Error unless c is finite and > 0 and the penalty finite and >= 0.
@@ -81,6 +84,11 @@ void check_fault_cost(const FaultCost& cost);
 
 /// True when some node has p > 0 (an empty vector: none).
 bool any_faulty(const std::vector<double>& outage);
+
+/// Whether `node` has p > 0; `outage` empty (none) or checked to cover it.
+inline bool may_fail(int node, const std::vector<double>& outage) {
+  return !outage.empty() && outage[node] > 0;
+}
 
 /// Cost of one link: c, or c + penalty*c when either endpoint has p > 0.
 double link_cost(const Link& link, const std::vector<double>& outage, const FaultCost& cost);

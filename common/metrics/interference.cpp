@@ -33,9 +33,21 @@ std::shared_ptr<const std::vector<double>> interference_link_costs(
   return costs;
 }
 
-void add_interference(FaultCost& cost, const std::vector<double>& background, double weight) {
-  cost.link_extra = interference_link_costs(background, weight);
-  cost.link_extra_bytes = cost.link_extra ? mean_loaded_link(background) / weight : 0.0;
+void add_interference(FaultCost& cost, const Topology& topology,
+                      const std::vector<double>& background, double weight) {
+  const std::vector<double> loads = cost.shared_links ? both_ways(topology, background) : background;
+  cost.link_extra = interference_link_costs(loads, weight);
+  cost.link_extra_bytes = cost.link_extra ? mean_loaded_link(loads) / weight : 0.0;
+}
+
+std::vector<double> both_ways(const Topology& topology, const std::vector<double>& loads) {
+  if (loads.size() != static_cast<std::size_t>(topology.link_slot_count()))
+    throw Error("link loads: " + std::to_string(loads.size()) + " entries, expected " +
+                std::to_string(topology.link_slot_count()));
+  std::vector<double> out = loads;
+  for (std::size_t link = 0; link < loads.size(); ++link)
+    if (loads[link] != 0) out[topology.reverse_link_id(static_cast<int>(link))] += loads[link];
+  return out;
 }
 
 double shared_traffic_fraction(const CommGraph& graph, const Topology& topology,

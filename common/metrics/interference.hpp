@@ -21,8 +21,15 @@ std::shared_ptr<const std::vector<double>> interference_link_costs(
     const std::vector<double>& background, double weight);
 
 /// Sets `cost`'s link_extra from `background` and `weight` as above, and
-/// link_extra_bytes (the mean load of the loaded links / weight).
-void add_interference(FaultCost& cost, const std::vector<double>& background, double weight);
+/// link_extra_bytes (the mean load of the loaded links / weight). With
+/// cost.shared_links the loads are both_ways(background) first.
+void add_interference(FaultCost& cost, const Topology& topology,
+                      const std::vector<double>& background, double weight);
+
+/// Loads per directed link (Topology::link_id) where each link carries its
+/// own and its reverse's: what a link whose two directions share one
+/// bandwidth carries.
+std::vector<double> both_ways(const Topology& topology, const std::vector<double>& loads);
 
 /// Of the job's link traffic (the sum over links of its link_loads), the
 /// share on links that carry other jobs' traffic: 0 alone, 1 when every

@@ -128,6 +128,7 @@ std::string encode_map_job(const MappingRequest& request, const std::string& str
   out.put_array(extra_links);
   out.put_array(extra_costs);
   out.put<double>(request.fault_cost.link_extra_bytes);
+  out.put<std::uint8_t>(request.fault_cost.shared_links ? 1 : 0);
   out.put_text(strategy);
   out.put<std::uint64_t>(request.parameters.size());
   for (const auto& [key, value] : request.parameters) {
@@ -208,6 +209,9 @@ std::unique_ptr<MapJob> decode_map_job(const std::string& bytes) {
   request.fault_cost.link_extra_bytes = in.get<double>("link cost bytes");
   if (!(request.fault_cost.link_extra_bytes >= 0) || !std::isfinite(request.fault_cost.link_extra_bytes))
     in.fail("link cost bytes");
+  const auto shared_links = in.get<std::uint8_t>("link sharing");
+  if (shared_links > 1) in.fail("link sharing");
+  request.fault_cost.shared_links = shared_links == 1;
   job->strategy = in.get_text("strategy");
   const auto parameter_count = in.get<std::uint64_t>("parameter count");
   if (parameter_count > kMaxParameters) in.fail("too many parameters");

@@ -502,7 +502,7 @@ PlacementInput ServiceState::placement_input(const PlaceRequest& request,
   input.graph = &graph;
   input.fault_cost = settings_.fault_cost;
   if (settings_.interference_weight > 0 && running_links_.known())
-    add_interference(input.fault_cost, running_links_.loads(request.job),
+    add_interference(input.fault_cost, topology_, running_links_.loads(request.job),
                      settings_.interference_weight);
   input.strategy = strategy;
   input.candidates = request.candidates;

@@ -204,6 +204,10 @@ class ConfParser {
       s.fault_cost.penalty = number(0, true, "a number >= 0");
     } else if (key == "InterferenceWeight") {
       s.interference_weight = number(0, true, "a number >= 0");
+    } else if (key == "LinkSharing") {
+      if (v != "split-duplex" && v != "shared")
+        throw error(token.value_column, "bad LinkSharing '" + v + "': expected split-duplex or shared");
+      s.fault_cost.shared_links = v == "shared";
     } else if (key == "MaxGraphBytes") {
       s.max_graph_bytes = integer(1, 1LL << 40, "a positive number of bytes");
     } else if (key == "MaxGraphTasks") {
@@ -269,7 +273,7 @@ const std::vector<std::string>& service_keys() {
   static const std::vector<std::string> keys = {
       "ServiceHost",      "ServicePort",         "ServiceBindAddress", "RequestTimeout", "ServiceWait", "PlacementWait",
       "HeartbeatInterval", "HeartbeatTimeout",   "HeartbeatPortOffset", "HeartbeatSessions", "OutageModel",
-      "DefaultStrategy",  "PlacementBudget",     "LinkCost",            "FaultPenalty",       "InterferenceWeight", "MaxGraphBytes",
+      "DefaultStrategy",  "PlacementBudget",     "LinkCost",            "FaultPenalty",       "InterferenceWeight", "LinkSharing", "MaxGraphBytes",
       "MaxGraphTasks",    "MaxGraphsPerUser",    "PlacementRetention", "MaxConnections",
       "MaxConnectionsPerPeer", "HeaderTimeout",   "MapWorker",          "MapMemoryLimit",
       "MapTimeLimit",     "MapFailure",          "OutageThreshold",    "OnlyFailingNodesFit"};
@@ -294,6 +298,7 @@ std::string setting_text(const ServiceSettings& s, const std::string& name) {
   if (key == "LinkCost") return format_double(s.fault_cost.link_cost);
   if (key == "FaultPenalty") return format_double(s.fault_cost.penalty);
   if (key == "InterferenceWeight") return format_double(s.interference_weight);
+  if (key == "LinkSharing") return s.fault_cost.shared_links ? "shared" : "split-duplex";
   if (key == "MaxGraphBytes") return std::to_string(s.max_graph_bytes);
   if (key == "MaxGraphTasks") return std::to_string(s.max_graph_tasks);
   if (key == "MaxGraphsPerUser") return std::to_string(s.max_graphs_per_user);

@@ -251,6 +251,20 @@ Link Topology::link_of(int id) const {
   return link;
 }
 
+int Topology::reverse_link_id(int id) const {
+  if (id < 0 || id >= link_slot_count())
+    throw Error("link id " + std::to_string(id) + " is not in topology " + join_dims(dims_));
+  const int dimensions = dimension_count();
+  const int from = id / 2 / dimensions, dimension = id / 2 % dimensions;
+  const int direction = id % 2 == 0 ? +1 : -1;
+  int stride = 1;
+  for (int d = 0; d < dimension; ++d) stride *= dims_[d];
+  const int length = dims_[dimension];
+  const int at = from / stride % length;
+  const int to = from + (((at + direction) % length + length) % length - at) * stride;
+  return (to * dimensions + dimension) * 2 + (direction > 0 ? 1 : 0);
+}
+
 int Topology::node_by_name(const std::string& name) const {
   if (sorted_names_.empty()) {  // the default names
     if (name.size() < 2 || name.size() > 11 || name[0] != 'n' || (name[1] == '0' && name.size() > 2))

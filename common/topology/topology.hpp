@@ -81,6 +81,9 @@ class Topology {
   /// an id past the edge names a link that does not exist). Throws Error
   /// outside [0, link_slot_count()).
   Link link_of(int id) const;
+  /// The link_id of the same link travelled the other way (from its `to`
+  /// back to its `from`). Throws Error outside [0, link_slot_count()).
+  int reverse_link_id(int id) const;
 
   const std::string& node_name(int node) const { return names_.at(node); }
   const std::vector<std::string>& node_names() const { return names_; }

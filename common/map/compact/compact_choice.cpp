@@ -5,6 +5,7 @@
 #include <string>
 
 #include "base/error.hpp"
+#include "base/evenly_spread.hpp"
 #include "base/zeroed_scratch.hpp"
 
 namespace tofa {
@@ -57,7 +58,7 @@ class BoxSearch {
         for (int o = on_shell ? 0 : radius; !off_mesh && o <= last; ++o) {
           if (id_part_[0][o] < 0) continue;
           const int node = row + id_part_[0][o];
-          failing_seen_ += !outage_.empty() && outage_[node] > 0;
+          failing_seen_ += may_fail(node, outage_);
           if (failing_seen_ > max_failing) return kUnreached;
           if (usable_[node] && !take(node)) return radius;
         }
@@ -114,7 +115,7 @@ struct Box {
 Placement compact_choice(const Topology& topology, const TaskLimits& limits,
                          const std::vector<double>& outage, int tasks, int min_nodes,
                          int max_nodes) {
-  const auto fails = [&](int node) { return !outage.empty() && outage[node] > 0; };
+  const auto fails = [&](int node) { return may_fail(node, outage); };
   // Node-sized tables from the thread's scratch (base/zeroed_scratch.hpp):
   // this runs in slurmctld's scheduling pass for every TOFA job.
   struct Listed;
@@ -173,17 +174,9 @@ Placement compact_choice(const Topology& topology, const TaskLimits& limits,
     });
   };
   Box best;
-  const std::size_t corners = std::min<std::size_t>(kCorners, usable_count);
-  const std::size_t step = usable_count / corners;
-  std::vector<int> corner_nodes;  // spread evenly over the usable nodes in list order
-  std::size_t rank = 0;
-  for (int node : limits.nodes) {
-    if (!usable[node]) continue;
-    if (rank >= step / 2 && (rank - step / 2) % step == 0 && corner_nodes.size() < corners)
-      corner_nodes.push_back(node);
-    ++rank;
-  }
-  for (int corner : corner_nodes) {
+  const std::vector<int> corners = evenly_spread(
+      limits.nodes, [&](int node) { return usable[node] != 0; }, usable_count, kCorners);
+  for (int corner : corners) {
     const int radius = box_from(corner, best.failing == 0 ? best.radius : kUnreached - 1,
                                 best.failing, nullptr);
     if (radius == kUnreached) continue;

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <limits>
+#include <numeric>
 
+#include "base/evenly_spread.hpp"
 #include "base/zeroed_scratch.hpp"
 
 namespace tofa {
@@ -69,7 +71,7 @@ class BallSearch {
     for (int hops = 0; !frontier_.empty() && hops <= max_hops; ++hops) {
       next_.clear();
       for (int node : frontier_) {
-        failing_seen_ += may_fail(node);
+        failing_seen_ += may_fail(node, outage_);
         if (failing_seen_ > max_failing) return kUnreached;
         if (usable_[node] && !take(node)) return hops;
         visit_neighbours(node);
@@ -83,8 +85,6 @@ class BallSearch {
   int failing_seen() const { return failing_seen_; }
 
  private:
-  bool may_fail(int node) const { return !outage_.empty() && outage_[node] > 0; }
-
   void visit_neighbours(int node) {
     std::vector<unsigned char>& seen = marks_.seen;
     for (int d = 0; d < topology_.dimension_count(); ++d) {
@@ -132,17 +132,19 @@ std::vector<int> candidate_window(const MappingRequest& request) {
 std::vector<int> fault_free_ball(const MappingRequest& request, int size) {
   check_candidates(request);  // and the outages
   std::vector<int> every_node;
-  if (request.candidate_nodes.empty()) every_node = effective_candidates(request);
+  if (request.candidate_nodes.empty()) {
+    every_node.resize(request.topology->node_count());
+    std::iota(every_node.begin(), every_node.end(), 0);
+  }
   const std::vector<int>& candidates =
       request.candidate_nodes.empty() ? every_node : request.candidate_nodes;
   const std::vector<double>& outage = request.outage;
-  const auto may_fail = [&](int node) { return !outage.empty() && outage[node] > 0; };
   const int needed = nodes_needed(request);
   std::size_t usable_count = 0;
-  for (int node : candidates) usable_count += !may_fail(node);
+  for (int node : candidates) usable_count += !may_fail(node, outage);
   const bool all_usable = static_cast<int>(usable_count) < needed;
   if (all_usable) usable_count = candidates.size();
-  const auto usable_node = [&](int node) { return all_usable || !may_fail(node); };
+  const auto usable_node = [&](int node) { return all_usable || !may_fail(node, outage); };
   if (usable_count <= static_cast<std::size_t>(size)) {
     std::vector<int> usable_list;
     for (int node : candidates)
@@ -152,16 +154,10 @@ std::vector<int> fault_free_ball(const MappingRequest& request, int size) {
   struct Usable;
   std::vector<char>& usable = zeroed_scratch<char, Usable>(request.topology->node_count());
   const ZeroedOnExit<char, std::vector<int>> unmark(usable, candidates);
-  std::vector<int> centers;  // spread evenly over the usable candidates in their order
-  const std::size_t step = usable_count / kWindowCenters;
-  std::size_t rank = 0;
-  for (int node : candidates) {
-    if (!usable_node(node)) continue;
-    usable[node] = 1;
-    if (rank >= step / 2 && (rank - step / 2) % step == 0 && centers.size() < kWindowCenters)
-      centers.push_back(node);
-    ++rank;
-  }
+  for (int node : candidates)
+    if (usable_node(node)) usable[node] = 1;
+  const std::vector<int> centers = evenly_spread(
+      candidates, [&](int node) { return usable[node] == 1; }, usable_count, kWindowCenters);
 
   // The ball around each center that holds the window: the fewest failing
   // nodes in it (routes between its nodes then rarely pass one), then the smallest.

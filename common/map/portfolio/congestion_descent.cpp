@@ -20,6 +20,7 @@ SharedLinkTimes::SharedLinkTimes(const MappingRequest& request) {
   const FaultCost& cost = request.fault_cost;
   others_ = cost.link_extra;
   bytes_per_unit_ = cost.link_extra_bytes;
+  both_ways_ = cost.shared_links;
   if (!any_faulty(request.outage)) return;
   const Topology& topology = *request.topology;
   factor_.assign(topology.link_slot_count(), 1.0);
@@ -44,9 +45,28 @@ double SharedLinkTimes::time(int link, double own) const {
 double SharedLinkTimes::busiest(const MappingRequest& request, const Placement& placement) const {
   if (empty()) return 0;
   double busiest = 0;
-  for (const auto& [link, bytes] : sparse_link_loads(*request.graph, *request.topology, placement))
+  for (const auto& [link, bytes] : own_loads(request, placement))
     busiest = std::max(busiest, time(link, bytes));
   return busiest;
+}
+
+std::vector<std::pair<int, double>> SharedLinkTimes::own_loads(const MappingRequest& request,
+                                                               const Placement& placement) const {
+  std::vector<std::pair<int, double>> loads =
+      sparse_link_loads(*request.graph, *request.topology, placement);
+  if (!both_ways_) return loads;
+  const std::size_t directed = loads.size();
+  for (std::size_t i = 0; i < directed; ++i)
+    loads.emplace_back(request.topology->reverse_link_id(loads[i].first), loads[i].second);
+  std::sort(loads.begin(), loads.end());
+  std::size_t kept = 0;
+  for (const auto& [link, bytes] : loads)
+    if (kept > 0 && loads[kept - 1].first == link)
+      loads[kept - 1].second += bytes;
+    else
+      loads[kept++] = {link, bytes};
+  loads.resize(kept);
+  return loads;
 }
 
 namespace {
@@ -71,7 +91,7 @@ class CongestionSearch {
         touched_mark_(own_.size(), 0) {
     for (int task = 0; task < static_cast<int>(placement_.size()); ++task)
       on_node_[placement_[task]].push_back(task);
-    for (const auto& [link, bytes] : sparse_link_loads(graph_, topology_, placement_)) {
+    for (const auto& [link, bytes] : times_.own_loads(request, placement_)) {
       own_[link] = bytes;
       total_ += square(times_.time(link, bytes));
     }
@@ -157,12 +177,17 @@ class CongestionSearch {
   void add_route(int from, int to, double bytes) {
     topology_.route_link_ids(from, to, route_);
     for (int link : route_) {
-      if (!touched_mark_[link]) {
-        touched_mark_[link] = 1;
-        touched_.push_back(link);
-      }
-      change_[link] += bytes;
+      add_to_link(link, bytes);
+      if (times_.both_ways()) add_to_link(topology_.reverse_link_id(link), bytes);
     }
+  }
+
+  void add_to_link(int link, double bytes) {
+    if (!touched_mark_[link]) {
+      touched_mark_[link] = 1;
+      touched_.push_back(link);
+    }
+    change_[link] += bytes;
   }
 
   double trial_change() const {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "map/mapper.hpp"
@@ -26,11 +27,18 @@ class SharedLinkTimes {
   double time(int link, double own) const;
   /// The largest time over the links the placement's routes use; 0 when empty.
   double busiest(const MappingRequest& request, const Placement& placement) const;
+  /// The placement's bytes per link (sparse, link id order), each link with
+  /// its reverse's too when the links are shared both ways.
+  std::vector<std::pair<int, double>> own_loads(const MappingRequest& request,
+                                                const Placement& placement) const;
+  /// Whether a link carries its reverse's bytes too (FaultCost::shared_links).
+  bool both_ways() const { return both_ways_; }
 
  private:
   std::shared_ptr<const std::vector<double>> others_;  // link_extra
   double bytes_per_unit_ = 0;                          // link_extra_bytes
   std::vector<double> factor_;                         // empty: all 1
+  bool both_ways_ = false;
 };
 
 /// Local descent from `start`: each task moved to a free slot of a

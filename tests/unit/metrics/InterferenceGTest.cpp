@@ -2,6 +2,7 @@
 // job's traffic that meets them, and auto steering around them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -38,15 +39,56 @@ TEST(Interference, LinkCostsScaleWithTheMeanLoadOfLoadedLinks) {
 // auto ranks by the busiest link in bytes: a unit of link cost stands for
 // mean load / weight bytes (here a cost of 1 for 20 bytes at weight 2 is 10).
 TEST(Interference, AddInterferenceKeepsTheBytesAUnitOfCostStandsFor) {
+  const tofa::Topology ring = ring8();
+  std::vector<double> background(ring.link_slot_count(), 0.0);
+  background[plus_link(ring, 0)] = 10;
+  background[plus_link(ring, 1)] = 30;
   tofa::FaultCost cost;
-  tofa::add_interference(cost, {0, 10, 30}, 2.0);
+  tofa::add_interference(cost, ring, background, 2.0);
   ASSERT_TRUE(cost.link_extra);
-  EXPECT_EQ(*cost.link_extra, (std::vector<double>{0, 1.0, 3.0}));
+  EXPECT_EQ((*cost.link_extra)[plus_link(ring, 0)], 1.0);
+  EXPECT_EQ((*cost.link_extra)[plus_link(ring, 1)], 3.0);
   EXPECT_EQ(cost.link_extra_bytes, 10.0);
-  EXPECT_EQ((*cost.link_extra)[2] * cost.link_extra_bytes, 30.0);
-  tofa::add_interference(cost, {0, 0, 0}, 2.0);
+  tofa::add_interference(cost, ring, std::vector<double>(ring.link_slot_count(), 0.0), 2.0);
   EXPECT_FALSE(cost.link_extra);
   EXPECT_EQ(cost.link_extra_bytes, 0.0);
+}
+
+TEST(Interference, ReverseLinkIdIsTheSameLinkTheOtherWay) {
+  for (const char* spec : {"torus:8", "torus:4x3x5", "mesh:3x4", "torus:2x6"}) {
+    const tofa::Topology topology = tofa::Topology::from_spec(spec);
+    for (int node = 0; node < topology.node_count(); ++node)
+      for (int next : topology.neighbours(node)) {
+        const tofa::Link there = topology.route(node, next).links.at(0);
+        const int back = topology.reverse_link_id(topology.link_id(there));
+        const tofa::Link link = topology.link_of(back);
+        EXPECT_EQ(link.from, next) << spec;
+        EXPECT_EQ(link.to, node) << spec;
+        EXPECT_EQ(link.dimension, there.dimension) << spec;
+        EXPECT_EQ(topology.reverse_link_id(back), topology.link_id(there)) << spec;
+      }
+    EXPECT_THROW(topology.reverse_link_id(topology.link_slot_count()), tofa::Error);
+  }
+}
+
+// With LinkSharing=shared a link's load counts both directions: traffic
+// 1 -> 0 loads the link 0 -> 1 too.
+TEST(Interference, SharedLinksCountTheOtherDirectionsLoad) {
+  const tofa::Topology ring = ring8();
+  std::vector<double> background(ring.link_slot_count(), 0.0);
+  const int forward = plus_link(ring, 0);
+  background[ring.reverse_link_id(forward)] = 40;
+  const std::vector<double> both = tofa::both_ways(ring, background);
+  EXPECT_EQ(both[forward], 40.0);
+  EXPECT_EQ(both[ring.reverse_link_id(forward)], 40.0);
+  EXPECT_EQ(std::count_if(both.begin(), both.end(), [](double l) { return l > 0; }), 2);
+  tofa::FaultCost split, shared;
+  shared.shared_links = true;
+  tofa::add_interference(split, ring, background, 1.0);
+  tofa::add_interference(shared, ring, background, 1.0);
+  EXPECT_EQ((*split.link_extra)[forward], 0.0);
+  EXPECT_EQ((*shared.link_extra)[forward], 1.0);
+  EXPECT_THROW(tofa::both_ways(ring, {1.0}), tofa::Error);
 }
 
 TEST(Interference, EquationOneAddsTheLinkCostsAlongTheRoute) {

@@ -26,7 +26,7 @@ struct RingJob {
   // Another job's bytes on every link of the routes between `a` and `b`.
   void others_between(int a, int b, double bytes) {
     const tofa::CommGraph other = tofa::CommGraph::from_directed_edges(2, {{0, 1, 2 * bytes, 1}});
-    tofa::add_interference(request.fault_cost, tofa::link_loads(other, ring, {a, b}), 1.0);
+    tofa::add_interference(request.fault_cost, ring, tofa::link_loads(other, ring, {a, b}), 1.0);
   }
 };
 
@@ -40,6 +40,26 @@ TEST(CongestionDescent, OthersDelayAFlowByAtMostItsOwnBytes) {
   EXPECT_DOUBLE_EQ(times.time(job.link(4, 5), 500), 500);  // a link they do not use
   EXPECT_DOUBLE_EQ(times.busiest(job.request, {0, 1}), 800);
   EXPECT_DOUBLE_EQ(times.busiest(job.request, {4, 5}), 500);
+}
+
+// Another job's 600 bytes go 1 -> 0 only. On split-duplex links the job's
+// 500 bytes 0 -> 1 do not meet them; on shared links both directions of
+// the job (1000 bytes) meet all 600.
+TEST(CongestionDescent, SharedLinksAddBothDirections) {
+  for (bool shared : {false, true}) {
+    RingJob job;
+    job.request.fault_cost.shared_links = shared;
+    std::vector<double> others(job.ring.link_slot_count(), 0.0);
+    others[job.link(1, 0)] = 600;
+    tofa::add_interference(job.request.fault_cost, job.ring, others, 1.0);
+    const tofa::SharedLinkTimes times(job.request);
+    EXPECT_EQ(times.both_ways(), shared);
+    EXPECT_DOUBLE_EQ(times.time(job.link(0, 1), 500), shared ? 1000 : 500);
+    EXPECT_DOUBLE_EQ(times.busiest(job.request, {0, 1}), shared ? 1600 : 1000);
+    const auto own = times.own_loads(job.request, {0, 1});
+    ASSERT_EQ(own.size(), 2u);
+    EXPECT_DOUBLE_EQ(own[0].second, shared ? 1000 : 500);
+  }
 }
 
 TEST(CongestionDescent, ALinkNextToAFailingNodeCostsThePenaltyMore) {

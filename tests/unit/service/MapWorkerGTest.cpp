@@ -206,10 +206,12 @@ TEST(MapJobCodec, OtherJobsLinkCostsTravelWithTheirByteScale) {
   extra[3] = 2.5;
   job.request.fault_cost.link_extra = std::make_shared<const std::vector<double>>(extra);
   job.request.fault_cost.link_extra_bytes = 400;
+  job.request.fault_cost.shared_links = true;
   const auto decoded = tofa::service::decode_map_job(tofa::service::encode_map_job(job.request, "auto"));
   ASSERT_TRUE(decoded->request.fault_cost.link_extra);
   EXPECT_EQ(*decoded->request.fault_cost.link_extra, extra);
   EXPECT_EQ(decoded->request.fault_cost.link_extra_bytes, 400);
+  EXPECT_TRUE(decoded->request.fault_cost.shared_links);
 }
 
 TEST(MapJobCodec, RoundTripAndEveryTruncationIsRefused) {

@@ -66,6 +66,17 @@ TEST(TofaConfTest, ConnectionLimitsAndHeaderTimeout) {
             "tofa.conf:4:15: bad HeaderTimeout '-1': expected seconds > 0");
 }
 
+TEST(TofaConfTest, LinkSharing) {
+  std::istringstream split("Dims=2x2\nNodeName=a[1-4]\n");
+  EXPECT_FALSE(parse_tofa_conf(split, "tofa.conf").settings.fault_cost.shared_links);
+  std::istringstream shared("Dims=2x2\nNodeName=a[1-4]\nLinkSharing=shared\n");
+  const ServiceSettings s = parse_tofa_conf(shared, "tofa.conf").settings;
+  EXPECT_TRUE(s.fault_cost.shared_links);
+  EXPECT_EQ(setting_text(s, "linksharing"), "shared");
+  EXPECT_EQ(parse_error("LinkSharing=half\n"),
+            "tofa.conf:1:13: bad LinkSharing 'half': expected split-duplex or shared");
+}
+
 TEST(TofaConfTest, ServiceKeysAnywhereCaseInsensitive) {
   std::istringstream in(
       "heartbeatinterval=0.25 HEARTBEATTIMEOUT=0.5  # fast\n"
@@ -99,7 +110,7 @@ TEST(TofaConfTest, ErrorsNameFileLineAndColumn) {
             "tofa.conf:2:3: unknown key 'Foo': expected Dims, Wrap, CoresPerNode, NodeName, "
             "Coord, ServiceHost, ServicePort, ServiceBindAddress, RequestTimeout, ServiceWait, PlacementWait, "
             "HeartbeatInterval, HeartbeatTimeout, HeartbeatPortOffset, HeartbeatSessions, OutageModel, "
-            "DefaultStrategy, PlacementBudget, LinkCost, FaultPenalty, InterferenceWeight, MaxGraphBytes, MaxGraphTasks, "
+            "DefaultStrategy, PlacementBudget, LinkCost, FaultPenalty, InterferenceWeight, LinkSharing, MaxGraphBytes, MaxGraphTasks, "
             "MaxGraphsPerUser, PlacementRetention, MaxConnections, MaxConnectionsPerPeer, "
             "HeaderTimeout, MapWorker, MapMemoryLimit, MapTimeLimit, MapFailure, OutageThreshold or "
             "OnlyFailingNodesFit");
