@@ -238,10 +238,12 @@ void print_shared_traffic(const Options& options, const tofa::Topology& topology
                           const tofa::CommGraph& graph, const std::vector<double>& background,
                           const std::vector<Result>& results) {
   if (background.empty()) return;
+  const std::vector<double> others =
+      options.link_sharing == "shared" ? tofa::both_ways(topology, background) : background;
   for (const Result& r : results)
     std::printf("%s: %.1f%% of its link traffic on links the %zu background job(s) use\n",
                 r.strategy.c_str(),
-                100 * tofa::shared_traffic_fraction(graph, topology, r.placement, background),
+                100 * tofa::shared_traffic_fraction(graph, topology, r.placement, others),
                 options.background.size());
 }
 

@@ -39,11 +39,22 @@ std::vector<double> RunningLinks::loads(std::optional<unsigned> except) const {
   return total;
 }
 
-std::vector<int> RunningLinks::jobs_per_link() const {
+std::vector<int> RunningLinks::jobs_per_link(const Topology* both_ways_in) const {
   std::lock_guard<std::mutex> lock(mutex_);
   std::vector<int> count(known_ ? link_slots_ : 0, 0);
-  for (const auto& entry : jobs_)
-    for (const auto& [link, bytes] : entry.second.links) ++count[link];
+  std::vector<unsigned> last_counted(count.size(), 0);  // 1 + the job's index
+  unsigned index = 0;
+  for (const auto& entry : jobs_) {
+    ++index;
+    for (const auto& [link, bytes] : entry.second.links) {
+      const int reverse = both_ways_in ? both_ways_in->reverse_link_id(link) : link;
+      for (const int l : {link, reverse})
+        if (last_counted[l] != index) {
+          last_counted[l] = index;
+          ++count[l];
+        }
+    }
+  }
   return count;
 }
 

@@ -35,7 +35,9 @@ class RunningLinks {
   /// jobs in job order, `except` left out; empty before update() ran.
   std::vector<double> loads(std::optional<unsigned> except = std::nullopt) const;
   /// How many running jobs use each directed link; empty before update() ran.
-  std::vector<int> jobs_per_link() const;
+  /// With `both_ways_in`, a job on either direction of a link counts on both
+  /// (LinkSharing=shared).
+  std::vector<int> jobs_per_link(const Topology* both_ways_in = nullptr) const;
   /// The job's own bytes per link (sparse, link id order); empty if not running.
   std::vector<std::pair<int, double>> job_links(unsigned job) const;
 

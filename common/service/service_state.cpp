@@ -310,11 +310,14 @@ void ServiceState::set_running_jobs(const std::vector<unsigned>& jobs) {
 }
 
 std::vector<ServiceState::LinkLoad> ServiceState::busiest_links(int top) const {
-  const std::vector<double> loads = running_links_.loads();
-  const std::vector<int> jobs = running_links_.jobs_per_link();
+  // With LinkSharing=shared a link is listed once, with both directions' bytes.
+  const bool shared = settings_.fault_cost.shared_links;
+  std::vector<double> loads = running_links_.loads();
+  if (shared && !loads.empty()) loads = both_ways(topology_, loads);
+  const std::vector<int> jobs = running_links_.jobs_per_link(shared ? &topology_ : nullptr);
   std::vector<int> order;
-  for (std::size_t l = 0; l < loads.size(); ++l)
-    if (loads[l] > 0) order.push_back(static_cast<int>(l));
+  for (int l = 0; l < static_cast<int>(loads.size()); ++l)
+    if (loads[l] > 0 && (!shared || l <= topology_.reverse_link_id(l))) order.push_back(l);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return loads[a] > loads[b]; });
   if (top > 0 && static_cast<int>(order.size()) > top) order.resize(top);
   std::vector<LinkLoad> out;
@@ -328,7 +331,8 @@ std::vector<ServiceState::LinkLoad> ServiceState::busiest_links(int top) const {
 std::optional<double> ServiceState::shared_traffic(unsigned job) const {
   const std::vector<std::pair<int, double>> own = running_links_.job_links(job);
   if (own.empty()) return std::nullopt;
-  return shared_share(own, running_links_.loads(job));
+  const std::vector<double> others = running_links_.loads(job);
+  return shared_share(own, settings_.fault_cost.shared_links ? both_ways(topology_, others) : others);
 }
 
 GraphUpload ServiceState::upload_graph(uid_t uid, const std::string& name,

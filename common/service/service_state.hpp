@@ -109,9 +109,11 @@ class ServiceState {
   };
   /// The running jobs' busiest links, busiest first (at most `top`; 0: all
   /// loaded links). Empty until slurmctld has reported the running jobs.
+  /// With LinkSharing=shared each link once, carrying both directions' bytes.
   std::vector<LinkLoad> busiest_links(int top) const;
-  /// Share of the job's link traffic on links other running jobs use; none
-  /// when the job is not known to run.
+  /// Share of the job's link traffic on links other running jobs use (in
+  /// either direction with LinkSharing=shared); none when the job is not
+  /// known to run.
   std::optional<double> shared_traffic(unsigned job) const;
   static constexpr double kReferenceGrace = 30;
   /// Graphs uid may see (copies; `graph` left null).

@@ -30,8 +30,10 @@ const char* const kRing = "0 1 100\n1 2 100\n2 3 100\n3 0 100\n";
 
 class RunningLinksTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    std::istringstream in(std::string("Dims=4x4x4\nNodeName=n[0-63]\n") + tofa_test::map_worker_line());
+  void SetUp() override { start(""); }
+  void start(const std::string& extra_conf) {
+    std::istringstream in(std::string("Dims=4x4x4\nNodeName=n[0-63]\n") + extra_conf +
+                          tofa_test::map_worker_line());
     TofaConf parsed = parse_tofa_conf(in, "tofa.conf");
     char dir[] = "/tmp/tofa-running-links.XXXXXX";
     ASSERT_NE(mkdtemp(dir), nullptr);
@@ -42,11 +44,12 @@ class RunningLinksTest : public ::testing::Test {
               "OK id=g1 tasks=4 existing=0");
     ring_ = tofa::CommGraph::from_directed_edges(4, {{0, 1, 100, 1}, {1, 2, 100, 1}, {2, 3, 100, 1}, {3, 0, 100, 1}});
   }
-  void TearDown() override { std::system(("rm -rf " + dir_).c_str()); }
+  void TearDown() override { remove_dir(); }
+  void remove_dir() { std::system(("rm -rf " + dir_).c_str()); }
 
-  void record(unsigned job, const std::string& nodes) {
+  void record(unsigned job, const std::string& nodes, const std::string& graph = "g1") {
     const std::string reply = handle_request(
-        *state_, "RECORD graph=g1 job=" + std::to_string(job) + " nodes=" + nodes, kAlice);
+        *state_, "RECORD graph=" + graph + " job=" + std::to_string(job) + " nodes=" + nodes, kAlice);
     ASSERT_EQ(reply.rfind("OK", 0), 0u) << reply;
   }
   /// LINKS top=0, as (from, to) -> bytes.
@@ -129,6 +132,37 @@ TEST_F(RunningLinksTest, JobSaysHowMuchOfItsTrafficSharesLinks) {
   EXPECT_EQ(top.field("count"), "1");
   EXPECT_NE(top.body.find("jobs=2"), std::string::npos) << top.body;  // the shared link is the busiest
   EXPECT_EQ(handle_request(*state_, "LINKS top=x", kAlice), "ERROR top=x: expected 0 to 16777216");
+}
+
+TEST_F(RunningLinksTest, SharedLinksCountBothDirections) {
+  // Two pairs on the diagonals of the square n0 n1 n5 n4: dimension-ordered
+  // routes take each pair round the square, one pair each way.
+  const auto run_diagonals = [&] {
+    const std::string upload = handle_request(*state_, "UPLOAD_GRAPH name=pair\n0 1 100\n", kAlice);
+    ASSERT_EQ(upload.rfind("OK id=g2 ", 0), 0u) << upload;
+    record(50, "n0,n5", "g2");
+    record(51, "n1,n4", "g2");
+    state_->set_running_jobs({50, 51});
+  };
+  const auto shared = [&] {
+    return parse_message(handle_request(*state_, "JOB job=50", kAlice)).field("shared_traffic");
+  };
+  run_diagonals();
+  EXPECT_EQ(shared(), "0");
+  EXPECT_EQ(reported().size(), 8u);  // each direction its own link, one job each
+
+  state_.reset();
+  remove_dir();
+  start("LinkSharing=shared\n");
+  run_diagonals();
+  EXPECT_EQ(shared(), "1");
+  const LinkMap links = reported();
+  ASSERT_EQ(links.size(), 4u);  // each link once, with both directions' bytes
+  const double one_way = links.begin()->second / 2;
+  for (const auto& [link, bytes] : links) EXPECT_EQ(bytes, 2 * one_way) << link.first << "-" << link.second;
+  EXPECT_GT(one_way, 0);
+  EXPECT_NE(parse_message(handle_request(*state_, "LINKS top=1", kAlice)).body.find("jobs=2"),
+            std::string::npos);
 }
 
 }  // namespace
