@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 extern void *__libc_malloc(size_t);
@@ -37,9 +39,15 @@ static void *shared(size_t bytes) {
     fd = open(path ? path : "/dev/shm/tofa-shared-arrays", O_RDWR | O_CREAT, 0600);
   }
   if (fd >= 0 && bytes >= min_bytes) {
+    /* Grown under a lock and never shrunk: ranks allocate different sizes
+     * at once, and a file cut below another rank's mapping kills that rank
+     * with SIGBUS on its next touch. */
     if (bytes > file_bytes) {
-      off_t size = lseek(fd, 0, SEEK_END);
-      if ((size_t)size < bytes && ftruncate(fd, (off_t)bytes) != 0) goto out;
+      struct stat st;
+      const int grown = flock(fd, LOCK_EX) == 0 && fstat(fd, &st) == 0 &&
+                        ((size_t)st.st_size >= bytes || ftruncate(fd, (off_t)bytes) == 0);
+      flock(fd, LOCK_UN);
+      if (!grown) goto out;
       file_bytes = bytes;
     }
     for (int i = 0; i < MAX_BLOCKS; ++i)
