@@ -183,12 +183,28 @@ def summarize(doc):
             worse += v["batch_completion_time"] > blind["batch_completion_time"] * (1 + 1e-9)
         mean = sum(means) / len(means)
         spread = (sum((m - mean) ** 2 for m in means) / (len(means) - 1)) ** 0.5 if len(means) > 1 else 0.0
-        rows.append({"variant": label, "mean_job_time_change": mean,
+        rows.append({"variant": label, "weight": v["weight"], "mean_job_time_change": mean,
                      "mean_job_time_change_stderr": spread / len(means) ** 0.5,
                      "per_scenario_mean_change": means, "all_jobs_mean_change": sum(all_means) / len(all_means),
                      "completion_change": sum(completions) / len(completions),
                      "scenarios_with_higher_completion": worse, "shared_traffic_percent": sum(shared) / len(shared)})
     return rows
+
+
+def against_blind(rows):
+    """The aware weights' means against blind's, as their standard errors
+    tell them apart: "weights 0.25 and 1 within two standard errors of blind, ..."."""
+    verdicts = {"better than blind by more than two standard errors": [],
+                "within two standard errors of blind": [],
+                "worse than blind by more than two standard errors": []}
+    for r in rows:
+        if r["weight"] is None:
+            continue
+        mean, error = r["mean_job_time_change"], 2 * r["mean_job_time_change_stderr"]
+        verdict = list(verdicts)[0 if mean < -error else 2 if mean > error else 1]
+        verdicts[verdict].append(f"{r['weight']:g}")
+    return ", ".join(f"weight{'s' if len(ws) > 1 else ''} {' and '.join(ws)} {verdict}"
+                     for verdict, ws in verdicts.items() if ws)
 
 
 def interference_ceiling(doc):
@@ -241,10 +257,11 @@ def markdown(doc, rows, interconnect):
               f"{interconnect['interference_ceiling_percent']:+.1f}% against at once:", ""]
     lines += table(interconnect["summary"], n)
     lines += ["", "Why aware is not the default: it gains where the network is the one it models (the second "
-              "table), not on SimGrid's defaults, even with both directions of a link counted "
-              "(LinkSharing=shared). There the mix's longest job, the ring allreduce, is slowed by whichever of "
+              f"table: {against_blind(interconnect['summary'])}), not on SimGrid's defaults, even with both "
+              f"directions of a link counted (LinkSharing=shared; the first table: {against_blind(rows)}). "
+              "There the mix's longest job, the ring allreduce, is slowed by whichever of "
               "its links meets a longer-running flow, and which it meets changes with the few placements `auto` "
-              "tries within its budget: the per-scenario spread is wide and the mean does not follow the weight. "
+              "tries within its budget, so the per-scenario spread is wide. "
               "A job steered off the loaded links also leaves the jobs after it a more scattered set of free "
               "nodes, and the bytes of a whole run stand in for loads that change in time; TCP's "
               "acknowledgements load each flow's way back too. `InterferenceWeight` therefore stays 0 "

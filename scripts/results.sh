@@ -16,9 +16,10 @@
 # rejects too. A block that fails, or whose requirements (root, a Slurm
 # build, ...) are missing, leaves its README block and docs as they were;
 # the others still run, and the exit status is 1.
-# The whole set took about 80 minutes on the project's 2-core machine at
-# da70f80 (sim 33 minutes with its recordings, harness 24, contended stream
-# 8.5); run it on an idle machine, as root, with the tree built.
+# The whole set took about 75 minutes on the project's 2-core machine at
+# 38b94ff/724a9ef (sim 29 minutes with its recordings, harness 22,
+# interference 7, the nine others 16); run it on an idle machine, as root,
+# with the tree built.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 blocks=(python3 scripts/results-blocks.py)
@@ -31,7 +32,7 @@ while [ $# -gt 0 ]; do
     --list) exec "${blocks[@]}" list ;;
     --quick) quick=yes ;;
     --allow-dirty) allow_dirty=yes ;;
-    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "results.sh: unknown argument $1" >&2; usage ;;
   esac
   shift
