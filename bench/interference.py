@@ -203,7 +203,9 @@ def against_blind(rows):
         mean, error = r["mean_job_time_change"], 2 * r["mean_job_time_change_stderr"]
         verdict = list(verdicts)[0 if mean < -error else 2 if mean > error else 1]
         verdicts[verdict].append(f"{r['weight']:g}")
-    return ", ".join(f"weight{'s' if len(ws) > 1 else ''} {' and '.join(ws)} {verdict}"
+    def listed(ws):
+        return ws[0] if len(ws) == 1 else f"{', '.join(ws[:-1])} and {ws[-1]}"
+    return ", ".join(f"weight{'s' if len(ws) > 1 else ''} {listed(ws)} {verdict}"
                      for verdict, ws in verdicts.items() if ws)
 
 
