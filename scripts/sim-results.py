@@ -24,7 +24,9 @@ Ranks keep each application's own order: LAMMPS's MPI_Cart_create grid (z
 fastest), DT's graph node v on rank v; default-slurm puts rank i on the i-th
 node. --full is the seed's sizes (LAMMPS replays STEPS time steps);
 --quick only checks the pipeline. Independent simulations run in parallel,
---jobs (default: the core count); recordings run one at a time.
+--jobs (default: the core count); recordings run one at a time, and are
+kept in --recordings-cache for later runs of the same sources, binaries and
+MPI, which replay them instead of recording again.
 """
 
 import argparse
@@ -66,10 +68,11 @@ DEFAULT_MODEL = MODELS[0]
 # 1e-3: a recorded second becomes a thousandth of a flop): DT's network
 # time alone, all a placement can change.
 NETWORK_ONLY = ("shared", "on", "network only")
-# The opposite: a network that costs nothing (links of 1 PB/s, no latency):
-# the computation's critical path, which no placement can beat. A job's
-# time on it bounds every placement's from below.
-FREE_NETWORK = ("shared", "on", "free network")
+# The floor: a link of its own between every two nodes, a lane each way, no
+# acknowledgement traffic (tofa-sim --routing direct). Every message of any
+# placement on the torus crosses at least one such link and shares it at
+# least as much, so a job's time on it bounds every placement's from below.
+DIRECT_NETWORK = ("split-duplex", "off", "direct links")
 SIZES = {
     "full": {"dt": [("bh", "C"), ("wh", "C"), ("sh", "B")], "lammps": [32, 64, 128, 256],
              "steps": 5, "arrangements": ARRANGEMENTS, "batch_args": [], "batch_lammps": 64,
@@ -81,6 +84,7 @@ SIZES = {
               "mix": [("dt", "bh", "S"), ("lammps", 8), ("dt", "sh", "S")], "share_batches": 2},
 }
 OUTAGE = 0.02
+RECORDINGS_CACHE = "/var/cache/tofa/sim-recordings"
 SHARE_FAILING = 16
 DEFAULT_STRATEGY = "?"  # set in main from tofa-map --help
 
@@ -167,14 +171,14 @@ def app_name(app):
 
 def model_args(model):
     extra = {NETWORK_ONLY: ["--cpu-speed", "1e-3"],
-             FREE_NETWORK: ["--bandwidth", "1000TBps", "--latency", "0s"]}
+             DIRECT_NETWORK: ["--routing", "direct"]}
     return ["--link-sharing", model[0], "--crosstraffic", model[1]] + extra.get(tuple(model), [])
 
 
 def model_name(model):
     return f"{model[0]} links, cross-traffic {model[1]}" + {
         NETWORK_ONLY: ", computation not replayed",
-        FREE_NETWORK: ", a network that costs nothing"}.get(tuple(model), "")
+        DIRECT_NETWORK: ", a link between every two nodes"}.get(tuple(model), "")
 
 
 def values_of(out):
@@ -185,9 +189,10 @@ def values_of(out):
 
 
 class Work:
-    def __init__(self, tmp, size):
+    def __init__(self, tmp, size, recordings_cache):
         self.tmp = tmp
         self.size = size
+        self.recordings_cache = recordings_cache  # None: record every run afresh
         self.recordings = {}  # app key -> sim_recordings.record()'s result
         self.placements = {}  # (arrangement, app key, strategy) -> (hostfile, metrics)
         self.mix_times = {}  # the mix's placements -> its jobs' times run at once
@@ -197,11 +202,10 @@ class Work:
         dt_binary = sim_recordings.npb_dt_binary()
         out = os.path.join(self.tmp, "recordings")
         for app in apps:
-            start = time.time()
-            info = sim_recordings.record(app, out, TOFA_SIM, dt_binary)
-            info["record_seconds"] = time.time() - start
+            info = sim_recordings.record(app, out, TOFA_SIM, dt_binary, self.recordings_cache)
             self.recordings[app_key(app)] = info
-            progress.finished(f"recorded {app_name(app)}")
+            progress.finished(f"{'cached recording of' if info['cached'] else 'recorded'} "
+                              f"{app_name(app)}")
 
     def trace_args(self, app):
         info = self.recordings[app_key(app)]
@@ -376,8 +380,9 @@ def plan(size):
     dt, lammps = dt_apps(size), lammps_apps(size)
     singles = [("8x8x8", a, s, m) for a in dt for s in STRATEGIES for m in MODELS + [NETWORK_ONLY]]
     singles += [("8x8x8", a, s, DEFAULT_MODEL) for a in lammps for s in STRATEGIES]
-    # The floors: each batch's application on a free network (any placement).
-    singles += [("8x8x8", a, "default-slurm", FREE_NETWORK) for a in (dt[0], batch_lammps(size))]
+    # The floors: each batch's and mix job's application on direct links (any placement).
+    floors = {app_key(a): a for a in [dt[0], batch_lammps(size)] + mix_apps(size)}
+    singles += [("8x8x8", a, "default-slurm", DIRECT_NETWORK) for a in floors.values()]
     singles += [(arr, lammps[-1], s, DEFAULT_MODEL) for arr in size["arrangements"][1:]
                 for s in TABLE1_STRATEGIES]
     batches = [(dt[0], s, 16, m) for m in MODELS for s in BATCH_STRATEGIES]
@@ -394,14 +399,14 @@ def recorded_apps(size):
     return list(unique.values())
 
 
-def run_all(jobs, size):
+def run_all(jobs, size, recordings_cache):
     singles, batches = plan(size)
     apps = recorded_apps(size)
     progress = Progress(len(apps) + len(singles) + len(batches) + len(SHARE_STRATEGIES)
                         + len(SHARE_BATCH_STRATEGIES) * size["share_batches"])
     results = {"singles": [], "batches": [], "share": [], "share_batches": []}
     with tempfile.TemporaryDirectory(prefix="tofa-sim-results.") as tmp:
-        work = Work(tmp, size)
+        work = Work(tmp, size, recordings_cache)
         work.record_all(apps, progress)
         results["recordings"] = [{"app": a, **{k: v for k, v in work.recordings[app_key(a)].items()
                                                if k != "trace"}} for a in apps]
@@ -637,11 +642,11 @@ def goal_table(doc):
     reduction, its abort ratio at most the seed's TOFA; `tofa` within 5 points
     of the seed; on the shared torus the default's mean job time 15% lower."""
     lines = ["| scenario | goal | " + f"`{DEFAULT_STRATEGY}` (default) | `tofa` (the seed's) | "
-             "floor: no aborts, free network |", "|---|---|---|---|---:|"]
+             "floor: no aborts, a link between every two nodes |", "|---|---|---|---|---:|"]
     dt3a = singles(doc)
     app = dt_apps(doc["size"])[0]
     base = find(dt3a, app=app, strategy="default-slurm")["time"]
-    fastest = find(singles(doc, model=FREE_NETWORK), app=app)["time"]
+    floor = {key: f"{change:+.1f}%" for key, _, _, change in floor_changes(doc)}
     cells = []
     for s in (DEFAULT_STRATEGY, "tofa"):
         change = 100.0 * (find(dt3a, app=app, strategy=s)["time"] / base - 1.0)
@@ -649,7 +654,7 @@ def goal_table(doc):
         met = change <= goal if s != "tofa" else abs(change - goal) <= 5
         cells.append(f"{change:+.1f}% ({'met' if met else 'missed'})")
     lines.append(f"| {app_name(app)}, fault-free (Fig. 3a) | seed {SEED['fig3a_change']:+.0f}%;"
-                 f" `tofa` within 5 points | " + " | ".join(cells) + f" | {pct(fastest, base)} |")
+                 f" `tofa` within 5 points | " + " | ".join(cells) + f" | {floor['fig3a']} |")
     for key, app_kind, failing, figure in BATCH_CASES:
         rows = batch_rows(doc, app_kind, failing)
         bbase = find(rows, strategy="default-slurm")
@@ -667,7 +672,7 @@ def goal_table(doc):
                          f"{ratio:.1f}% ({'met' if met[1] else 'missed'})")
         lines.append(f"| {app_name(bbase['app'])}, {failing} failing nodes ({figure}) | "
                      f"<= {seed_change:+.1f}%, aborts <= {seed_tofa:.1f}%; `tofa` within 5 "
-                     f"points | " + " | ".join(cells) + f" | {pct(batch_floor(doc, bbase), bbase['mean_completion_time'])} |")
+                     f"points | " + " | ".join(cells) + f" | {floor[key]} |")
     summary = share_summary(doc)
     cells = []
     for s in (DEFAULT_STRATEGY, "tofa"):
@@ -675,16 +680,35 @@ def goal_table(doc):
         cells.append(f"{change:+.1f}%" + (f" ({'met' if change <= SHARE_GOAL else 'missed'})"
                                           if s == DEFAULT_STRATEGY else ""))
     lines.append(f"| jobs sharing the torus, mean job time | <= {SHARE_GOAL:+.0f}% | "
-                 + " | ".join(cells) + " | |")
+                 + " | ".join(cells) + f" | {floor['share']} |")
     return "\n".join(lines)
+
+
+def floor_changes(doc):
+    """Per goal (key, scenario, goal %): the floor's change against
+    default-slurm, each job on direct links with no aborts."""
+    direct = lambda a: find(singles(doc, model=DIRECT_NETWORK), app=a)["time"]
+    app = dt_apps(doc["size"])[0]
+    base = find(singles(doc), app=app, strategy="default-slurm")["time"]
+    out = [("fig3a", f"{app_name(app)} fault-free (Fig. 3a)", SEED["fig3a_change"],
+            100.0 * (direct(app) / base - 1.0))]
+    for key, app_kind, failing, figure in BATCH_CASES:
+        bbase = find(batch_rows(doc, app_kind, failing), strategy="default-slurm")
+        out.append((key, f"{app_name(bbase['app'])}, {failing} failing nodes ({figure})",
+                    SEED["batches"][key][0],
+                    100.0 * (batch_floor(doc, bbase) / bbase["mean_completion_time"] - 1.0)))
+    mix = [direct(a) for a in mix_apps(doc["size"])]
+    out.append(("share", "jobs sharing the torus", SHARE_GOAL,
+                100.0 * (sum(mix) / len(mix) / share_summary(doc)["default-slurm"]["mean_time"]
+                         - 1.0)))
+    return out
 
 
 def batch_floor(doc, base):
     """The least a batch can take under any placement: every instance one
-    run (no aborts) as fast as on a network that costs nothing, the
-    computation's critical path alone."""
+    run (no aborts) as fast as on direct links."""
     per_batch = base["instances"] // len(base["batches"])
-    return per_batch * find(singles(doc, model=FREE_NETWORK), app=base["app"])["time"]
+    return per_batch * find(singles(doc, model=DIRECT_NETWORK), app=base["app"])["time"]
 
 
 def why_missed(doc):
@@ -696,14 +720,24 @@ def why_missed(doc):
     lammps = batch_lammps(doc["size"])
     lrows = {r["strategy"]: r for r in singles(doc) if r["app"] == lammps}
     best = max((lrows[s] for s in STRATEGIES), key=lambda r: r["steps_per_second"])
-    free = {a["app"]: find(singles(doc, model=FREE_NETWORK), app=a)["time"] for a in (dt, lammps)}
+    direct = {a["app"]: find(singles(doc, model=DIRECT_NETWORK), app=a)["time"]
+              for a in (dt, lammps)}
+    floors = floor_changes(doc)
+    beyond = [f"{name} ({goal:+.1f}% against a floor of {change:+.1f}%)"
+              for _, name, goal, change in floors if goal < change]
+    within = [name for _, name, goal, change in floors if goal >= change]
     lines = [
-        "- The floor column: each batch's application on a network that costs nothing (links of "
-        "1 PB/s, no latency: the recorded computation and its dependencies alone), every instance "
-        "run once. No placement does better, so a goal below its floor cannot be met on these "
-        f"runs: {app_name(dt)} {free['dt']:.4g} s against the block layout's "
-        f"{full['default-slurm']:.4g} s, {app_name(lammps)} {free['lammps']:.4g} s against "
-        f"{lrows['default-slurm']['time']:.4g} s.",
+        "- The floor column: each job on a network in which every two nodes have a link of their "
+        "own (`tofa-sim --routing direct`: the torus's bandwidth and latency, a lane each way, no "
+        "acknowledgement traffic), every instance run once (no aborts). Any placement on the "
+        "torus sends each message over at least one link as fast, shared with at least the "
+        "flows that share a direct link (the same two nodes' other messages), so no placement "
+        f"does better: {app_name(dt)} {direct['dt']:.4g} s against the block layout's "
+        f"{full['default-slurm']:.4g} s, {app_name(lammps)} {direct['lammps']:.4g} s against "
+        f"{lrows['default-slurm']['time']:.4g} s. "
+        + (f"Goals below their floor, which no placement can meet on these runs: "
+           f"{'; '.join(beyond)}." if beyond else "No goal lies below its floor.")
+        + (f" Within reach of a placement: {', '.join(within)}." if within else ""),
         f"- {app_name(dt)}: the block layout's run takes {full['default-slurm']:.3g} s, of which "
         f"{net['default-slurm']:.3g} s remain when the recorded computation is left out "
         f"(`--cpu-speed 1e-3`, the sensitivity table's last row): the rest is computation on the "
@@ -722,12 +756,21 @@ def why_missed(doc):
     return "\n".join(lines)
 
 
+def recording_note(doc):
+    cached = [r for r in doc["recordings"] if r.get("cached")]
+    if not cached:
+        return ", recordings included"
+    return (f", {len(cached)} of {len(doc['recordings'])} recordings taken from the cache "
+            f"(recording them took {sum(r['record_seconds'] for r in cached):.0f} s)")
+
+
 def recordings_table(doc):
     lines = ["| recording | ranks | replayed | recorded in | trace |", "|---|---:|---|---:|---|"]
     for r in doc["recordings"]:
         window = f"barriers {r['window']} (the time steps)" if r["window"] else "the whole run"
         lines.append(f"| {app_name(r['app'])} | {r['ranks']} | {window} | "
-                     f"{r['record_seconds']:.0f} s | {r['summary'].split(': ', 1)[1]} |")
+                     f"{r['record_seconds']:.0f} s{' (cached)' if r.get('cached') else ''} | "
+                     f"{r['summary'].split(': ', 1)[1]} |")
     return "\n".join(lines)
 
 
@@ -753,7 +796,7 @@ def write_reports(doc, docs_dir, readme_path):
             f"unless stated, 6 Gf hosts, 10 Gbps / 1 us links shared by both directions, "
             f"cross-traffic on (SimGrid's defaults); ranks in each application's own order; "
             f"{size}; `scripts/sim-results.py` took {doc['elapsed_seconds']:.0f} s on "
-            f"{doc['jobs']} parallel jobs. `{DEFAULT_STRATEGY}` is the project's default "
+            f"{doc['jobs']} parallel jobs{recording_note(doc)}. `{DEFAULT_STRATEGY}` is the project's default "
             f"strategy; `tofa` is the seed's.")
     flag = ' --full' if doc['size_name'] == 'full' else ' --quick'
     md = f"""# tofa-sim results: the seed's section 5 on recorded runs
@@ -863,6 +906,9 @@ def main():
                         help="where sim-results.md and the charts go")
     parser.add_argument("--readme", default=os.path.join(ROOT, "docs", "results.md"),
                         help="the doc whose sim section is rewritten ('' for none)")
+    parser.add_argument("--recordings-cache", default=RECORDINGS_CACHE,
+                        help="where recordings are kept for later runs with the same sources, "
+                        f"binaries and MPI ('' to record afresh; default {RECORDINGS_CACHE})")
     parser.add_argument("--report-only", action="store_true",
                         help="rewrite the reports from --json without simulating")
     opts = parser.parse_args()
@@ -872,7 +918,7 @@ def main():
         size_name = "quick" if opts.quick else "full"
         size = SIZES[size_name]
         start = time.time()
-        results = run_all(opts.jobs, size)
+        results = run_all(opts.jobs, size, opts.recordings_cache or None)
         doc_default = default_strategy()
         simgrid = re.search(r"(\d+\.\d+(\.\d+)?)", run(["smpirun", "--version"]))
         doc = {"size_name": size_name, "size": size, "jobs": opts.jobs,

@@ -131,6 +131,36 @@ void write_explicit_zone(std::ostream& out, const Topology& topology, const Plat
   out << "  </zone>\n";
 }
 
+void write_direct_zone(std::ostream& out, const Topology& topology, const PlatformOptions& o) {
+  const int nodes = topology.node_count();
+  const bool shared = o.sharing == LinkSharing::Shared;
+  auto link_of = [shared](int from, int to) {
+    if (shared && from > to) std::swap(from, to);
+    return link_name(Link{from, to, 0, +1}, Routing::Direct);
+  };
+  out << "  <zone id=\"network\" routing=\"Full\">\n";
+  for (int node = 0; node < nodes; ++node)
+    out << "    <host id=\"" << host_name(node) << "\" speed=\"" << exact(o.speed, "f")
+        << "\" core=\"" << topology.cores_per_node() << "\"/>\n";
+  const std::string bandwidth = exact(o.bandwidth, "Bps");
+  const std::string latency = exact(o.latency, "s");
+  for (int from = 0; from < nodes; ++from) {
+    out << "    <link id=\"" << host_name(from) << "_loopback\" bandwidth=\""
+        << exact(o.loopback_bandwidth, "Bps") << "\" latency=\"" << exact(o.loopback_latency, "s")
+        << "\" sharing_policy=\"FATPIPE\"/>\n";
+    for (int to = shared ? from + 1 : 0; to < nodes; ++to)
+      if (to != from)
+        out << "    <link id=\"" << link_of(from, to) << "\" bandwidth=\"" << bandwidth
+            << "\" latency=\"" << latency << "\"/>\n";
+  }
+  for (int from = 0; from < nodes; ++from)
+    for (int to = 0; to < nodes; ++to)
+      out << "    <route src=\"" << host_name(from) << "\" dst=\"" << host_name(to)
+          << "\" symmetrical=\"NO\"><link_ctn id=\""
+          << (to == from ? host_name(from) + "_loopback" : link_of(from, to)) << "\"/></route>\n";
+  out << "  </zone>\n";
+}
+
 }  // namespace
 
 double parse_quantity(const std::string& text, Quantity kind) {
@@ -156,7 +186,20 @@ double parse_quantity(const std::string& text, Quantity kind) {
 Routing parse_routing(const std::string& text) {
   if (text == "zone") return Routing::Zone;
   if (text == "explicit") return Routing::Explicit;
-  throw Error("bad routing '" + text + "': expected 'zone' or 'explicit'");
+  if (text == "direct") return Routing::Direct;
+  throw Error("bad routing '" + text + "': expected 'zone', 'explicit' or 'direct'");
+}
+
+std::string routing_name(Routing routing) {
+  switch (routing) {
+    case Routing::Zone:
+      return "zone";
+    case Routing::Explicit:
+      return "explicit";
+    case Routing::Direct:
+      break;
+  }
+  return "direct";
 }
 
 LinkSharing parse_link_sharing(const std::string& text) {
@@ -176,6 +219,8 @@ Routing default_routing(const Topology& topology) {
 std::string host_name(int node) { return "n" + std::to_string(node); }
 
 std::string link_name(const Link& link, Routing routing) {
+  if (routing == Routing::Direct)
+    return "d" + std::to_string(link.from) + "_" + std::to_string(link.to);
   if (routing == Routing::Explicit)
     return "l" + std::to_string(link.from) + "_" + std::to_string(link.to);
   if (link.direction > 0)
@@ -191,10 +236,17 @@ void write_platform(std::ostream& out, const Topology& topology, const PlatformO
     throw Error("SimGrid 3.32's TorusZone wraps every dimension, " + topology.describe() +
                 " does not: use explicit routing");
   write_header(out, topology, options);
-  if (options.routing == Routing::Zone)
-    write_torus_cluster(out, topology, options);
-  else
-    write_explicit_zone(out, topology, options);
+  switch (options.routing) {
+    case Routing::Zone:
+      write_torus_cluster(out, topology, options);
+      break;
+    case Routing::Explicit:
+      write_explicit_zone(out, topology, options);
+      break;
+    case Routing::Direct:
+      write_direct_zone(out, topology, options);
+      break;
+  }
   out << "</platform>\n";
   if (!out) throw Error("cannot write the platform file");
 }

@@ -17,6 +17,11 @@ enum class Routing {
   /// A Full zone listing every route R(u,v) with one link per direction: any
   /// torus, mesh or mix; the file grows as nodes^2 x hops (8x8x8: 66 MB, loaded in ~3 s).
   Explicit,
+  /// A Full zone in which every two nodes have a link of their own (one per
+  /// direction when split-duplex): one hop for every pair, whatever the
+  /// topology. No placement on any topology routes a message over fewer or
+  /// less shared links, so a run on it is a floor for every placement.
+  Direct,
 };
 
 /// How a link between two nodes carries its two directions.
@@ -51,8 +56,9 @@ enum class Quantity { Speed, Bandwidth, Latency };
 /// is in base units. Throws Error "bad <what> '<text>': ..." otherwise.
 double parse_quantity(const std::string& text, Quantity kind);
 
-/// "zone" or "explicit"; throws Error otherwise.
+/// "zone", "explicit" or "direct"; throws Error otherwise.
 Routing parse_routing(const std::string& text);
+std::string routing_name(Routing routing);
 /// Zone for a full torus, Explicit otherwise.
 Routing default_routing(const Topology& topology);
 
@@ -61,7 +67,8 @@ std::string host_name(int node);
 
 /// Name of the SimGrid link that carries `link` in a split-duplex platform
 /// written with `routing` (TorusZone names each node's + link per dimension;
-/// _UP is used in the + direction, the neighbour's _DOWN in the - direction).
+/// _UP is used in the + direction, the neighbour's _DOWN in the - direction;
+/// a direct platform names the link between two nodes d<from>_<to>).
 std::string link_name(const Link& link, Routing routing);
 
 /// Writes the platform. Throws Error for Routing::Zone on a topology that is

@@ -58,7 +58,8 @@ struct PlatformArgs {
     command.add_option("--topology", topology, "topology file (tofa.conf) or torus:8x8x8")
         ->required();
     command.add_option("--routing", routing,
-                       "zone (SimGrid's TorusZone, full tori) or explicit (every route listed); "
+                       "zone (SimGrid's TorusZone, full tori), explicit (every route listed) or "
+                       "direct (a link between every two nodes: the floor of any placement); "
                        "default: zone for a full torus");
     command.add_option("--speed", speed, "host speed (default 6Gf)");
     command.add_option("--bandwidth", bandwidth, "link bandwidth per direction (default 10Gbps)");
@@ -121,7 +122,7 @@ int routes_command(const PlatformArgs& args, int show, const std::string& given_
   }
   std::printf("routes: %s, %s routing: %lld ordered pairs, %lld mismatches\n",
               topology.describe().c_str(),
-              options.routing == tofa::sim::Routing::Zone ? "zone" : "explicit", report.pairs,
+              tofa::sim::routing_name(options.routing).c_str(), report.pairs,
               report.mismatches);
   return report.mismatches == 0 ? 0 : 1;
 }
