@@ -16,10 +16,10 @@
 # rejects too. A block that fails, or whose requirements (root, a Slurm
 # build, ...) are missing, leaves its README block and docs as they were;
 # the others still run, and the exit status is 1.
-# The whole set took about 75 minutes on the project's 2-core machine at
-# 38b94ff/724a9ef (sim 29 minutes with its recordings, harness 22,
-# interference 7, the nine others 16); run it on an idle machine, as root,
-# with the tree built.
+# The whole set took about 60 minutes on the project's 2-core machine
+# (sim 11 minutes with its recordings cached, 22 recording them afresh, at
+# 65af1b5/77e0d62; harness 22 and the nine others 16 at 724a9ef/38b94ff;
+# interference 6); run it on an idle machine, as root, with the tree built.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 blocks=(python3 scripts/results-blocks.py)
