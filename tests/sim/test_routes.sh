@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SimGrid's routes equal the library's R(u,v) for every ordered pair of node
 # (tofa-sim routes): 4x4x4 and 8x8x8 tori through SimGrid's TorusZone, and a
-# listed-routes platform for a mesh and a torus. Prints "N passed, N failed".
+# listed-routes platform for a mesh and a torus; on a direct platform every
+# pair's route is its own one link. Prints "N passed, N failed".
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -16,6 +17,7 @@ check "torus 8x8x8, SimGrid's TorusZone" routes torus:8x8x8 zone 261632
 check "torus 2x3x4 (rings of 2 and odd), TorusZone" routes torus:2x3x4 zone 552
 check "torus 4x4x4, listed routes" routes torus:4x4x4 explicit 4032
 check "mesh 4x3x2, listed routes" routes mesh:4x3x2 explicit 552
+check "torus 4x4x4, a link between every two nodes (direct)" routes torus:4x4x4 direct 4032
 
 # The comparison finds a wrong route: n0 -> n2 of a listed-routes ring of 4
 # made to go the other way round (n0 n3 n2).
