@@ -30,6 +30,7 @@ common_libtofa_la_SOURCES = \
 	common/map/portfolio/candidate_window.hpp common/map/portfolio/candidate_window.cpp \
 	common/map/portfolio/congestion_descent.hpp common/map/portfolio/congestion_descent.cpp \
 	common/map/portfolio/route_repair.hpp common/map/portfolio/route_repair.cpp \
+	common/map/portfolio/translate_clear.hpp common/map/portfolio/translate_clear.cpp \
 	common/map/embed/strategies.hpp common/map/embed/strategy.cpp \
 	common/map/embed/pivot_mds.hpp common/map/embed/pivot_mds.cpp \
 	common/map/embed/coordinate_bisection.hpp common/map/embed/coordinate_bisection.cpp \

@@ -15,7 +15,7 @@ tests_unit_tests_SOURCES = \
 	tests/unit/topology/TopologyFileGTest.cpp \
 	tests/unit/faults/FaultsGTest.cpp \
 	tests/unit/metrics/MetricsGTest.cpp tests/unit/metrics/InterferenceGTest.cpp \
-	tests/unit/map/MapperGTest.cpp tests/unit/portfolio/AutoGTest.cpp tests/unit/portfolio/CandidateWindowGTest.cpp tests/unit/portfolio/CongestionDescentGTest.cpp tests/unit/portfolio/RouteRepairGTest.cpp tests/unit/map/CompactChoiceGTest.cpp tests/unit/map/TaskLimitsGTest.cpp \
+	tests/unit/map/MapperGTest.cpp tests/unit/portfolio/AutoGTest.cpp tests/unit/portfolio/CandidateWindowGTest.cpp tests/unit/portfolio/CongestionDescentGTest.cpp tests/unit/portfolio/RouteRepairGTest.cpp tests/unit/portfolio/TranslateClearGTest.cpp tests/unit/map/CompactChoiceGTest.cpp tests/unit/map/TaskLimitsGTest.cpp \
 	tests/unit/embed/EmbedGTest.cpp \
 	tests/unit/capi/CApiGTest.cpp \
 	tests/unit/net/NetGTest.cpp tests/unit/net/ServerLimitsGTest.cpp tests/unit/net/raw_peers.hpp \
