@@ -196,7 +196,6 @@ double fault_weighted_hop_bytes(const Topology& topology, const CommGraph& graph
   check_link_extra(cost, topology);
   const auto& offsets = graph.offsets();
   const auto& adjacency = graph.adjacency();
-  const auto& bytes = graph.bytes();
   // A route of h links, f of them faulty, costs c * (h + penalty * f): no
   // route walk (auto scores every placement it considers with this; at 1024
   // tasks of 26 partners the walks took 8 ms, at 4096 tasks on 65,536 nodes
@@ -204,7 +203,7 @@ double fault_weighted_hop_bytes(const Topology& topology, const CommGraph& graph
   const bool penalised = cost.penalty > 0 && faults.any();
   double total = 0;
   // Each pair appears once per direction in the symmetric graph: each entry
-  // adds half its bytes times its own direction's route cost.
+  // adds the bytes sent its way times its own direction's route cost.
   for (int a = 0; a < graph.task_count(); ++a)
     for (std::int64_t k = offsets[a]; k < offsets[a + 1]; ++k) {
       const int from = placement[a];
@@ -217,7 +216,7 @@ double fault_weighted_hop_bytes(const Topology& topology, const CommGraph& graph
         topology.route_link_ids(from, to, ids);
         for (int id : ids) links += (*cost.link_extra)[id];
       }
-      total += bytes[k] / 2 * cost.link_cost * links;
+      total += graph.sent(k) * cost.link_cost * links;
     }
   return total;
 }

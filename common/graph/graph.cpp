@@ -17,6 +17,7 @@ struct Neighbour {
   int task;
   double bytes;
   double messages;
+  double sent;
 };
 
 void check_edge(int task_count, std::size_t index, const CommEdge& e) {
@@ -44,11 +45,13 @@ void write_number(std::ostream& out, double value) {
 long long CommGraph::memory_bytes() const {
   return static_cast<long long>(offsets_.capacity() * sizeof(std::int64_t) +
                                 adjacency_.capacity() * sizeof(int) +
-                                (bytes_.capacity() + messages_.capacity()) * sizeof(double));
+                                (bytes_.capacity() + messages_.capacity() + sent_.capacity()) *
+                                    sizeof(double));
 }
 
 // long: the CSR build in one pass (count, sort, merge both directions) over shared arrays.
-CommGraph CommGraph::from_directed_edges(int task_count, const std::vector<CommEdge>& edges) {
+CommGraph CommGraph::from_directed_edges(int task_count, const std::vector<CommEdge>& edges,
+                                         Directions directions) {
   if (task_count < 0) {
     throw Error("task count must not be negative, got " + std::to_string(task_count));
   }
@@ -81,17 +84,20 @@ CommGraph CommGraph::from_directed_edges(int task_count, const std::vector<CommE
   graph.adjacency_.resize(slots);
   graph.bytes_.resize(slots);
   graph.messages_.resize(slots);
+  const bool kept = directions == Directions::Kept;
+  if (kept) graph.sent_.resize(slots);
   std::vector<std::int64_t> next(offsets.begin(), offsets.end() - 1);
-  auto place = [&](int u, int v, const CommEdge& e) {
+  auto place = [&](int u, int v, const CommEdge& e, bool sender) {
     const std::int64_t at = next[u]++;
     graph.adjacency_[at] = v;
     graph.bytes_[at] = e.bytes;
     graph.messages_[at] = e.messages;
+    if (kept) graph.sent_[at] = sender ? e.bytes : 0;
   };
   for (const CommEdge& e : edges) {
     if (e.from == e.to) continue;
-    place(e.from, e.to, e);
-    place(e.to, e.from, e);
+    place(e.from, e.to, e, true);
+    place(e.to, e.from, e, false);
   }
 
   // Sort each row and merge equal neighbours, compacting in place. Rows are
@@ -104,7 +110,8 @@ CommGraph CommGraph::from_directed_edges(int task_count, const std::vector<CommE
     const std::int64_t end = offsets[u + 1];
     row.clear();
     for (std::int64_t k = begin; k < end; ++k) {
-      row.push_back({graph.adjacency_[k], graph.bytes_[k], graph.messages_[k]});
+      row.push_back({graph.adjacency_[k], graph.bytes_[k], graph.messages_[k],
+                     kept ? graph.sent_[k] : 0});
     }
     const bool sorted = std::is_sorted(row.begin(), row.end(), [](const auto& a, const auto& b) {
       return a.task < b.task;
@@ -118,16 +125,19 @@ CommGraph CommGraph::from_directed_edges(int task_count, const std::vector<CommE
       if (k > 0 && row[k].task == row[k - 1].task) {
         graph.bytes_[write - 1] += row[k].bytes;
         graph.messages_[write - 1] += row[k].messages;
+        if (kept) graph.sent_[write - 1] += row[k].sent;
         continue;
       }
       graph.adjacency_[write] = row[k].task;
       graph.bytes_[write] = row[k].bytes;
       graph.messages_[write] = row[k].messages;
+      if (kept) graph.sent_[write] = row[k].sent;
       ++write;
     }
   }
   offsets[task_count] = write;
-  for (auto* values : {&graph.bytes_, &graph.messages_}) {
+  for (auto* values : {&graph.bytes_, &graph.messages_, &graph.sent_}) {
+    if (values->empty()) continue;
     values->resize(static_cast<std::size_t>(write));
     values->shrink_to_fit();
   }

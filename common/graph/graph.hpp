@@ -16,6 +16,11 @@ struct CommEdge {
   double messages = 0;
 };
 
+/// Whether a graph remembers who sends the bytes of a pair (a recorded
+/// matrix does: a ring allreduce sends one way only) or takes them as half
+/// each way (generators, coarsened graphs).
+enum class Directions { Halved, Kept };
+
 /// Symmetric weighted graph of an application's tasks in CSR form.
 /// The weight of {u,v} is G(u,v) + G(v,u) of the directed input; self loops
 /// (the diagonal of a matrix) are dropped. Adjacency lists are sorted.
@@ -31,7 +36,9 @@ class CommGraph {
   /// Builds the symmetrized graph from directed records (duplicates add up).
   /// Throws tofa::Error when an endpoint is outside [0, task_count) or the
   /// bytes or messages add up to more than kMaxTotalAmount.
-  static CommGraph from_directed_edges(int task_count, const std::vector<CommEdge>& edges);
+  /// Directions::Kept also keeps each record's sender (sent()).
+  static CommGraph from_directed_edges(int task_count, const std::vector<CommEdge>& edges,
+                                       Directions directions = Directions::Halved);
 
   int task_count() const { return task_count_; }
   /// Number of undirected edges.
@@ -43,6 +50,10 @@ class CommGraph {
   /// Bytes and message counts, one entry per adjacency entry.
   const std::vector<double>& bytes() const { return bytes_; }
   const std::vector<double>& messages() const { return messages_; }
+  /// Of bytes()[k] in row u, what u sends to adjacency()[k] (the rest comes
+  /// back): half without kept directions.
+  double sent(std::int64_t k) const { return sent_.empty() ? bytes_[k] / 2 : sent_[k]; }
+  bool has_directions() const { return !sent_.empty(); }
   /// Bytes its arrays hold.
   long long memory_bytes() const;
 
@@ -59,6 +70,7 @@ class CommGraph {
   std::vector<int> adjacency_;
   std::vector<double> bytes_;
   std::vector<double> messages_;
+  std::vector<double> sent_;  // empty: half each way
 };
 
 enum class GraphFormat {
@@ -80,9 +92,9 @@ struct GraphLimits {
   std::string memory_source;
 };
 /// Bytes a record i-j takes in a CommGraph (both directions' adjacency,
-/// bytes and messages): the graph holds at most this times its records, plus
-/// its offsets.
-constexpr long long kBytesPerRecord = 2 * (sizeof(int) + 2 * sizeof(double));
+/// bytes, messages and bytes sent): the graph holds at most this times its
+/// records, plus its offsets.
+constexpr long long kBytesPerRecord = 2 * (sizeof(int) + 3 * sizeof(double));
 
 /// Parses a graph from text. `source_name` is used in error messages.
 /// Auto-detection: a "%%MatrixMarket" banner selects MatrixMarket; otherwise a

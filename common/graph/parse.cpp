@@ -224,12 +224,13 @@ std::string count_text(std::size_t count) {
 // ---------------------------------------------------------------- dense matrix
 
 /// A dense matrix folded onto its upper triangle while it is read: for i < j,
-/// sum[i][j-i-1] = G(i,j) + G(j,i) and nonzero[i][j-i-1] counts how many of
-/// the two entries are non-zero. Half the memory of the full matrix, and the
+/// sum[i][j-i-1] = G(i,j) + G(j,i), upper[i][j-i-1] = G(i,j) and
+/// nonzero[i][j-i-1] counts how many of the two entries are non-zero. The
 /// diagonal is never stored.
 struct PairSums {
   int n = 0;
   std::vector<std::vector<double>> sum;
+  std::vector<std::vector<double>> upper;
   std::vector<std::vector<std::uint8_t>> nonzero;
 };
 
@@ -286,7 +287,8 @@ PairSums parse_dense(LineReader& reader, int required_n = 0, const std::string& 
       upper_nonzero[j - i - 1] = value != 0;
       if (value != 0) reader.add_records(tokens[j], 1);
     }
-    pairs.sum.push_back(std::move(upper));
+    pairs.sum.push_back(upper);
+    pairs.upper.push_back(std::move(upper));
     pairs.nonzero.push_back(std::move(upper_nonzero));
     ++i;
   }
@@ -307,21 +309,23 @@ CommGraph graph_from_dense(PairSums bytes, const PairSums* messages) {
         const double pair_bytes = bytes.sum[i][k];
         const double pair_messages =
             messages != nullptr ? messages->sum[i][k] : bytes.nonzero[i][k];
-        if (pair_bytes != 0 || pair_messages != 0) use(i, i + 1 + k, pair_bytes, pair_messages);
+        if (pair_bytes != 0 || pair_messages != 0)
+          use(i, i + 1 + k, bytes.upper[i][k], pair_bytes, pair_messages);
       }
     }
   };
   std::size_t count = 0;
-  visit_pairs([&](int, int, double, double) { ++count; });
+  visit_pairs([&](int, int, double, double, double) { ++count; });
   std::vector<CommEdge> edges;
-  edges.reserve(count);
-  visit_pairs([&](int i, int j, double pair_bytes, double pair_messages) {
-    edges.push_back({i, j, pair_bytes, pair_messages});
+  edges.reserve(2 * count);
+  // Each pair as its two directed records, the pair's messages on the first.
+  visit_pairs([&](int i, int j, double sent, double pair_bytes, double pair_messages) {
+    edges.push_back({i, j, sent, pair_messages});
+    edges.push_back({j, i, pair_bytes - sent, 0});
   });
   // Release the matrix before the CSR arrays are allocated.
-  bytes.sum = {};
-  bytes.nonzero = {};
-  return CommGraph::from_directed_edges(n, edges);
+  bytes = {};
+  return CommGraph::from_directed_edges(n, edges, Directions::Kept);
 }
 
 // ------------------------------------------------------------------ edge list
@@ -359,7 +363,7 @@ CommGraph parse_edge_list(LineReader& reader) {
   if (!any_line) {
     reader.fail_at_line(1, 0, std::string("empty file: expected lines ") + kEdgeLine);
   }
-  return CommGraph::from_directed_edges(max_id + 1, edges);
+  return CommGraph::from_directed_edges(max_id + 1, edges, Directions::Kept);
 }
 
 // --------------------------------------------------------------- MatrixMarket
@@ -490,7 +494,7 @@ CommGraph parse_matrix_market(LineReader& reader) {
                         "expected " + std::to_string(expected) + " entries, found " +
                             std::to_string(found));
   }
-  return CommGraph::from_directed_edges(n, edges);
+  return CommGraph::from_directed_edges(n, edges, Directions::Kept);
 }
 
 // ------------------------------------------------------------- dispatching

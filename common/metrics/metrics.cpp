@@ -14,7 +14,8 @@ namespace tofa {
 namespace {
 
 
-// Calls visit(a, b, bytes) once per undirected edge {a, b}, a < b.
+// Calls visit(a, b, bytes, k) once per undirected edge {a, b}, a < b, k
+// its entry in row a.
 template <typename Visit>
 void for_each_edge(const CommGraph& graph, Visit visit) {
   const auto& offsets = graph.offsets();
@@ -22,20 +23,24 @@ void for_each_edge(const CommGraph& graph, Visit visit) {
   const auto& bytes = graph.bytes();
   for (int a = 0; a < graph.task_count(); ++a)
     for (std::int64_t k = offsets[a]; k < offsets[a + 1]; ++k)
-      if (adjacency[k] > a) visit(a, adjacency[k], bytes[k]);
+      if (adjacency[k] > a) visit(a, adjacency[k], bytes[k], k);
 }
 
 // Calls add(link id, bytes) for every link of R(u,v) and R(v,u) of every
-// edge between nodes, bytes/2 each way, in edge order.
+// edge between nodes, each way the bytes sent that way (CommGraph::sent), in
+// edge order.
 template <typename Add>
 void for_each_route_link(const CommGraph& graph, const Topology& topology,
                          const std::vector<int>& placement, Add add) {
-  for_each_edge(graph, [&](int a, int b, double bytes) {
+  for_each_edge(graph, [&](int a, int b, double bytes, std::int64_t k) {
     const int from = placement[a];
     const int to = placement[b];
     if (from == to || !(bytes > 0)) return;
-    for (const Link& link : topology.route(from, to).links) add(topology.link_id(link), bytes / 2);
-    for (const Link& link : topology.route(to, from).links) add(topology.link_id(link), bytes / 2);
+    const double forward = graph.sent(k), back = bytes - forward;
+    if (forward > 0)
+      for (const Link& link : topology.route(from, to).links) add(topology.link_id(link), forward);
+    if (back > 0)
+      for (const Link& link : topology.route(to, from).links) add(topology.link_id(link), back);
   });
 }
 
@@ -49,7 +54,7 @@ template <typename Visit>
 void visit_link_loads(const CommGraph& graph, const Topology& topology,
                       const std::vector<int>& placement, Visit visit) {
   std::size_t hop_count = 0;
-  for_each_edge(graph, [&](int a, int b, double) {
+  for_each_edge(graph, [&](int a, int b, double, std::int64_t) {
     hop_count += 2 * static_cast<std::size_t>(topology.hop_distance(placement[a], placement[b]));
   });
   if (hop_count > static_cast<std::size_t>(topology.link_slot_count()) / 64) {
@@ -130,7 +135,7 @@ PlacementMetrics evaluate_placement(const CommGraph& graph, const Topology& topo
   std::int64_t edges = 0;
   std::int64_t hop_sum = 0;
   std::int64_t hop_square_sum = 0;
-  for_each_edge(graph, [&](int a, int b, double bytes) {
+  for_each_edge(graph, [&](int a, int b, double bytes, std::int64_t) {
     const int hops = topology.hop_distance(placement[a], placement[b]);
     ++edges;
     hop_sum += hops;

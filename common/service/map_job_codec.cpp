@@ -98,17 +98,21 @@ std::string encode_map_job(const MappingRequest& request, const std::string& str
   const CommGraph& graph = *request.graph;
   out.put<std::int32_t>(graph.task_count());
   std::vector<std::int32_t> from, to;
-  std::vector<double> bytes, messages;
-  for (const CommEdge& edge : graph.undirected_edges()) {
-    from.push_back(edge.from);
-    to.push_back(edge.to);
-    bytes.push_back(edge.bytes);
-    messages.push_back(edge.messages);
-  }
+  std::vector<double> bytes, messages, sent;  // sent: from -> to, with kept directions
+  for (int u = 0; u < graph.task_count(); ++u)
+    for (std::int64_t k = graph.offsets()[u]; k < graph.offsets()[u + 1]; ++k) {
+      if (graph.adjacency()[k] < u) continue;
+      from.push_back(u);
+      to.push_back(graph.adjacency()[k]);
+      bytes.push_back(graph.bytes()[k]);
+      messages.push_back(graph.messages()[k]);
+      if (graph.has_directions()) sent.push_back(graph.sent(k));
+    }
   out.put_array(from);
   out.put_array(to);
   out.put_array(bytes);
   out.put_array(messages);
+  out.put_array(sent);
 
   out.put_array(request.candidate_nodes);
   out.put_array(request.outage.values());
@@ -172,14 +176,25 @@ std::unique_ptr<MapJob> decode_map_job(const std::string& bytes) {
   const auto to = in.get_array<std::int32_t>(from.size(), "edge targets");
   const auto weights = in.get_array<double>(from.size(), "edge bytes");
   const auto messages = in.get_array<double>(from.size(), "edge messages");
+  const auto sent = in.get_array<double>(from.size(), "edge bytes sent");
   if (to.size() != from.size() || weights.size() != from.size() ||
-      messages.size() != from.size())
+      messages.size() != from.size() || (!sent.empty() && sent.size() != from.size()))
     in.fail("edge arrays differ in length");
-  std::vector<CommEdge> edges(from.size());
-  for (std::size_t i = 0; i < edges.size(); ++i)
-    edges[i] = {from[i], to[i], weights[i], messages[i]};
-  auto job = std::make_unique<MapJob>(std::move(topology),
-                                      CommGraph::from_directed_edges(tasks, edges));
+  std::vector<CommEdge> edges;
+  edges.reserve(2 * from.size());
+  for (std::size_t i = 0; i < from.size(); ++i) {
+    if (sent.empty()) {
+      edges.push_back({from[i], to[i], weights[i], messages[i]});
+      continue;
+    }
+    if (!(sent[i] >= 0 && sent[i] <= weights[i])) in.fail("edge bytes sent");
+    edges.push_back({from[i], to[i], sent[i], messages[i]});
+    edges.push_back({to[i], from[i], weights[i] - sent[i], 0});
+  }
+  auto job = std::make_unique<MapJob>(
+      std::move(topology),
+      CommGraph::from_directed_edges(tasks, edges,
+                                     sent.empty() ? Directions::Halved : Directions::Kept));
 
   MappingRequest& request = job->request;
   request.topology = job->topology.get();

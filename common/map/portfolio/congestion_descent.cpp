@@ -168,8 +168,9 @@ class CongestionSearch {
         const double bytes = graph_.bytes()[k];
         const int a = placement_[task], b = placement_[partner];
         if (a == b || !(bytes > 0)) continue;
-        add_route(a, b, sign * bytes / 2);
-        add_route(b, a, sign * bytes / 2);
+        const double sent = graph_.sent(k);
+        add_route(a, b, sign * sent);
+        add_route(b, a, sign * (bytes - sent));
       }
     }
   }

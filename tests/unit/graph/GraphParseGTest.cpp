@@ -106,6 +106,29 @@ TEST(CommGraph, DenseMatrixIsSymmetrizedIntoSortedCsr) {
   expect_edge(edges[2], 1, 2, 2, 1);
 }
 
+TEST(CommGraph, ARecordedMatrixKeepsWhoSends) {
+  // Row u, entry k: what u sends to adjacency[k] of the pair's bytes.
+  const CommGraph g = parse(kDirected3);
+  ASSERT_TRUE(g.has_directions());
+  std::vector<double> sent;
+  for (std::int64_t k = 0; k < g.offsets().back(); ++k) sent.push_back(g.sent(k));
+  EXPECT_EQ(sent, (std::vector<double>{10, 0, 5, 2, 1, 0}));
+  const CommGraph edges = parse("0 1 4\n1 2 6\n2 1 1\n", GraphFormat::EdgeList);
+  ASSERT_TRUE(edges.has_directions());
+  EXPECT_EQ(edges.sent(0), 4);  // row 0: 0 -> 1
+  EXPECT_EQ(edges.sent(2), 6);  // row 1: 0, 2; 1 -> 2
+}
+
+TEST(CommGraph, WithoutKeptDirectionsEachWaySendsHalf) {
+  const CommGraph g = CommGraph::from_directed_edges(2, {{0, 1, 8, 1}});
+  EXPECT_FALSE(g.has_directions());
+  EXPECT_EQ(g.sent(0), 4);
+  EXPECT_EQ(g.sent(1), 4);
+  const CommGraph kept = CommGraph::from_directed_edges(2, {{0, 1, 8, 1}}, tofa::Directions::Kept);
+  EXPECT_EQ(kept.sent(0), 8);
+  EXPECT_EQ(kept.sent(1), 0);
+}
+
 TEST(CommGraph, DiagonalOnlyMatrixHasNoEdges) {
   const CommGraph g = parse("2\n5 0\n0 9\n");
   EXPECT_EQ(g.task_count(), 2);

@@ -199,6 +199,31 @@ TEST(Metrics, SparseLinkLoadsAreTheLoadedLinksInIdOrder) {
   }
 }
 
+TEST(Metrics, OneWayTrafficLoadsOnlyItsOwnRoute) {
+  // 4x4 torus: node 0 (0,0) to node 5 (1,1) routes x first (0 -> 1 -> 5),
+  // back y first... x first from (1,1): 5 -> 4 -> 0. A recorded one-way
+  // pair loads R(0,5) only; a pair without kept directions half each way.
+  const tofa::Topology topology = tofa::Topology::from_spec("torus:4x4");
+  const std::vector<int> placement = {0, 5};
+  const tofa::CommGraph one_way =
+      tofa::CommGraph::from_directed_edges(2, {{0, 1, 8, 1}}, tofa::Directions::Kept);
+  const tofa::CommGraph halved = tofa::CommGraph::from_directed_edges(2, {{0, 1, 8, 1}});
+  std::vector<double> forward(topology.link_slot_count(), 0.0), back = forward;
+  std::vector<int> ids;
+  topology.route_link_ids(0, 5, ids);
+  for (int id : ids) forward[id] = 8;
+  topology.route_link_ids(5, 0, ids);
+  for (int id : ids) back[id] = 8;
+  EXPECT_NE(forward, back);
+  EXPECT_EQ(tofa::link_loads(one_way, topology, placement), forward);
+  std::vector<double> half(forward.size());
+  for (std::size_t l = 0; l < half.size(); ++l) half[l] = (forward[l] + back[l]) / 2;
+  EXPECT_EQ(tofa::link_loads(halved, topology, placement), half);
+  // Hop-bytes do not depend on the direction.
+  EXPECT_EQ(tofa::evaluate_placement(one_way, topology, placement).hop_bytes,
+            tofa::evaluate_placement(halved, topology, placement).hop_bytes);
+}
+
 TEST(Metrics, RejectsInvalidPlacements) {
   const tofa::Topology topology({4, 4, 4}, {true, true, true});
   const tofa::CommGraph graph = tofa_test::ring_graph(4);

@@ -214,6 +214,19 @@ TEST(MapJobCodec, OtherJobsLinkCostsTravelWithTheirByteScale) {
   EXPECT_TRUE(decoded->request.fault_cost.shared_links);
 }
 
+TEST(MapJobCodec, WhoSendsTravelsWithTheGraph) {
+  Job job;
+  for (const tofa::Directions directions : {tofa::Directions::Kept, tofa::Directions::Halved}) {
+    job.graph = CommGraph::from_directed_edges(3, {{0, 1, 6, 1}, {1, 0, 2, 1}, {2, 1, 5, 1}},
+                                               directions);
+    const auto decoded = tofa::service::decode_map_job(tofa::service::encode_map_job(job.request, "auto"));
+    EXPECT_EQ(decoded->graph.has_directions(), job.graph.has_directions());
+    EXPECT_EQ(decoded->graph.bytes(), job.graph.bytes());
+    for (std::int64_t k = 0; k < job.graph.offsets().back(); ++k)
+      EXPECT_EQ(decoded->graph.sent(k), job.graph.sent(k)) << k;
+  }
+}
+
 TEST(MapJobCodec, RoundTripAndEveryTruncationIsRefused) {
   Job job;
   job.request.parameters["place"] = "tofa";

@@ -42,7 +42,8 @@ class RunningLinksTest : public ::testing::Test {
                                             [](int, const std::string&) {});
     ASSERT_EQ(handle_request(*state_, "UPLOAD_GRAPH name=ring\n" + std::string(kRing), kAlice),
               "OK id=g1 tasks=4 existing=0");
-    ring_ = tofa::CommGraph::from_directed_edges(4, {{0, 1, 100, 1}, {1, 2, 100, 1}, {2, 3, 100, 1}, {3, 0, 100, 1}});
+    ring_ = tofa::CommGraph::from_directed_edges(
+        4, {{0, 1, 100, 1}, {1, 2, 100, 1}, {2, 3, 100, 1}, {3, 0, 100, 1}}, tofa::Directions::Kept);
   }
   void TearDown() override { remove_dir(); }
   void remove_dir() { std::system(("rm -rf " + dir_).c_str()); }
@@ -135,10 +136,11 @@ TEST_F(RunningLinksTest, JobSaysHowMuchOfItsTrafficSharesLinks) {
 }
 
 TEST_F(RunningLinksTest, SharedLinksCountBothDirections) {
-  // Two pairs on the diagonals of the square n0 n1 n5 n4: dimension-ordered
-  // routes take each pair round the square, one pair each way.
+  // Two exchanging pairs on the diagonals of the square n0 n1 n5 n4:
+  // dimension-ordered routes take each pair round the square, one pair each way.
   const auto run_diagonals = [&] {
-    const std::string upload = handle_request(*state_, "UPLOAD_GRAPH name=pair\n0 1 100\n", kAlice);
+    const std::string upload =
+        handle_request(*state_, "UPLOAD_GRAPH name=pair\n0 1 100\n1 0 100\n", kAlice);
     ASSERT_EQ(upload.rfind("OK id=g2 ", 0), 0u) << upload;
     record(50, "n0,n5", "g2");
     record(51, "n1,n4", "g2");
