@@ -243,9 +243,13 @@ def ring_evidence(doc, interconnect):
             f"more: alone, only its own flows can meet, here on a link in opposite directions), on a lane each way {min(alone_i):.3g}-"
             f"{max(alone_i):.3g} s; aware changes the ring's time by {min(change):+.0f}% to "
             f"{max(change):+.0f}% per scenario and weight there, by {min(change_i):+.0f}% to "
-            f"{max(change_i):+.0f}% on a lane each way. On shared links the outcome turns on which "
-            "links the ring's own flows and the others' meet on, which the bytes per link that "
-            "`auto` weighs do not decide.")
+            f"{max(change_i):+.0f}% on a lane each way.")
+
+
+def higher_completions(rows):
+    """The aware weights' scenarios with a higher batch completion than blind's."""
+    return ", ".join(f"{r['scenarios_with_higher_completion']} (weight {r['weight']:g})"
+                     for r in rows if r["weight"] is not None)
 
 
 def table(rows, n):
@@ -288,11 +292,16 @@ def markdown(doc, rows, interconnect):
               "with LinkSharing=split-duplex, the default); there the mix's jobs alone on the same nodes take "
               f"{interconnect['interference_ceiling_percent']:+.1f}% against at once:", ""]
     lines += table(interconnect["summary"], n)
-    lines += ["", "Why aware is not the default: it gains where the network is the one it models (the second "
-              f"table: {against_blind(interconnect['summary'])}), not on SimGrid's defaults, even with both "
-              f"directions of a link counted (LinkSharing=shared; the first table: {against_blind(rows)}). "
-              f"{ring_evidence(doc, interconnect)} `InterferenceWeight` therefore stays 0 "
-              "unless set; `tofactl links` and `tofactl job` report the sharing either way.", "",
+    lines += ["", "On links shared both ways with TCP (the first table) `auto` counts each flow's bytes over "
+              "its hops and its acknowledgements on the reverse route, as SimGrid shares them (a flow's share "
+              f"of a link falls with its round-trip time): against blind, {against_blind(rows)}; on a lane each "
+              f"way (the second table), {against_blind(interconnect['summary'])}. "
+              f"{ring_evidence(doc, interconnect)} Scenarios where aware's batch completion is higher than "
+              f"blind's: {higher_completions(rows)} of {n} on links shared both ways, "
+              f"{higher_completions(interconnect['summary'])} on a lane each way: aware weighs the new job's "
+              "time, not what its traffic costs the jobs already running, whose time the batch completion is. "
+              "`InterferenceWeight` therefore stays 0 unless set; `tofactl links` and `tofactl job` report "
+              "the sharing either way.", "",
               "![](interference.png)"]
     return "\n".join(lines)
 
@@ -355,8 +364,13 @@ sharing a job's time follows its busiest link, and on a link it shares, its
 among its placements the one whose busiest link is least in that time, and
 spends 30% of its budget on a congestion descent from it (tasks moved or
 swapped to lower the sum of the links' squared times). On links whose two
-directions share one bandwidth (`LinkSharing=shared`), a link's load and the
-job's own bytes on it count both ways. `tofa-map --background HOSTFILE=GRAPH
+directions share one bandwidth (`LinkSharing=shared`: Ethernet and TCP,
+SimGrid's defaults), a link's load and the job's own bytes on it count both
+ways, and the sharing is TCP's: a flow's share of a link falls with its
+round-trip time, so a flow of b bytes over p hops counts b / p on its links
+and 5% of that on its reverse route's (its acknowledgements), and takes p
+times its busiest link's time. Link loads follow who sends: a recorded
+G(i,j) travels R(i,j) only. `tofa-map --background HOSTFILE=GRAPH
 --interference-weight W --link-sharing S` does the same outside Slurm; `tofactl
 job ID` shows how much of a job's traffic shares links with other jobs.
 """

@@ -45,28 +45,41 @@ double SharedLinkTimes::time(int link, double own) const {
 double SharedLinkTimes::busiest(const MappingRequest& request, const Placement& placement) const {
   if (empty()) return 0;
   double busiest = 0;
-  for (const auto& [link, bytes] : own_loads(request, placement))
-    busiest = std::max(busiest, time(link, bytes));
+  for (const LinkUse& use : own_loads(request, placement))
+    busiest = std::max(busiest, time(use.link, use.usage) * std::max(use.longest, 1));
   return busiest;
 }
 
-std::vector<std::pair<int, double>> SharedLinkTimes::own_loads(const MappingRequest& request,
-                                                               const Placement& placement) const {
-  std::vector<std::pair<int, double>> loads =
-      sparse_link_loads(*request.graph, *request.topology, placement);
-  if (!both_ways_) return loads;
-  const std::size_t directed = loads.size();
-  for (std::size_t i = 0; i < directed; ++i)
-    loads.emplace_back(request.topology->reverse_link_id(loads[i].first), loads[i].second);
-  std::sort(loads.begin(), loads.end());
+std::vector<LinkUse> SharedLinkTimes::own_loads(const MappingRequest& request,
+                                                const Placement& placement) const {
+  std::vector<LinkUse> uses;
+  if (!both_ways_) {
+    for (const auto& [link, bytes] : sparse_link_loads(*request.graph, *request.topology, placement))
+      uses.push_back({link, bytes, 1, 1});
+    return uses;
+  }
+  const CommGraph& graph = *request.graph;
+  std::vector<int> route;
+  for (int task = 0; task < graph.task_count(); ++task)
+    for (std::int64_t k = graph.offsets()[task]; k < graph.offsets()[task + 1]; ++k) {
+      const int from = placement[task], to = placement[graph.adjacency()[k]];
+      if (from == to || !(graph.sent(k) > 0)) continue;
+      visit_flow(*request.topology, from, to, graph.sent(k), route, [&](int link, double usage, int hops) {
+        uses.push_back({link, usage, static_cast<double>(hops) * hops, hops});
+      });
+    }
+  std::sort(uses.begin(), uses.end(), [](const LinkUse& a, const LinkUse& b) { return a.link < b.link; });
   std::size_t kept = 0;
-  for (const auto& [link, bytes] : loads)
-    if (kept > 0 && loads[kept - 1].first == link)
-      loads[kept - 1].second += bytes;
-    else
-      loads[kept++] = {link, bytes};
-  loads.resize(kept);
-  return loads;
+  for (const LinkUse& use : uses)
+    if (kept > 0 && uses[kept - 1].link == use.link) {
+      uses[kept - 1].usage += use.usage;
+      uses[kept - 1].flows += use.flows;
+      uses[kept - 1].longest = std::max(uses[kept - 1].longest, use.longest);
+    } else {
+      uses[kept++] = use;
+    }
+  uses.resize(kept);
+  return uses;
 }
 
 namespace {
@@ -87,13 +100,16 @@ class CongestionSearch {
         candidates_(effective_candidates(request)),
         on_node_(topology_.node_count()),
         own_(topology_.link_slot_count(), 0.0),
+        flows_(own_.size(), 0.0),
         change_(own_.size(), 0.0),
+        flows_change_(own_.size(), 0.0),
         touched_mark_(own_.size(), 0) {
     for (int task = 0; task < static_cast<int>(placement_.size()); ++task)
       on_node_[placement_[task]].push_back(task);
-    for (const auto& [link, bytes] : times_.own_loads(request, placement_)) {
-      own_[link] = bytes;
-      total_ += square(times_.time(link, bytes));
+    for (const LinkUse& use : times_.own_loads(request, placement_)) {
+      own_[use.link] = use.usage;
+      flows_[use.link] = use.flows;
+      total_ += term(use.link, use.usage, use.flows);
     }
   }
 
@@ -139,6 +155,11 @@ class CongestionSearch {
   };
 
   static double square(double x) { return x * x; }
+  /// A link's squared time, on TCP links once per flow, weighed by its hops squared.
+  double term(int link, double usage, double flows) const {
+    const double squared = square(times_.time(link, usage));
+    return times_.both_ways() ? std::max(flows, 0.0) * squared : squared;
+  }
 
   void consider(Move& best, Move move) {
     trial(move);
@@ -169,39 +190,36 @@ class CongestionSearch {
         const int a = placement_[task], b = placement_[partner];
         if (a == b || !(bytes > 0)) continue;
         const double sent = graph_.sent(k);
-        add_route(a, b, sign * sent);
-        add_route(b, a, sign * (bytes - sent));
+        add_flow(a, b, sent, sign);
+        add_flow(b, a, bytes - sent, sign);
       }
     }
   }
 
-  void add_route(int from, int to, double bytes) {
-    topology_.route_link_ids(from, to, route_);
-    for (int link : route_) {
-      add_to_link(link, bytes);
-      if (times_.both_ways()) add_to_link(topology_.reverse_link_id(link), bytes);
-    }
-  }
-
-  void add_to_link(int link, double bytes) {
-    if (!touched_mark_[link]) {
-      touched_mark_[link] = 1;
-      touched_.push_back(link);
-    }
-    change_[link] += bytes;
+  void add_flow(int from, int to, double bytes, double sign) {
+    if (!(bytes > 0)) return;
+    times_.visit_flow(topology_, from, to, sign * bytes, route_, [&](int link, double usage, int hops) {
+      if (!touched_mark_[link]) {
+        touched_mark_[link] = 1;
+        touched_.push_back(link);
+      }
+      change_[link] += usage;
+      flows_change_[link] += sign * hops * hops;
+    });
   }
 
   double trial_change() const {
     double change = 0;
     for (int link : touched_)
-      change += square(times_.time(link, own_[link] + change_[link])) -
-                square(times_.time(link, own_[link]));
+      change += term(link, own_[link] + change_[link], flows_[link] + flows_change_[link]) -
+                term(link, own_[link], flows_[link]);
     return change;
   }
 
   void discard_trial() {
     for (int link : touched_) {
       change_[link] = 0;
+      flows_change_[link] = 0;
       touched_mark_[link] = 0;
     }
     touched_.clear();
@@ -210,7 +228,10 @@ class CongestionSearch {
   void apply(const Move& move) {
     trial(move);
     total_ += trial_change();
-    for (int link : touched_) own_[link] = std::max(0.0, own_[link] + change_[link]);
+    for (int link : touched_) {
+      own_[link] = std::max(0.0, own_[link] + change_[link]);
+      flows_[link] = std::max(0.0, flows_[link] + flows_change_[link]);
+    }
     discard_trial();
     const int from = placement_[move.task];
     auto& here = on_node_[from];
@@ -233,12 +254,14 @@ class CongestionSearch {
   const int slots_;
   const std::vector<int> candidates_;
   std::vector<std::vector<int>> on_node_;
-  std::vector<double> own_;     // the job's bytes per link
-  std::vector<double> change_;  // a trial's change to them
+  std::vector<double> own_;           // the job's use of each link (LinkUse::usage)
+  std::vector<double> flows_;         // and its flows' squared hops (LinkUse::flows)
+  std::vector<double> change_;        // a trial's change to them
+  std::vector<double> flows_change_;
   std::vector<char> touched_mark_;
   std::vector<int> touched_;
   std::vector<int> route_;
-  double total_ = 0;  // sum over links of the squared times
+  double total_ = 0;  // sum over links of term()
 };
 
 }  // namespace

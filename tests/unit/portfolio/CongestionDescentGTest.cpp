@@ -55,11 +55,37 @@ TEST(CongestionDescent, SharedLinksAddBothDirections) {
     const tofa::SharedLinkTimes times(job.request);
     EXPECT_EQ(times.both_ways(), shared);
     EXPECT_DOUBLE_EQ(times.time(job.link(0, 1), 500), shared ? 1000 : 500);
-    EXPECT_DOUBLE_EQ(times.busiest(job.request, {0, 1}), shared ? 1600 : 1000);
+    // Shared: each direction's 500 and its acknowledgements' 5% come back.
+    EXPECT_DOUBLE_EQ(times.busiest(job.request, {0, 1}), shared ? 1650 : 1000);
     const auto own = times.own_loads(job.request, {0, 1});
     ASSERT_EQ(own.size(), 2u);
-    EXPECT_DOUBLE_EQ(own[0].second, shared ? 1000 : 500);
+    EXPECT_DOUBLE_EQ(own[0].usage, shared ? 1050 : 500);
   }
+}
+
+// TCP on shared links: a flow's share of a link falls with its hops. Task 0
+// sends 1000 bytes to task 1 four hops away (nodes 0 -> 4), task 2 1000
+// bytes to task 3 one hop away. Apart, each takes its bytes and their
+// acknowledgements; on a link of the long route the short flow takes four
+// times the long one's share, so the long flow takes 5 times as long.
+TEST(CongestionDescent, OnTcpLinksALongFlowLosesToAShortOne) {
+  RingJob job;
+  job.graph = tofa::CommGraph::from_directed_edges(4, {{0, 1, 1000, 1}, {2, 3, 1000, 1}},
+                                                   tofa::Directions::Kept);
+  job.request.fault_cost.shared_links = true;
+  job.others_between(6, 7, 1);
+  const tofa::SharedLinkTimes times(job.request);
+  EXPECT_DOUBLE_EQ(times.busiest(job.request, {0, 4, 5, 6}), 1050);
+  EXPECT_DOUBLE_EQ(times.busiest(job.request, {0, 4, 1, 2}), 4 * (1050.0 / 4 + 1050));
+  const auto own = times.own_loads(job.request, {0, 4, 1, 2});
+  const auto on = [&](int from, int to) {
+    for (const auto& use : own)
+      if (use.link == job.link(from, to)) return use;
+    return tofa::LinkUse{};
+  };
+  EXPECT_DOUBLE_EQ(on(1, 2).flows, 2 * (16 + 1));  // squared hops of the flows and their acknowledgements
+  EXPECT_EQ(on(1, 2).longest, 4);
+  EXPECT_EQ(on(2, 1).longest, 4);  // both directions of a shared link
 }
 
 TEST(CongestionDescent, ALinkNextToAFailingNodeCostsThePenaltyMore) {
