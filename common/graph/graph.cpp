@@ -184,19 +184,17 @@ std::string message_matrix_path(const std::string& byte_matrix_path) {
   return byte_matrix_path.substr(0, dot) + ".msgs" + byte_matrix_path.substr(dot);
 }
 
-// The graph keeps only the symmetrized weight w(i,j) = G(i,j) + G(j,i), so the
-// whole weight is written above the diagonal and zeros below it: reading the
-// file back gives exactly the same bytes (shortest round-trip decimal form).
+// Row u, column v: what u sends to v (CommGraph::sent, half the pair's bytes
+// without kept directions), so reading the file back gives the same bytes and
+// directions (shortest round-trip decimal form; halving is exact).
 void write_dense_matrix(std::ostream& out, const CommGraph& graph) {
   const int n = graph.task_count();
   out << n << '\n';
   std::vector<double> row(static_cast<std::size_t>(n));
   for (int u = 0; u < n; ++u) {
     std::fill(row.begin(), row.end(), 0.0);
-    for (std::int64_t k = graph.offsets()[u]; k < graph.offsets()[u + 1]; ++k) {
-      const int v = graph.adjacency()[k];
-      if (v > u) row[v] = graph.bytes()[k];
-    }
+    for (std::int64_t k = graph.offsets()[u]; k < graph.offsets()[u + 1]; ++k)
+      row[graph.adjacency()[k]] = graph.sent(k);
     for (int v = 0; v < n; ++v) {
       if (v > 0) out << ' ';
       write_number(out, row[v]);
@@ -207,14 +205,14 @@ void write_dense_matrix(std::ostream& out, const CommGraph& graph) {
 
 void write_matrix_market(std::ostream& out, const CommGraph& graph) {
   const int n = graph.task_count();
-  out << "%%MatrixMarket matrix coordinate real general\n"
-      << n << ' ' << n << ' ' << graph.edge_count() << '\n';
+  std::int64_t entries = 0;
+  for (std::int64_t k = 0; k < graph.offsets()[n]; ++k) entries += graph.sent(k) > 0;
+  out << "%%MatrixMarket matrix coordinate real general\n" << n << ' ' << n << ' ' << entries << '\n';
   for (int u = 0; u < n; ++u)
     for (std::int64_t k = graph.offsets()[u]; k < graph.offsets()[u + 1]; ++k) {
-      const int v = graph.adjacency()[k];
-      if (v < u) continue;
-      out << u + 1 << ' ' << v + 1 << ' ';
-      write_number(out, graph.bytes()[k]);
+      if (!(graph.sent(k) > 0)) continue;
+      out << u + 1 << ' ' << graph.adjacency()[k] + 1 << ' ';
+      write_number(out, graph.sent(k));
       out << '\n';
     }
 }

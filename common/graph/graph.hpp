@@ -112,11 +112,13 @@ CommGraph read_graph(const std::string& path, GraphFormat format = GraphFormat::
 /// "dir/comm.mat" -> "dir/comm.msgs.mat"; "comm" -> "comm.msgs".
 std::string message_matrix_path(const std::string& byte_matrix_path);
 
-/// Writes the dense matrix format (bytes); used by tools and tests.
+/// Writes the dense matrix format (bytes sent from row to column, half the
+/// pair's each way without kept directions); used by tools and tests.
 void write_dense_matrix(std::ostream& out, const CommGraph& graph);
 
-/// Writes MatrixMarket coordinate (general, real; bytes), each edge once
-/// with from < to: the sparse form for graphs too large for a dense matrix.
+/// Writes MatrixMarket coordinate (general, real; bytes), an entry per
+/// direction that sends (as the dense matrix): the sparse form for graphs too
+/// large for a dense matrix.
 void write_matrix_market(std::ostream& out, const CommGraph& graph);
 
 /// Throws Error unless `placement` gives every task of `graph` a node id in

@@ -224,14 +224,15 @@ std::string count_text(std::size_t count) {
 // ---------------------------------------------------------------- dense matrix
 
 /// A dense matrix folded onto its upper triangle while it is read: for i < j,
-/// sum[i][j-i-1] = G(i,j) + G(j,i), upper[i][j-i-1] = G(i,j) and
-/// nonzero[i][j-i-1] counts how many of the two entries are non-zero. The
-/// diagonal is never stored.
+/// upper[i][j-i-1] = G(i,j), lower[i][j-i-1] = G(j,i) and nonzero[i][j-i-1]
+/// counts how many of the two entries are non-zero. The diagonal is never
+/// stored.
 struct PairSums {
   int n = 0;
-  std::vector<std::vector<double>> sum;
   std::vector<std::vector<double>> upper;
+  std::vector<std::vector<double>> lower;
   std::vector<std::vector<std::uint8_t>> nonzero;
+  double sum(int i, int k) const { return upper[i][k] + lower[i][k]; }
 };
 
 int parse_task_count(LineReader& reader) {
@@ -275,7 +276,7 @@ PairSums parse_dense(LineReader& reader, int required_n = 0, const std::string& 
     for (int j = 0; j < i; ++j) {
       const double value = parse_amount(reader, tokens[j]);
       if (value != 0 && pairs.nonzero[j][i - j - 1] == 0) reader.add_records(tokens[j], 1);
-      pairs.sum[j][i - j - 1] += value;
+      pairs.lower[j][i - j - 1] = value;
       pairs.nonzero[j][i - j - 1] += value != 0;
     }
     parse_amount(reader, tokens[i]);  // the diagonal is validated, then ignored
@@ -287,7 +288,7 @@ PairSums parse_dense(LineReader& reader, int required_n = 0, const std::string& 
       upper_nonzero[j - i - 1] = value != 0;
       if (value != 0) reader.add_records(tokens[j], 1);
     }
-    pairs.sum.push_back(upper);
+    pairs.lower.emplace_back(upper.size(), 0.0);
     pairs.upper.push_back(std::move(upper));
     pairs.nonzero.push_back(std::move(upper_nonzero));
     ++i;
@@ -306,11 +307,10 @@ CommGraph graph_from_dense(PairSums bytes, const PairSums* messages) {
   auto visit_pairs = [&](auto&& use) {
     for (int i = 0; i < n; ++i) {
       for (int k = 0; k < n - i - 1; ++k) {
-        const double pair_bytes = bytes.sum[i][k];
         const double pair_messages =
-            messages != nullptr ? messages->sum[i][k] : bytes.nonzero[i][k];
-        if (pair_bytes != 0 || pair_messages != 0)
-          use(i, i + 1 + k, bytes.upper[i][k], pair_bytes, pair_messages);
+            messages != nullptr ? messages->sum(i, k) : bytes.nonzero[i][k];
+        if (bytes.sum(i, k) != 0 || pair_messages != 0)
+          use(i, i + 1 + k, bytes.upper[i][k], bytes.lower[i][k], pair_messages);
       }
     }
   };
@@ -319,9 +319,9 @@ CommGraph graph_from_dense(PairSums bytes, const PairSums* messages) {
   std::vector<CommEdge> edges;
   edges.reserve(2 * count);
   // Each pair as its two directed records, the pair's messages on the first.
-  visit_pairs([&](int i, int j, double sent, double pair_bytes, double pair_messages) {
+  visit_pairs([&](int i, int j, double sent, double received, double pair_messages) {
     edges.push_back({i, j, sent, pair_messages});
-    edges.push_back({j, i, pair_bytes - sent, 0});
+    edges.push_back({j, i, received, 0});
   });
   // Release the matrix before the CSR arrays are allocated.
   bytes = {};

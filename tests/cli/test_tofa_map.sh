@@ -158,8 +158,8 @@ check "tofa: the same large request with faults gives the same placement every r
 check "--list-patterns prints the six patterns" \
   test "$("$map" --list-patterns | cut -d: -f2 | tr '\n' ' ')" = "halo allreduce bcast alltoall fft training "
 "$map" --graph pattern:halo:ranks=4x4,cells=64x64 --write-graph "$work/halo.mtx" >"$work/out" 2>&1
-check "--write-graph alone writes the pattern's 16 tasks and 32 pairs, prints nothing" \
-  test "$(sed -n 2p "$work/halo.mtx")" = "16 16 32" -a ! -s "$work/out"
+check "--write-graph alone writes the pattern's 16 tasks and 64 sends (32 pairs, both ways), prints nothing" \
+  test "$(sed -n 2p "$work/halo.mtx")" = "16 16 64" -a ! -s "$work/out"
 "$map" --topology torus:4x4 --graph pattern:halo:ranks=4x4,cells=64x64 --strategy greedy \
   --hostfile "$work/halo.hosts" >/dev/null 2>&1
 check "a pattern's graph is placed like a file's: 16 tasks on 16 nodes" \

@@ -191,8 +191,8 @@ for mpi in "${flavours[@]}"; do
 done
 
 # Issue 37: each pattern of graph/patterns performed by MPI (patterns.c) and
-# profiled gives the graph tofa-map generates for it: the same pairs, bytes
-# within 1% (both symmetrized by the library). MPI_Allreduce and MPI_Bcast are
+# profiled gives the graph tofa-map generates for it: the same senders and
+# receivers, bytes within 1% each way (--write-graph writes who sends). MPI_Allreduce and MPI_Bcast are
 # recorded as libtofaprof's documented algorithms (recursive doubling,
 # binomial tree) whatever Open MPI or MPICH ran, so those cases name them.
 tofa_map=${top_builddir:-$src}/tools/tofa-map

@@ -31,8 +31,10 @@ const std::string& JobGraphs::id(int tasks) {
   {
     std::ofstream out(path);
     out << "# " << pattern_ << " job of " << tasks << " tasks (tofa-harness)\n";
-    for (const CommEdge& e : g.undirected_edges()) out << e.from << " " << e.to << " " << e.bytes << "\n";
-    if (g.undirected_edges().empty()) out << 0 << " " << tasks - 1 << " 0\n";  // names the size
+    for (int u = 0; u < g.task_count(); ++u)  // each pair half each way, as generated
+      for (std::int64_t k = g.offsets()[u]; k < g.offsets()[u + 1]; ++k)
+        if (g.sent(k) > 0) out << u << " " << g.adjacency()[k] << " " << g.sent(k) << "\n";
+    if (g.edge_count() == 0) out << 0 << " " << tasks - 1 << " 0\n";  // names the size
     if (!out) throw Error("cannot write " + path);
   }
   return ids_[tasks] = upload_(path);

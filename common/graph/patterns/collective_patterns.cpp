@@ -23,7 +23,7 @@ CommGraph allreduce_pattern(const PatternSpec& spec) {
   check_pattern_size(spec, "ranks", tasks, 2LL * tasks * 25);
   std::vector<CommEdge> edges;
   allreduce(algorithm, {everyone(tasks), bytes, 1, edges});
-  return CommGraph::from_directed_edges(tasks, edges);
+  return CommGraph::from_directed_edges(tasks, edges, Directions::Kept);
 }
 
 CommGraph bcast_pattern(const PatternSpec& spec) {
@@ -39,7 +39,7 @@ CommGraph bcast_pattern(const PatternSpec& spec) {
   if (algorithm == "binomial") binomial_bcast(c, root);
   if (algorithm == "linear") linear_bcast(c, root);
   if (algorithm == "pipeline") pipeline_bcast(c, root);
-  return CommGraph::from_directed_edges(tasks, edges);
+  return CommGraph::from_directed_edges(tasks, edges, Directions::Kept);
 }
 
 CommGraph alltoall_pattern(const PatternSpec& spec) {
@@ -49,7 +49,7 @@ CommGraph alltoall_pattern(const PatternSpec& spec) {
   check_pattern_size(spec, "ranks", tasks, static_cast<long long>(tasks) * (tasks - 1));
   std::vector<CommEdge> edges;
   pairwise_alltoall({everyone(tasks), bytes, 1, edges});
-  return CommGraph::from_directed_edges(tasks, edges);
+  return CommGraph::from_directed_edges(tasks, edges, Directions::Kept);
 }
 
 // Rank = row x columns + column (MPI_Comm_split by row, keyed by column);

@@ -42,7 +42,7 @@ CommGraph halo_pattern(const PatternSpec& spec) {
         if (neighbour != task) edges.push_back({task, neighbour, face[k], 1});
       }
     }
-  return CommGraph::from_directed_edges(static_cast<int>(tasks), edges);
+  return CommGraph::from_directed_edges(static_cast<int>(tasks), edges, Directions::Kept);
 }
 
 }  // namespace tofa::patterns

@@ -60,7 +60,7 @@ CommGraph training_pattern(const PatternSpec& spec) {
       for (long long d = 0; d < dp; ++d) data.push_back(rank(t, d, s));
       allreduce(algorithm, {data, gradients, 1, edges});
     }
-  return CommGraph::from_directed_edges(static_cast<int>(tasks), edges);
+  return CommGraph::from_directed_edges(static_cast<int>(tasks), edges, Directions::Kept);
 }
 
 }  // namespace tofa::patterns
