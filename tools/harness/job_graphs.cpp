@@ -4,6 +4,7 @@
 
 #include "base/error.hpp"
 #include "graph/generators.hpp"
+#include "graph/graph.hpp"
 #include "harness/stream/stream_metrics.hpp"
 
 namespace tofa::harness {
@@ -26,15 +27,10 @@ CommGraph JobGraphs::graph(int tasks) const {
 const std::string& JobGraphs::id(int tasks) {
   const auto found = ids_.find(tasks);
   if (found != ids_.end()) return found->second;
-  const std::string path = dir_ + "/" + pattern_ + "-" + std::to_string(tasks) + ".txt";
-  const CommGraph g = graph(tasks);
+  const std::string path = dir_ + "/" + pattern_ + "-" + std::to_string(tasks) + ".mtx";
   {
     std::ofstream out(path);
-    out << "# " << pattern_ << " job of " << tasks << " tasks (tofa-harness)\n";
-    for (int u = 0; u < g.task_count(); ++u)  // each pair half each way, as generated
-      for (std::int64_t k = g.offsets()[u]; k < g.offsets()[u + 1]; ++k)
-        if (g.sent(k) > 0) out << u << " " << g.adjacency()[k] << " " << g.sent(k) << "\n";
-    if (g.edge_count() == 0) out << 0 << " " << tasks - 1 << " 0\n";  // names the size
+    write_matrix_market(out, graph(tasks));  // its size line names the tasks, edges or none
     if (!out) throw Error("cannot write " + path);
   }
   return ids_[tasks] = upload_(path);
