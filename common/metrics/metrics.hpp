@@ -25,8 +25,9 @@ struct PlacementMetrics {
 };
 
 /// Bytes carried by each directed link (index Topology::link_id) when every
-/// edge {u,v} sends bytes/2 along R(node(u), node(v)) and bytes/2 back along
-/// R(node(v), node(u)): the undirected weight G(u,v)+G(v,u) split evenly.
+/// edge {u,v} sends G(u,v) along R(node(u), node(v)) and G(v,u) back along
+/// R(node(v), node(u)) (CommGraph::sent; half each way for a graph that does
+/// not keep who sends).
 std::vector<double> link_loads(const CommGraph& graph, const Topology& topology,
                                const std::vector<int>& placement);
 

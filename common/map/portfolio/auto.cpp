@@ -45,8 +45,9 @@
 // placement so far. A step is not started once the budget is spent.
 //
 // Seeing the other jobs' traffic (InterferenceWeight > 0), the strategies'
-// objective counts the surcharge of the loaded links, placements rank by
-// their busiest link in fair-share time (congestion_descent.hpp) before
+// objective counts the surcharge of the loaded links, placements rank (on
+// split-duplex links) by their bytes on the links other jobs use, then by
+// their busiest link in fair-share time (congestion_descent.hpp), before
 // Equation 1, and kCongestionShare of the budget goes to a congestion
 // descent from the best placement, last but the route-around search.
 #include <algorithm>
@@ -223,15 +224,19 @@ std::vector<std::string> heuristics(const MappingRequest& request) {
 }
 
 /// Placements with P(abort) = 0 whose objective is not above the block
-/// layout's form class 0; lower class, then (seeing other jobs) the lower
-/// busiest link, then lower objective, then lower P(abort) wins.
+/// layout's form class 0; lower class, then (seeing other jobs) the fewer
+/// bytes on their links (split-duplex) and the lower busiest link, then
+/// lower objective, then lower P(abort) wins.
 struct Rank {
   int safe_class = 2;
+  double bytes_on_others_links = 0;
   double busiest_link = 0;
   double cost = std::numeric_limits<double>::infinity();
   double abort = 1;
   bool operator<(const Rank& o) const {
     if (safe_class != o.safe_class) return safe_class < o.safe_class;
+    if (bytes_on_others_links != o.bytes_on_others_links)
+      return bytes_on_others_links < o.bytes_on_others_links;
     if (busiest_link != o.busiest_link) return busiest_link < o.busiest_link;
     if (cost != o.cost) return cost < o.cost;
     return abort < o.abort;
@@ -365,6 +370,7 @@ class AutoRun {
                                    route_faults_);
     evaluation_seconds_ = std::max(evaluation_seconds_, seconds_since(evaluated));
     const Rank rank{abort == 0 && cost <= block_cost_ ? 0 : 1,
+                    shared_.bytes_on_others_links(request_, placement),
                     shared_.busiest(request_, placement), cost, abort};
     if (cost < cheapest_cost_) {
       cheapest_cost_ = cost;

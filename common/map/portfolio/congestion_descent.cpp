@@ -50,6 +50,15 @@ double SharedLinkTimes::busiest(const MappingRequest& request, const Placement& 
   return busiest;
 }
 
+double SharedLinkTimes::bytes_on_others_links(const MappingRequest& request,
+                                              const Placement& placement) const {
+  if (!protects_others()) return 0;
+  double bytes = 0;
+  for (const LinkUse& use : own_loads(request, placement))
+    if (others_use(use.link)) bytes += use.usage;
+  return bytes;
+}
+
 std::vector<LinkUse> SharedLinkTimes::own_loads(const MappingRequest& request,
                                                 const Placement& placement) const {
   std::vector<LinkUse> uses;
@@ -161,11 +170,14 @@ class CongestionSearch {
     return times_.both_ways() ? std::max(flows, 0.0) * squared : squared;
   }
 
+  /// Not a move that adds bytes on a link the others use, when they are protected.
   void consider(Move& best, Move move) {
     trial(move);
-    move.change = trial_change();
+    if (!adds_to_others_links()) {
+      move.change = trial_change();
+      if (move.change < best.change) best = move;
+    }
     discard_trial();
-    if (move.change < best.change) best = move;
   }
 
   /// Leaves change_ holding the move's bytes per link; placement_ unchanged.
@@ -216,6 +228,13 @@ class CongestionSearch {
     return change;
   }
 
+  bool adds_to_others_links() const {
+    if (!times_.protects_others()) return false;
+    for (int link : touched_)
+      if (change_[link] > bytes_tolerance_ && times_.others_use(link)) return true;
+    return false;
+  }
+
   void discard_trial() {
     for (int link : touched_) {
       change_[link] = 0;
@@ -262,6 +281,7 @@ class CongestionSearch {
   std::vector<int> touched_;
   std::vector<int> route_;
   double total_ = 0;  // sum over links of term()
+  const double bytes_tolerance_ = 1e-12 * graph_.total_bytes();
 };
 
 }  // namespace

@@ -13,6 +13,18 @@
 // or back: measured in tofa-sim, a ring allreduce with one flow per link and
 // every acknowledgement on a quiet link ran in 0.12 s, with 4-hop flows whose
 // acknowledgements crossed its 1-hop flows in 0.28 s.
+//
+// On split-duplex links (each direction its own lane, RDMA: the default)
+// a running job is slowed where the new job's bytes join its own on a
+// link: auto ranks placements first by their bytes on links the other jobs
+// use, and the descent adds none there, so no running job is slowed for the
+// new job's sake where a placement avoids it (moving bytes off those links
+// at any cost to the job's own time, the descent made jobs slower, some the
+// batch's slowest). On links shared both ways with TCP that did not help in tofa-sim
+// (bench/interference.py): a new flow's share of a running flow's link
+// depends on both flows' hops and on the reverse route, and avoiding the
+// running jobs' links (either way) left the new jobs slower while the
+// batch completion still rose; there auto ranks by its own time only.
 #pragma once
 
 #include <memory>
@@ -50,6 +62,14 @@ class SharedLinkTimes {
   /// The largest time over the flows of the placement (on TCP links, a
   /// flow's hops times its busiest link's); 0 when empty.
   double busiest(const MappingRequest& request, const Placement& placement) const;
+  /// On split-duplex links, the placement's bytes on links the other jobs
+  /// use (the bytes that slow them down); 0 on shared links or when empty.
+  double bytes_on_others_links(const MappingRequest& request, const Placement& placement) const;
+  /// Whether the descent keeps the new job's bytes off the others' links:
+  /// on split-duplex links.
+  bool protects_others() const { return others_ && !both_ways_; }
+  /// Whether the other jobs use `link`.
+  bool others_use(int link) const { return (*others_)[link] > 0; }
   /// The placement's use of each link (sparse, link id order), each link
   /// with its reverse's too when the links are shared both ways.
   std::vector<LinkUse> own_loads(const MappingRequest& request, const Placement& placement) const;
@@ -92,7 +112,8 @@ void SharedLinkTimes::visit_flow(const Topology& topology, int from, int to, dou
 
 /// Local descent from `start`: each task moved to a free slot of a
 /// candidate, or swapped with a task there, when that lowers the sum over
-/// links of the squared fair-share times; the best move per task, passes
+/// links of the squared fair-share times and, on split-duplex links, adds
+/// no bytes on a link the others use; the best move per task, passes
 /// until none improves or `seconds` (0: no limit) are spent. Returns
 /// `start` when the request does not see other jobs.
 Placement congestion_descent(const MappingRequest& request, const Placement& start,

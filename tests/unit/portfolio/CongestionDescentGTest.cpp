@@ -88,6 +88,34 @@ TEST(CongestionDescent, OnTcpLinksALongFlowLosesToAShortOne) {
   EXPECT_EQ(on(2, 1).longest, 4);  // both directions of a shared link
 }
 
+// On split-duplex links the job's bytes on links the others use are the
+// bytes that slow them down; on shared links auto does not count them.
+TEST(CongestionDescent, BytesOnTheOthersLinksOnSplitDuplexLinks) {
+  for (bool shared : {false, true}) {
+    RingJob job;
+    job.request.fault_cost.shared_links = shared;
+    job.others_between(0, 1, 300);
+    const tofa::SharedLinkTimes times(job.request);
+    EXPECT_EQ(times.protects_others(), !shared);
+    EXPECT_DOUBLE_EQ(times.bytes_on_others_links(job.request, {0, 1}), shared ? 0 : 1000);
+    EXPECT_DOUBLE_EQ(times.bytes_on_others_links(job.request, {4, 5}), 0);
+  }
+}
+
+// Moving the pair next to each other onto the other job's link would cut
+// its own time to a third: on split-duplex links the descent keeps its
+// start, which slows no other job; on shared links it moves.
+TEST(CongestionDescent, OnSplitDuplexLinksNoMoveAddsBytesOnTheOthersLinks) {
+  for (bool shared : {false, true}) {
+    RingJob job;
+    job.request.fault_cost.shared_links = shared;
+    job.others_between(3, 4, 1);
+    job.request.candidate_nodes = {0, 3, 4};
+    const tofa::Placement placed = tofa::congestion_descent(job.request, {0, 3}, 0);
+    EXPECT_EQ(job.ring.hop_distance(placed[0], placed[1]), shared ? 1 : 3) << shared;
+  }
+}
+
 TEST(CongestionDescent, ALinkNextToAFailingNodeCostsThePenaltyMore) {
   RingJob job;
   job.others_between(0, 1, 300);
