@@ -26,13 +26,19 @@ def met(ok):
 
 
 def summary_table(report):
-    lines = ["| tasks | `auto`'s budget, ms | `auto` with it, ms (bound 1.2 x budget + 2 ms) | hop-bytes / best unbudgeted strategy (goal <= 1.25) | P(abort) (0 when some strategy found 0) |",
-             "|---:|---:|---|---|---|"]
+    w = f"{report['interference_weight']:g}"
+    lines = ["| tasks | `auto`'s budget, ms | `auto` with it, ms (bound 1.2 x budget + 2 ms) | "
+             f"seeing the running jobs (InterferenceWeight={w}): their loads' table, ms + `auto`, ms (same bound) | "
+             "its traffic on the running jobs' links: blind, seeing them | "
+             "hop-bytes / best unbudgeted strategy (goal <= 1.25) | P(abort) (0 when some strategy found 0) |",
+             "|---:|---:|---|---|---|---|---|"]
     for job in report["jobs"]:
-        default = job["placements"][0]
+        default, aware = job["placements"][0], job["placements"][1]
         lines.append(
             f"| {job['tasks']} | {job['default_budget_ms']:.1f} | {default['ms']:.1f} "
-            f"({met(job['default_within_time_bound'])}) | {job['default_over_best']:.2f} "
+            f"({met(job['default_within_time_bound'])}) | {aware['setup_ms']:.1f} + {aware['ms']:.1f} "
+            f"({met(job['aware_within_time_bound'])}) | {100 * default['shared_traffic']:.0f}%, "
+            f"{100 * aware['shared_traffic']:.0f}% | {job['default_over_best']:.2f} "
             f"({met(job['default_within_quality_bound'])}) | {default['abort_probability']:.3f} "
             f"({met(job['default_abort_free_when_possible'])}) |")
     return "\n".join(lines)
@@ -49,7 +55,14 @@ def write_markdown(path, report, command):
            f"this 2-core machine; `auto (budget)` gets the PlacementBudget the service gives the "
            f"job ({report['placement_budget_ms']:g} ms at 128 tasks, scaled as tasks^0.8). "
            "The best unbudgeted strategy is the lowest hop-bytes of `auto` without a budget, "
-           "`tofa` (Scotch), `greedy` and `embed`.", "",
+           "`tofa` (Scotch), `greedy` and `embed`. `auto (budget, running jobs' traffic)` is the "
+           "same request seeing the running jobs as the service passes them (issue 37, item 3): "
+           "each busy box runs a ring over its nodes in box order, and the new job's request gets "
+           f"their bytes per link at InterferenceWeight={report['interference_weight']:g} "
+           "(`add_interference`: a cost per directed link, timed apart, as the service makes it on its "
+           "mapping thread before the strategy starts; the strategy's time is after one untimed "
+           "placement, as the service's mapping workers are kept between jobs and make their per-thread "
+           "tables once); its share of traffic on links the running jobs use is against `auto (budget)`'s.", "",
            summary_table(report), "",
            "## How `auto` keeps to its budget on a large machine", "",
            "Every strategy costs at least its candidate count (Scotch builds a target of them, "
@@ -83,12 +96,14 @@ def write_markdown(path, report, command):
            "threads; its time in the pass is in docs/scheduler-path.md.", ""]
     for job in report["jobs"]:
         out += [f"## {job['tasks']} tasks ({job['edges']:,} edges)", "",
-                "| strategy | ms | budget ms | hop-bytes | Equation 1 objective | P(abort) |",
-                "|---|---:|---:|---:|---:|---:|"]
+                "| strategy | ms | budget ms | hop-bytes | Equation 1 objective | P(abort) | "
+                "traffic on the running jobs' links |",
+                "|---|---:|---:|---:|---:|---:|---:|"]
         for p in job["placements"]:
             budget = f"{p['budget_ms']:.1f}" if p["budget_ms"] > 0 else ""
             out.append(f"| `{p['strategy']}` | {p['ms']:.1f} | {budget} | {p['hop_bytes']:.4g} | "
-                       f"{p['objective']:.4g} | {p['abort_probability']:.3f} |")
+                       f"{p['objective']:.4g} | {p['abort_probability']:.3f} | "
+                       f"{100 * p['shared_traffic']:.0f}% |")
         out.append("")
     with open(path, "w") as f:
         f.write("\n".join(out))

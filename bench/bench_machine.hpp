@@ -7,6 +7,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "topology/topology.hpp"
@@ -22,16 +23,19 @@ inline std::vector<int> parse_list(const std::string& text) {
 
 struct Machine {
   tofa::Topology topology;
-  std::vector<int> idle;        ///< the candidates, in id order
-  std::vector<double> outage;   ///< p on `failing` idle nodes
+  std::vector<int> idle;                ///< the candidates, in id order
+  std::vector<double> outage;           ///< p on `failing` idle nodes
+  std::vector<std::vector<int>> boxes;  ///< the running jobs' nodes, first dimension fastest
 };
 
 /// Half the nodes busy in boxes of 1 to max_box nodes a side at random
 /// free spots (seeded), as jobs on a torus leave them.
-inline std::vector<bool> busy_in_boxes(const tofa::Topology& topology, int max_box, unsigned seed) {
+inline std::vector<std::vector<int>> busy_boxes(const tofa::Topology& topology, int max_box,
+                                                unsigned seed) {
   std::mt19937 engine(seed);
   const std::vector<int>& dims = topology.dims();
   std::vector<bool> busy(topology.node_count(), false);
+  std::vector<std::vector<int>> boxes;
   int used = 0;
   std::vector<int> side(dims.size()), origin(dims.size()), at(dims.size());
   while (used < topology.node_count() / 2) {
@@ -54,15 +58,19 @@ inline std::vector<bool> busy_in_boxes(const tofa::Topology& topology, int max_b
     if (std::any_of(box.begin(), box.end(), [&](int node) { return busy[node]; })) continue;
     for (int node : box) busy[node] = true;
     used += static_cast<int>(box.size());
+    boxes.push_back(std::move(box));
   }
-  return busy;
+  return boxes;
 }
 
 /// `torus` ("64x32x32") half busy in boxes (seed 7), `failing` idle nodes at
 /// p = 0.02 (seed 2024).
 inline Machine build_machine(const std::string& torus, int max_box, int failing) {
-  Machine m{tofa::Topology::from_spec("torus:" + torus), {}, {}};
-  const std::vector<bool> busy = busy_in_boxes(m.topology, max_box, 7);
+  Machine m{tofa::Topology::from_spec("torus:" + torus), {}, {}, {}};
+  m.boxes = busy_boxes(m.topology, max_box, 7);
+  std::vector<bool> busy(m.topology.node_count(), false);
+  for (const std::vector<int>& box : m.boxes)
+    for (int node : box) busy[node] = true;
   for (int node = 0; node < m.topology.node_count(); ++node)
     if (!busy[node]) m.idle.push_back(node);
   std::vector<int> shuffled = m.idle;

@@ -14,6 +14,7 @@ common_libtofa_la_SOURCES = \
 	common/topology/file.cpp common/topology/route_registry.cpp \
 	common/faults/faults.hpp common/faults/heartbeats.cpp common/faults/fault_cost.cpp \
 	common/faults/route_faults.hpp common/faults/route_faults.cpp \
+	common/faults/route_link_costs.hpp common/faults/route_link_costs.cpp \
 	common/faults/outage_table.hpp \
 	common/metrics/metrics.hpp common/metrics/metrics.cpp \
 	common/metrics/interference.hpp common/metrics/interference.cpp \

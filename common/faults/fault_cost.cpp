@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "base/error.hpp"
+#include "faults/route_link_costs.hpp"
 #include "faults/faults.hpp"
 #include "faults/route_faults.hpp"
 
@@ -167,17 +168,13 @@ double fault_weighted_distance(const Topology& topology, const std::vector<doubl
   check_outage_size(outage, topology);
   check_link_extra(cost, topology);
   if (from == to) return 0;
-  if (cost.link_extra) {
-    double total = 0;
-    for (const Link& link : topology.route(from, to).links)
-      total += link_cost(link, outage, cost) + cost.link_cost * (*cost.link_extra)[topology.link_id(link)];
-    return total;
-  }
   thread_local std::vector<int> path;  // called for every pair of a target: no allocation
   topology.route_nodes(from, to, path);
   double total = 0;
   for (std::size_t k = 0; k + 1 < path.size(); ++k)
     total += link_cost(Link{path[k], path[k + 1], 0, +1}, outage, cost);
+  if (cost.link_extra)
+    total += cost.link_cost * RouteLinkCosts::for_thread(topology, cost.link_extra).sum(from, to);
   return total;
 }
 
@@ -201,6 +198,7 @@ double fault_weighted_hop_bytes(const Topology& topology, const CommGraph& graph
   // tasks of 26 partners the walks took 8 ms, at 4096 tasks on 65,536 nodes
   // 25-34 ms).
   const bool penalised = cost.penalty > 0 && faults.any();
+  RouteLinkCosts* extra = cost.link_extra ? &RouteLinkCosts::for_thread(topology, cost.link_extra) : nullptr;
   double total = 0;
   // Each pair appears once per direction in the symmetric graph: each entry
   // adds the bytes sent its way times its own direction's route cost.
@@ -211,11 +209,7 @@ double fault_weighted_hop_bytes(const Topology& topology, const CommGraph& graph
       if (from == to) continue;
       double links = topology.hop_distance(from, to);
       if (penalised) links += cost.penalty * faults.faulty_links(from, to);
-      if (cost.link_extra) {
-        thread_local std::vector<int> ids;
-        topology.route_link_ids(from, to, ids);
-        for (int id : ids) links += (*cost.link_extra)[id];
-      }
+      if (extra) links += extra->sum(from, to);
       total += graph.sent(k) * cost.link_cost * links;
     }
   return total;

@@ -40,7 +40,7 @@ struct ServiceSettings {
   double placement_budget_ms = 20;           ///< auto's budget at 128 tasks
   FaultCost fault_cost;                      ///< LinkCost=1, FaultPenalty=100
   /// Extra hops a link at the running jobs' mean link load costs a new job
-  /// (0: placement blind to the other jobs; bench/interference.py).
+  /// (0: placement blind to the other jobs; docs/interference.md).
   double interference_weight = 0;
   long long max_graph_bytes = 64LL << 20;
   int max_graph_tasks = 65536;

@@ -6,6 +6,7 @@
 
 #include "base/error.hpp"
 #include "faults/route_faults.hpp"
+#include "faults/route_link_costs.hpp"
 
 namespace tofa {
 namespace anneal {
@@ -154,15 +155,13 @@ void DistanceTable::add_link_costs(const Topology& topology, const std::vector<d
         with_penalty_[a * n + b] =
             static_cast<float>(metric_distance(static_cast<int>(a), static_cast<int>(b)));
   }
-  std::vector<double> along(n * n, 0.0);  // [a][b]: link costs of R(a, b)
+  RouteLinkCosts along(topology, link_extra);
   for (std::size_t a = 0; a < n; ++a)
-    for (std::size_t b = 0; b < n; ++b)
-      if (a != b)
-        for (const Link& link : topology.route(nodes_[a], nodes_[b]).links)
-          along[a * n + b] += link_extra[topology.link_id(link)];
-  for (std::size_t a = 0; a < n; ++a)
-    for (std::size_t b = 0; b < n; ++b)
-      with_penalty_[a * n + b] += static_cast<float>((along[a * n + b] + along[b * n + a]) / 2);
+    for (std::size_t b = a + 1; b < n; ++b) {
+      const double both = (along.sum(nodes_[a], nodes_[b]) + along.sum(nodes_[b], nodes_[a])) / 2;
+      with_penalty_[a * n + b] += static_cast<float>(both);
+      with_penalty_[b * n + a] += static_cast<float>(both);
+    }
 }
 
 }  // namespace anneal

@@ -369,9 +369,9 @@ class AutoRun {
         expected_abort_probability(*request_.topology, *request_.graph, placement, outage_,
                                    route_faults_);
     evaluation_seconds_ = std::max(evaluation_seconds_, seconds_since(evaluated));
-    const Rank rank{abort == 0 && cost <= block_cost_ ? 0 : 1,
-                    shared_.bytes_on_others_links(request_, placement),
-                    shared_.busiest(request_, placement), cost, abort};
+    const SharedLinkTimes::Footprint footprint = shared_.footprint(request_, placement);
+    const Rank rank{abort == 0 && cost <= block_cost_ ? 0 : 1, footprint.bytes_on_others_links,
+                    footprint.busiest, cost, abort};
     if (cost < cheapest_cost_) {
       cheapest_cost_ = cost;
       cheapest_ = placement;

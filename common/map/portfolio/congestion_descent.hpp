@@ -20,11 +20,11 @@
 // use, and the descent adds none there, so no running job is slowed for the
 // new job's sake where a placement avoids it (moving bytes off those links
 // at any cost to the job's own time, the descent made jobs slower, some the
-// batch's slowest). On links shared both ways with TCP that did not help in tofa-sim
-// (bench/interference.py): a new flow's share of a running flow's link
-// depends on both flows' hops and on the reverse route, and avoiding the
-// running jobs' links (either way) left the new jobs slower while the
-// batch completion still rose; there auto ranks by its own time only.
+// batch's slowest). On links shared both ways with TCP that did not help
+// in tofa-sim (bench/interference.py): a new flow's share of a running
+// flow's link depends on both flows' hops and on the reverse route, and
+// avoiding the running jobs' links (either way) left the new jobs slower
+// while the batch completion still rose; there auto ranks by its own time.
 #pragma once
 
 #include <memory>
@@ -59,12 +59,17 @@ class SharedLinkTimes {
   /// own + min(own, the others' bytes), times 1 + penalty for a link next
   /// to a node that may fail.
   double time(int link, double own) const;
-  /// The largest time over the flows of the placement (on TCP links, a
-  /// flow's hops times its busiest link's); 0 when empty.
-  double busiest(const MappingRequest& request, const Placement& placement) const;
-  /// On split-duplex links, the placement's bytes on links the other jobs
-  /// use (the bytes that slow them down); 0 on shared links or when empty.
-  double bytes_on_others_links(const MappingRequest& request, const Placement& placement) const;
+  /// What auto ranks a placement by, from one walk of its routes.
+  struct Footprint {
+    /// On split-duplex links, the placement's bytes on links the other jobs
+    /// use (the bytes that slow them down); 0 on shared links.
+    double bytes_on_others_links = 0;
+    /// The largest time over its flows (on TCP links, a flow's hops times
+    /// its busiest link's).
+    double busiest = 0;
+  };
+  /// All 0 when empty.
+  Footprint footprint(const MappingRequest& request, const Placement& placement) const;
   /// Whether the descent keeps the new job's bytes off the others' links:
   /// on split-duplex links.
   bool protects_others() const { return others_ && !both_ways_; }
@@ -84,7 +89,8 @@ class SharedLinkTimes {
  private:
   std::shared_ptr<const std::vector<double>> others_;  // link_extra
   double bytes_per_unit_ = 0;                          // link_extra_bytes
-  std::vector<double> factor_;                         // empty: all 1
+  std::vector<int> penalised_;  // links next to a node that may fail, sorted: no link-sized table
+  double penalty_factor_ = 1;
   bool both_ways_ = false;
 };
 

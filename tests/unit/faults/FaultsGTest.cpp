@@ -1,6 +1,7 @@
 // Outage models, heartbeat histories, fault files, Equation 1 and abort probability.
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <random>
 #include <sstream>
 #include <string>
@@ -9,6 +10,7 @@
 #include "base/error.hpp"
 #include "faults/faults.hpp"
 #include "faults/route_faults.hpp"
+#include "faults/route_link_costs.hpp"
 #include "fixtures.hpp"
 #include "graph/generators.hpp"
 #include "graph/graph.hpp"
@@ -382,6 +384,58 @@ TEST(RouteFaults, CountsWhatARouteWalkCounts) {
         << spec;
     EXPECT_NEAR(tofa::expected_abort_probability(topology, graph, placement, outage), 1 - survive,
                 1e-12)
+        << spec;
+  }
+}
+
+// RouteLinkCosts' per-segment sums against walks of every route (odd and
+// even rings, a mesh, 2D), and Equation 1 with link costs, by pair and by
+// placement, against the walks' sums.
+TEST(RouteLinkCosts, SumsWhatARouteWalkSums) {
+  for (const char* spec : {"torus:7x5x2", "torus:8x4x4", "mesh:5x4x3", "torus:6x6"}) {
+    const tofa::Topology topology = tofa::Topology::from_spec(spec);
+    const int n = topology.node_count();
+    std::mt19937 random(11);
+    auto extra = std::make_shared<std::vector<double>>(topology.link_slot_count(), 0.0);
+    for (double& c : *extra) c = random() % 3 == 0 ? 0.25 * (random() % 9) : 0.0;
+    tofa::RouteLinkCosts sums(topology, *extra);
+    std::vector<int> ids;
+    for (int from = 0; from < n; ++from)
+      for (int to = 0; to < n; ++to) {
+        topology.route_link_ids(from, to, ids);
+        double walked = 0;
+        for (int id : ids) walked += (*extra)[id];
+        ASSERT_NEAR(sums.sum(from, to), walked, 1e-12) << spec << " R(" << from << "," << to << ")";
+      }
+
+    std::vector<double> outage(n, 0.0);
+    outage[3] = 0.2;
+    FaultCost cost;
+    cost.link_cost = 2;
+    cost.link_extra = extra;
+    std::vector<int> path;
+    for (int from = 0; from < n; from += 3)
+      for (int to = 0; to < n; ++to) {
+        topology.route_link_ids(from, to, ids);
+        double walked = 0;
+        for (int id : ids) {
+          const tofa::Link link = topology.link_of(id);
+          walked += tofa::link_cost(link, outage, cost) + cost.link_cost * (*extra)[id];
+        }
+        ASSERT_NEAR(tofa::fault_weighted_distance(topology, outage, from, to, cost), walked, 1e-9)
+            << spec << " R(" << from << "," << to << ")";
+      }
+    const tofa::CommGraph graph = tofa::random_regular_graph(n / 2, 4, 1000, 3);
+    std::vector<int> placement(graph.task_count());
+    for (int& node : placement) node = static_cast<int>(random() % n);
+    double walked_cost = 0;
+    for (int a = 0; a < graph.task_count(); ++a)
+      for (std::int64_t k = graph.offsets()[a]; k < graph.offsets()[a + 1]; ++k)
+        walked_cost += graph.bytes()[k] / 2 *
+                       tofa::fault_weighted_distance(topology, outage, placement[a],
+                                                     placement[graph.adjacency()[k]], cost);
+    EXPECT_NEAR(tofa::fault_weighted_hop_bytes(topology, graph, placement, outage, cost),
+                walked_cost, 1e-9 * walked_cost)
         << spec;
   }
 }

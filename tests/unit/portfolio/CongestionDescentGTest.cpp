@@ -38,8 +38,8 @@ TEST(CongestionDescent, OthersDelayAFlowByAtMostItsOwnBytes) {
   EXPECT_DOUBLE_EQ(times.time(job.link(0, 1), 100), 200);  // min(100, 300) more
   EXPECT_DOUBLE_EQ(times.time(job.link(0, 1), 500), 800);  // all 300 of theirs
   EXPECT_DOUBLE_EQ(times.time(job.link(4, 5), 500), 500);  // a link they do not use
-  EXPECT_DOUBLE_EQ(times.busiest(job.request, {0, 1}), 800);
-  EXPECT_DOUBLE_EQ(times.busiest(job.request, {4, 5}), 500);
+  EXPECT_DOUBLE_EQ(times.footprint(job.request, {0, 1}).busiest, 800);
+  EXPECT_DOUBLE_EQ(times.footprint(job.request, {4, 5}).busiest, 500);
 }
 
 // Another job's 600 bytes go 1 -> 0 only. On split-duplex links the job's
@@ -56,7 +56,7 @@ TEST(CongestionDescent, SharedLinksAddBothDirections) {
     EXPECT_EQ(times.both_ways(), shared);
     EXPECT_DOUBLE_EQ(times.time(job.link(0, 1), 500), shared ? 1000 : 500);
     // Shared: each direction's 500 and its acknowledgements' 5% come back.
-    EXPECT_DOUBLE_EQ(times.busiest(job.request, {0, 1}), shared ? 1650 : 1000);
+    EXPECT_DOUBLE_EQ(times.footprint(job.request, {0, 1}).busiest, shared ? 1650 : 1000);
     const auto own = times.own_loads(job.request, {0, 1});
     ASSERT_EQ(own.size(), 2u);
     EXPECT_DOUBLE_EQ(own[0].usage, shared ? 1050 : 500);
@@ -75,8 +75,8 @@ TEST(CongestionDescent, OnTcpLinksALongFlowLosesToAShortOne) {
   job.request.fault_cost.shared_links = true;
   job.others_between(6, 7, 1);
   const tofa::SharedLinkTimes times(job.request);
-  EXPECT_DOUBLE_EQ(times.busiest(job.request, {0, 4, 5, 6}), 1050);
-  EXPECT_DOUBLE_EQ(times.busiest(job.request, {0, 4, 1, 2}), 4 * (1050.0 / 4 + 1050));
+  EXPECT_DOUBLE_EQ(times.footprint(job.request, {0, 4, 5, 6}).busiest, 1050);
+  EXPECT_DOUBLE_EQ(times.footprint(job.request, {0, 4, 1, 2}).busiest, 4 * (1050.0 / 4 + 1050));
   const auto own = times.own_loads(job.request, {0, 4, 1, 2});
   const auto on = [&](int from, int to) {
     for (const auto& use : own)
@@ -97,8 +97,8 @@ TEST(CongestionDescent, BytesOnTheOthersLinksOnSplitDuplexLinks) {
     job.others_between(0, 1, 300);
     const tofa::SharedLinkTimes times(job.request);
     EXPECT_EQ(times.protects_others(), !shared);
-    EXPECT_DOUBLE_EQ(times.bytes_on_others_links(job.request, {0, 1}), shared ? 0 : 1000);
-    EXPECT_DOUBLE_EQ(times.bytes_on_others_links(job.request, {4, 5}), 0);
+    EXPECT_DOUBLE_EQ(times.footprint(job.request, {0, 1}).bytes_on_others_links, shared ? 0 : 1000);
+    EXPECT_DOUBLE_EQ(times.footprint(job.request, {4, 5}).bytes_on_others_links, 0);
   }
 }
 
@@ -144,7 +144,7 @@ TEST(CongestionDescent, MovesOffTheLinksOtherJobsLoad) {
   const tofa::Placement moved = tofa::congestion_descent(job.request, {0, 1}, 0);
   tofa::check_placement(job.request, moved);
   const tofa::SharedLinkTimes times(job.request);
-  EXPECT_DOUBLE_EQ(times.busiest(job.request, moved), 500) << moved[0] << "," << moved[1];
+  EXPECT_DOUBLE_EQ(times.footprint(job.request, moved).busiest, 500) << moved[0] << "," << moved[1];
 }
 
 // With every candidate taken, only swaps are left: four tasks in a ring on
@@ -162,7 +162,7 @@ TEST(CongestionDescent, SwapsTasksWhenNoSlotIsFree) {
   const tofa::SharedLinkTimes times(job.request);
   const tofa::Placement swapped = tofa::congestion_descent(job.request, start, 0);
   tofa::check_placement(job.request, swapped);
-  EXPECT_LT(times.busiest(job.request, swapped), times.busiest(job.request, start));
+  EXPECT_LT(times.footprint(job.request, swapped).busiest, times.footprint(job.request, start).busiest);
   EXPECT_LT(tofa::evaluate_placement(ring4, job.ring, swapped, {}).hop_bytes,
             tofa::evaluate_placement(ring4, job.ring, start, {}).hop_bytes);
 }

@@ -1,7 +1,7 @@
 // Issue 37 (items 3, 4, 5): the service's link loads of the running jobs
 // stay what a recount from their recorded placements gives, after every
 // event: jobs starting, ending, a placement changing; LINKS and JOB report
-// them.
+// them; a new job's placement keeps off them.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -133,6 +133,27 @@ TEST_F(RunningLinksTest, JobSaysHowMuchOfItsTrafficSharesLinks) {
   EXPECT_EQ(top.field("count"), "1");
   EXPECT_NE(top.body.find("jobs=2"), std::string::npos) << top.body;  // the shared link is the busiest
   EXPECT_EQ(handle_request(*state_, "LINKS top=x", kAlice), "ERROR top=x: expected 0 to 16777216");
+}
+
+// A new ring fits on the running ring's row or on a quiet row of the same
+// shape: with InterferenceWeight=1 the service places it on the quiet one,
+// blind (the default, 0) on the running ring's links.
+TEST_F(RunningLinksTest, ANewJobSeeingTheRunningJobsKeepsOffTheirLinks) {
+  const auto shared_traffic_of_new_ring = [&] {
+    record(50, "n0,n1,n2,n3");
+    state_->set_running_jobs({50});
+    const std::string reply =
+        handle_request(*state_, "PLACE graph=g1 job=60 candidates=n[0-3],n[16-19] slots=1", kAlice);
+    EXPECT_EQ(reply.rfind("OK job=60 strategy=auto ", 0), 0u) << reply;
+    state_->set_running_jobs({50, 60});
+    return parse_message(handle_request(*state_, "JOB job=60", kAlice)).field("shared_traffic");
+  };
+  EXPECT_EQ(shared_traffic_of_new_ring(), "1");
+
+  state_.reset();
+  remove_dir();
+  start("InterferenceWeight=1\n");
+  EXPECT_EQ(shared_traffic_of_new_ring(), "0");
 }
 
 TEST_F(RunningLinksTest, SharedLinksCountBothDirections) {
