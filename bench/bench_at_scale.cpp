@@ -47,8 +47,8 @@ constexpr double kBudgetFactor = 1.2;
 constexpr double kBudgetSlackMs = 2;
 /// Item 3: the default's hop-bytes within this factor of the best unbudgeted strategy.
 constexpr double kQualityFactor = 1.25;
-/// The InterferenceWeight the aware row sees the running jobs with
-/// (docs/interference.md's mixes meet both goals at 1 on split-duplex links).
+/// The InterferenceWeight the aware row sees the running jobs with: tofa.conf's
+/// default (docs/interference.md's mixes meet both goals at 1 on split-duplex links).
 constexpr double kInterferenceWeight = 1;
 
 struct Options {

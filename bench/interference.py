@@ -256,16 +256,16 @@ def higher_completions(rows):
 
 
 def default_weight_text(shared_rows, interconnect_rows):
-    """Why InterferenceWeight is off by default, with what weight 1 gives."""
+    """What the default InterferenceWeight (1) gives on both networks."""
     def at(rows):
         return next(r for r in rows if r["weight"] == MEASURED_WEIGHT)
     shared, lane = at(shared_rows), at(interconnect_rows)
     return (f"At weight {MEASURED_WEIGHT:g} the mean job time is {lane['mean_job_time_change']:+.1f}% "
             f"against blind with {lane['scenarios_with_higher_completion']} batches ending later on a lane "
             f"each way, {shared['mean_job_time_change']:+.1f}% with "
-            f"{shared['scenarios_with_higher_completion']} on links shared both ways; `InterferenceWeight` "
-            "stays 0 unless set: on a 65,536-node torus `auto` seeing the running jobs keeps to its "
-            "budget but no more of the new job's traffic off their links than blind (docs/at-scale.md).")
+            f"{shared['scenarios_with_higher_completion']} on links shared both ways. `InterferenceWeight` "
+            "is 1 by default (`LinkSharing` split-duplex); on a 65,536-node torus `auto` seeing the "
+            "running jobs keeps to the same time bound as blind (docs/at-scale.md).")
 
 
 def goals_met(rows):
@@ -410,7 +410,7 @@ def main():
 DESIGN = """Jobs on a torus share links: a job placed in the gaps between others routes
 through their links. The service keeps the load of every directed link from
 the placements of the jobs it placed (`tofactl links`); with
-`InterferenceWeight=W` in tofa.conf (default 0: off, see below) a new job's
+`InterferenceWeight=W` in tofa.conf (default 1; 0 is blind) a new job's
 Equation 1 cost
 counts each link its routes use at 1 + W x load / (the mean load of the loaded
 links) hops, so the strategies `auto` runs (their objective, and the annealer's
@@ -418,8 +418,8 @@ and local descent's distances) prefer routes over quiet links. Under fair
 sharing a job's time follows its busiest link, and on a link it shares, its
 `own` bytes beside the others' take own + min(own, others): `auto` takes
 among its placements the one whose busiest link is least in that time, and
-spends 30% of its budget on a congestion descent from it (tasks moved or
-swapped to lower the sum of the links' squared times). On links whose two
+spends what time its searches leave on a congestion descent from it (tasks
+moved or swapped to lower the sum of the links' squared times). On links whose two
 directions share one bandwidth (`LinkSharing=shared`: Ethernet and TCP,
 SimGrid's defaults), a link's load and the job's own bytes on it count both
 ways, and the sharing is TCP's: a flow's share of a link falls with its
@@ -427,8 +427,9 @@ round-trip time, so a flow of b bytes over p hops counts b / p on its links
 and 5% of that on its reverse route's (its acknowledgements), and takes p
 times its busiest link's time. On split-duplex links (the default) a
 running job is slowed where the new job's bytes join its own: there `auto`
-ranks placements first by their bytes on links the other jobs use, and its
-congestion descent adds none there.
+ranks placements first by their bytes on links the other jobs use (within
+5% of the job's bytes of the fewest found, a tie), and its congestion descent
+adds none there.
 Link loads follow who sends: a recorded
 G(i,j) travels R(i,j) only. `tofa-map --background HOSTFILE=GRAPH
 --interference-weight W --link-sharing S` does the same outside Slurm; `tofactl

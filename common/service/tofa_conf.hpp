@@ -41,7 +41,7 @@ struct ServiceSettings {
   FaultCost fault_cost;                      ///< LinkCost=1, FaultPenalty=100
   /// Extra hops a link at the running jobs' mean link load costs a new job
   /// (0: placement blind to the other jobs; docs/interference.md).
-  double interference_weight = 0;
+  double interference_weight = 1;
   long long max_graph_bytes = 64LL << 20;
   int max_graph_tasks = 65536;
   int max_graphs_per_user = 64;

@@ -136,8 +136,8 @@ TEST_F(RunningLinksTest, JobSaysHowMuchOfItsTrafficSharesLinks) {
 }
 
 // A new ring fits on the running ring's row or on a quiet row of the same
-// shape: with InterferenceWeight=1 the service places it on the quiet one,
-// blind (the default, 0) on the running ring's links.
+// shape: seeing the running jobs (the default, InterferenceWeight=1) the
+// service places it on the quiet one, blind (0) on the running ring's links.
 TEST_F(RunningLinksTest, ANewJobSeeingTheRunningJobsKeepsOffTheirLinks) {
   const auto shared_traffic_of_new_ring = [&] {
     record(50, "n0,n1,n2,n3");
@@ -148,12 +148,12 @@ TEST_F(RunningLinksTest, ANewJobSeeingTheRunningJobsKeepsOffTheirLinks) {
     state_->set_running_jobs({50, 60});
     return parse_message(handle_request(*state_, "JOB job=60", kAlice)).field("shared_traffic");
   };
-  EXPECT_EQ(shared_traffic_of_new_ring(), "1");
+  EXPECT_EQ(shared_traffic_of_new_ring(), "0");
 
   state_.reset();
   remove_dir();
-  start("InterferenceWeight=1\n");
-  EXPECT_EQ(shared_traffic_of_new_ring(), "0");
+  start("InterferenceWeight=0\n");
+  EXPECT_EQ(shared_traffic_of_new_ring(), "1");
 }
 
 TEST_F(RunningLinksTest, SharedLinksCountBothDirections) {
