@@ -165,7 +165,9 @@ def markdown(reports, anchor, revision, seconds, quick, sample=None, fugaku=None
              "round 50, 0.1% of exchanges lost), observes the heartbeat rounds, then runs a generated "
              "job stream (EASY) per strategy as the select shim runs it (the node choice, "
              "`tofa_service_choose_nodes_from`, in the scheduler; the strategy on the chosen nodes "
-             "afterwards on the service's mapping threads, `tofa_service_map_later`; a job's metrics "
+             "afterwards on the service's mapping threads, `tofa_service_map_later`; the running jobs "
+             "told to the service every 3 s of wall time as the slurmctld plugin tells them, so "
+             "placements see their links at the default InterferenceWeight; a job's metrics "
              "on its final placement). The simulated nodes run on "
              "the same 2 cores as the service, so round times include their work.",
              "", "## Targets (issue 15)", "",

@@ -1,5 +1,8 @@
 #include "service/running_links.hpp"
 
+#include <algorithm>
+
+#include "metrics/interference.hpp"
 #include "metrics/metrics.hpp"
 
 namespace tofa {
@@ -20,6 +23,11 @@ void RunningLinks::update(const Topology& topology, const std::vector<Job>& runn
                  Counted{job.placement, sparse_link_loads(*job.graph, topology, job.placement)});
   }
   std::lock_guard<std::mutex> lock(mutex_);
+  const bool same = next.size() == jobs_.size() &&
+                    std::equal(next.begin(), next.end(), jobs_.begin(), [](const auto& a, const auto& b) {
+                      return a.first == b.first && a.second.placement == b.second.placement;
+                    });
+  if (!same || !known_) interference_.reset();
   jobs_ = std::move(next);
   link_slots_ = topology.link_slot_count();
   known_ = true;
@@ -32,6 +40,10 @@ bool RunningLinks::known() const {
 
 std::vector<double> RunningLinks::loads(std::optional<unsigned> except) const {
   std::lock_guard<std::mutex> lock(mutex_);
+  return loads_locked(except);
+}
+
+std::vector<double> RunningLinks::loads_locked(std::optional<unsigned> except) const {
   std::vector<double> total(known_ ? link_slots_ : 0, 0.0);
   for (const auto& [job, counted] : jobs_)
     if (job != except)
@@ -62,6 +74,23 @@ std::vector<std::pair<int, double>> RunningLinks::job_links(unsigned job) const 
   std::lock_guard<std::mutex> lock(mutex_);
   const auto found = jobs_.find(job);
   return found == jobs_.end() ? std::vector<std::pair<int, double>>{} : found->second.links;
+}
+
+void RunningLinks::add_interference_to(FaultCost& cost, const Topology& topology, double weight,
+                                       std::optional<unsigned> job) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!known_) return;
+  if (job && jobs_.count(*job)) {  // placed again while it runs: its own links left out
+    add_interference(cost, topology, loads_locked(job), weight);
+    return;
+  }
+  if (!interference_ || interference_->weight != weight || interference_->shared_links != cost.shared_links) {
+    FaultCost made = cost;
+    add_interference(made, topology, loads_locked(std::nullopt), weight);
+    interference_ = Interference{weight, cost.shared_links, made.link_extra, made.link_extra_bytes};
+  }
+  cost.link_extra = interference_->link_extra;
+  cost.link_extra_bytes = interference_->link_extra_bytes;
 }
 
 }  // namespace tofa

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "faults/faults.hpp"
 #include "graph/graph.hpp"
 #include "topology/topology.hpp"
 
@@ -40,16 +41,32 @@ class RunningLinks {
   std::vector<int> jobs_per_link(const Topology* both_ways_in = nullptr) const;
   /// The job's own bytes per link (sparse, link id order); empty if not running.
   std::vector<std::pair<int, double>> job_links(unsigned job) const;
+  /// add_interference of loads(job) to `cost` at `weight`: for a job that is
+  /// not running, made once per running set and shared (at 65,536 nodes two
+  /// link-sized tables per placement otherwise). Nothing before update() ran.
+  void add_interference_to(FaultCost& cost, const Topology& topology, double weight,
+                           std::optional<unsigned> job) const;
 
  private:
   struct Counted {
     std::vector<int> placement;
     std::vector<std::pair<int, double>> links;
   };
+  std::vector<double> loads_locked(std::optional<unsigned> except) const;
+
   mutable std::mutex mutex_;
   int link_slots_ = 0;
   bool known_ = false;
   std::map<unsigned, Counted> jobs_;
+  /// add_interference for a job not running, of the jobs_ it was made from
+  /// (reset by an update() that changes them).
+  struct Interference {
+    double weight = 0;
+    bool shared_links = false;
+    std::shared_ptr<const std::vector<double>> link_extra;
+    double link_extra_bytes = 0;
+  };
+  mutable std::optional<Interference> interference_;
 };
 
 }  // namespace tofa

@@ -505,9 +505,9 @@ PlacementInput ServiceState::placement_input(const PlaceRequest& request,
   input.topology = &topology_;
   input.graph = &graph;
   input.fault_cost = settings_.fault_cost;
-  if (settings_.interference_weight > 0 && running_links_.known())
-    add_interference(input.fault_cost, topology_, running_links_.loads(request.job),
-                     settings_.interference_weight);
+  if (settings_.interference_weight > 0)
+    running_links_.add_interference_to(input.fault_cost, topology_, settings_.interference_weight,
+                                       request.job);
   input.strategy = strategy;
   input.candidates = request.candidates;
   // More slots than tasks change nothing but the work of some strategies.

@@ -285,7 +285,14 @@ wait_until() {   # wait_until SECONDS CMD...
     until "$@"; do [ "$(date +%s)" -lt "$deadline" ] || return 1; sleep 0.2; done
 }
 
-all_idle() { [ "$(sinfo -h -N -o %T | grep -c '^idle$')" -eq "$NODES" ]; }
+# Every node idle, and the service knows it: slurmctld tells it which jobs
+# run every 3 s, and a placement meanwhile sees the links of the jobs it
+# still counts (InterferenceWeight), so one job's layout may differ from the
+# next's. A service that does not answer counts no links.
+all_idle() {
+    [ "$(sinfo -h -N -o %T | grep -c '^idle$')" -eq "$NODES" ] &&
+        ! query "LINKS top=1" 2>/dev/null | grep -q '^link '
+}
 
 all_answered() {   # every responder answered at least one heartbeat
     local reply

@@ -11,6 +11,7 @@
 #include <deque>
 #include <functional>
 #include <queue>
+#include <set>
 
 #include "base/error.hpp"
 #include "capi/tofa_service.h"
@@ -66,6 +67,10 @@ std::vector<int> take_node_list(char* names) {
 
 /// The Slurm job id a stream job gets in the service (never 0).
 unsigned service_job_id(const StreamJob& job) { return static_cast<unsigned>(job.id) + 1; }
+
+/// How often the slurmctld plugin tells the service which jobs run
+/// (PUSH_PERIOD of plugins/common/tofa_ctld.c), in wall-clock seconds.
+constexpr double kRunningJobsPushSeconds = 3;
 
 /// Chooses a job's nodes through the service, as the select shim does in
 /// slurmctld's scheduling pass (tofa_service_choose_nodes_from, then
@@ -157,6 +162,7 @@ Json run_stream(const std::string& strategy, const Topology& topology,
   if (strategy == "mc1x1") allocate = mc1x1_allocator(topology);
   else if (strategy == "snake") allocate = snake_best_fit_allocator(topology);
   else allocate = service_allocator(strategy, topology.node_count(), graphs, &latencies, &by_size, &refusals, &fallbacks);
+  const bool through_service = strategy != "mc1x1" && strategy != "snake";
 
   double hop_bytes = 0, abort_sum = 0, runtime_sum = 0, completion_sum = 0;
   double bunde_hops = 0, all_hops = 0;
@@ -169,9 +175,33 @@ Json run_stream(const std::string& strategy, const Topology& topology,
   long mapped_jobs = 0, uneven_allocations = 0;
   // Slots in use, swept at every start: a placement never exceeds a node's CPUs.
   std::vector<int> used(static_cast<std::size_t>(topology.node_count()), 0);
-  using Running = std::pair<double, std::vector<int>>;
-  auto later = [](const Running& a, const Running& b) { return a.first > b.first; };
+  struct Running {
+    double end;
+    std::vector<int> nodes;
+    unsigned job;  // its id in the service
+  };
+  auto later = [](const Running& a, const Running& b) { return a.end > b.end; };
   std::priority_queue<Running, std::vector<Running>, decltype(later)> running(later);
+  // As slurmctld does, the service is told which jobs run every
+  // kRunningJobsPushSeconds (their links: InterferenceWeight), and a job's
+  // record is kept while it runs and dropped once it ended and was measured
+  // (a 10,000-job stream would hold millions of node names).
+  std::set<unsigned> running_jobs, measured_running, ended_unmeasured;
+  auto last_push = std::chrono::steady_clock::now();
+  const auto push_running_jobs = [&] {
+    const auto now = std::chrono::steady_clock::now();
+    if (!through_service || std::chrono::duration<double>(now - last_push).count() < kRunningJobsPushSeconds)
+      return;
+    last_push = now;
+    const std::vector<unsigned> ids(running_jobs.begin(), running_jobs.end());
+    char err[256];
+    if (tofa_service_set_running_jobs(ids.data(), static_cast<int>(ids.size()), err, sizeof err) != TOFA_OK)
+      throw Error(std::string("tofa_service_set_running_jobs: ") + err);
+  };
+  const auto forget = [](unsigned job) {
+    char err[256];
+    tofa_service_forget_job(job, err, sizeof err);  // a job that fell back to Slurm's layout has none
+  };
   long oversubscribed = 0;
   sim::Progress progress("stream " + strategy, static_cast<long long>(jobs.size()));
   EasyOptions options;
@@ -179,8 +209,7 @@ Json run_stream(const std::string& strategy, const Topology& topology,
   options.progress = [&](long done, long) { progress.update(done); };
   std::deque<ScheduledJob> started_jobs;  // not measured yet, in start order
   std::function<void(ScheduledJob)> measure;
-  // Measures the oldest started jobs whose placement is final (and drops
-  // their records: a 10,000-job stream would hold millions of node names).
+  // Measures the oldest started jobs whose placement is final.
   const auto measure_final = [&] {
     while (!started_jobs.empty() &&
            (latencies.empty() || tofa_service_placement_pending(service_job_id(started_jobs.front().job)) != 1)) {
@@ -189,15 +218,22 @@ Json run_stream(const std::string& strategy, const Topology& topology,
     }
   };
   options.on_start = [&](const ScheduledJob& started) {
-    for (; !running.empty() && running.top().first <= started.start; running.pop())
-      for (int node : running.top().second) --used[static_cast<std::size_t>(node)];
+    for (; !running.empty() && running.top().end <= started.start; running.pop()) {
+      for (int node : running.top().nodes) --used[static_cast<std::size_t>(node)];
+      const unsigned ended = running.top().job;
+      running_jobs.erase(ended);
+      if (through_service && measured_running.erase(ended)) forget(ended);
+      else ended_unmeasured.insert(ended);
+    }
     bool over = false;
     for (int node : started.task_nodes)
       over |= ++used[static_cast<std::size_t>(node)] > topology.cores_per_node();
     oversubscribed += over;
-    running.emplace(started.end, started.task_nodes);
+    running.push({started.end, started.task_nodes, service_job_id(started.job)});
+    running_jobs.insert(service_job_id(started.job));
     started_jobs.push_back(started);
     measure_final();
+    push_running_jobs();
   };
   // Each started job's metrics, on its final placement: the service's
   // record once its strategy ordered the tasks (the same nodes, as many
@@ -205,12 +241,13 @@ Json run_stream(const std::string& strategy, const Topology& topology,
   measure = [&](ScheduledJob started) {
     char* recorded = nullptr;
     char err[256];
-    if (!latencies.empty() &&
-        tofa_service_job_placement(service_job_id(started.job), &recorded, err, sizeof err) == TOFA_OK) {
+    const unsigned job_id = service_job_id(started.job);
+    if (through_service && tofa_service_job_placement(job_id, &recorded, err, sizeof err) == TOFA_OK) {
       std::vector<int> final_nodes = take_node_list(recorded);
       if (final_nodes.size() == started.task_nodes.size()) started.task_nodes = std::move(final_nodes);
-      tofa_service_forget_job(service_job_id(started.job), err, sizeof err);
     }
+    if (through_service && ended_unmeasured.erase(job_id)) forget(job_id);
+    else if (through_service) measured_running.insert(job_id);
     const CommGraph graph = graphs.graph(started.job.tasks);
     const JobMetrics m = job_metrics(started.job.runtime, graph, topology, started.task_nodes, outage);
     csv << started.job.id << "," << started.job.tasks << "," << started.job.submit << ","
@@ -252,6 +289,12 @@ Json run_stream(const std::string& strategy, const Topology& topology,
   const double mapping_drain_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() - seconds;
   measure_final();
+  if (through_service) {  // the next stream starts on an empty machine
+    for (unsigned job : measured_running) forget(job);
+    char err[256];
+    if (tofa_service_set_running_jobs(nullptr, 0, err, sizeof err) != TOFA_OK)
+      throw Error(std::string("tofa_service_set_running_jobs: ") + err);
+  }
   const double count = static_cast<double>(std::max<long>(1, measured));
   int smallest_rejected = 0;
   for (const RejectedJob& r : result.rejected)

@@ -32,7 +32,9 @@ class RunningLinksTest : public ::testing::Test {
  protected:
   void SetUp() override { start(""); }
   void start(const std::string& extra_conf) {
-    std::istringstream in(std::string("Dims=4x4x4\nNodeName=n[0-63]\n") + extra_conf +
+    // A budget that a sanitizer's slowdown leaves enough of to leave a
+    // running job's links (auto's searches stop at it).
+    std::istringstream in(std::string("Dims=4x4x4\nNodeName=n[0-63]\nPlacementBudget=2000\n") + extra_conf +
                           tofa_test::map_worker_line());
     TofaConf parsed = parse_tofa_conf(in, "tofa.conf");
     char dir[] = "/tmp/tofa-running-links.XXXXXX";
@@ -154,6 +156,24 @@ TEST_F(RunningLinksTest, ANewJobSeeingTheRunningJobsKeepsOffTheirLinks) {
   remove_dir();
   start("InterferenceWeight=0\n");
   EXPECT_EQ(shared_traffic_of_new_ring(), "1");
+}
+
+// The running jobs' link costs are made once per running set: a new set
+// (here the ring starting after a placement that met none) is seen by the
+// next placement.
+TEST_F(RunningLinksTest, APlacementSeesTheRunningSetOfItsTime) {
+  const auto place_ring = [&](unsigned job) {
+    const std::string reply = handle_request(
+        *state_, "PLACE graph=g1 job=" + std::to_string(job) + " candidates=n[0-3],n[16-19] slots=1", kAlice);
+    EXPECT_EQ(reply.rfind("OK job=" + std::to_string(job) + " strategy=auto ", 0), 0u) << reply;
+  };
+  state_->set_running_jobs({});
+  place_ring(59);  // nothing runs: no link costs, made and kept
+  record(50, "n0,n1,n2,n3");
+  state_->set_running_jobs({50});
+  place_ring(60);
+  state_->set_running_jobs({50, 60});
+  EXPECT_EQ(parse_message(handle_request(*state_, "JOB job=60", kAlice)).field("shared_traffic"), "0");
 }
 
 TEST_F(RunningLinksTest, SharedLinksCountBothDirections) {
