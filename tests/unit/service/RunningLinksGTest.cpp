@@ -55,6 +55,12 @@ class RunningLinksTest : public ::testing::Test {
         *state_, "RECORD graph=" + graph + " job=" + std::to_string(job) + " nodes=" + nodes, kAlice);
     ASSERT_EQ(reply.rfind("OK", 0), 0u) << reply;
   }
+  /// The ring placed by auto on the running ring's row (n0-n3) or a quiet one (n16-n19).
+  void place_ring(unsigned job) {
+    const std::string reply = handle_request(
+        *state_, "PLACE graph=g1 job=" + std::to_string(job) + " candidates=n[0-3],n[16-19] slots=1", kAlice);
+    EXPECT_EQ(reply.rfind("OK job=" + std::to_string(job) + " strategy=auto ", 0), 0u) << reply;
+  }
   /// LINKS top=0, as (from, to) -> bytes.
   LinkMap reported() {
     const Message m = parse_message(handle_request(*state_, "LINKS top=0", kAlice));
@@ -144,9 +150,7 @@ TEST_F(RunningLinksTest, ANewJobSeeingTheRunningJobsKeepsOffTheirLinks) {
   const auto shared_traffic_of_new_ring = [&] {
     record(50, "n0,n1,n2,n3");
     state_->set_running_jobs({50});
-    const std::string reply =
-        handle_request(*state_, "PLACE graph=g1 job=60 candidates=n[0-3],n[16-19] slots=1", kAlice);
-    EXPECT_EQ(reply.rfind("OK job=60 strategy=auto ", 0), 0u) << reply;
+    place_ring(60);
     state_->set_running_jobs({50, 60});
     return parse_message(handle_request(*state_, "JOB job=60", kAlice)).field("shared_traffic");
   };
@@ -162,11 +166,6 @@ TEST_F(RunningLinksTest, ANewJobSeeingTheRunningJobsKeepsOffTheirLinks) {
 // (here the ring starting after a placement that met none) is seen by the
 // next placement.
 TEST_F(RunningLinksTest, APlacementSeesTheRunningSetOfItsTime) {
-  const auto place_ring = [&](unsigned job) {
-    const std::string reply = handle_request(
-        *state_, "PLACE graph=g1 job=" + std::to_string(job) + " candidates=n[0-3],n[16-19] slots=1", kAlice);
-    EXPECT_EQ(reply.rfind("OK job=" + std::to_string(job) + " strategy=auto ", 0), 0u) << reply;
-  };
   state_->set_running_jobs({});
   place_ring(59);  // nothing runs: no link costs, made and kept
   record(50, "n0,n1,n2,n3");
