@@ -281,21 +281,20 @@ def completion_evidence(d):
     those (scenario, weight) cases had blind's mix end the batch before the
     running jobs alone end theirs, and by how much aware's mix slowed the
     slowest running job in the others."""
-    lowered, raised = 0, []
+    lowered, raised = [], []
     for s in d["scenarios"]:
         blind = s["variants"][0]["batch_completion_time"]
         alone = max(s["running_alone_job_times"])
         for v in s["variants"][1:]:
             if v["batch_completion_time"] <= blind * (1 + 1e-9):
                 continue
-            if blind < alone * (1 - 1e-9):
-                lowered += 1
-            else:
-                raised.append(100 * (v["batch_completion_time"] / alone - 1))
+            (lowered if blind < alone * (1 - 1e-9) else raised).append(
+                100 * (v["batch_completion_time"] / alone - 1))
     parts = []
     if lowered:
-        parts.append(f"{lowered} where blind's mix ends the batch earlier than the running jobs alone do: "
-                     "slowing one running job can speed up another")
+        parts.append(f"{len(lowered)} where blind's mix ends the batch earlier than the running jobs alone do "
+                     "(slowing one running job can speed up another), aware's batch there "
+                     f"{min(lowered):+.2f}% to {max(lowered):+.2f}% against the running jobs alone")
     if raised:
         parts.append(f"{len(raised)} where aware's mix slows the slowest running job, by "
                      f"{min(raised):.1f}% to {max(raised):.1f}% against the running jobs alone")
@@ -351,9 +350,9 @@ def markdown(doc, rows, interconnect):
               f"({completion_evidence(doc) or 'none'}), {higher_completions(interconnect['summary'])} on a lane "
               f"each way ({completion_evidence(interconnect) or 'none'}). On a lane each way `auto` places each job first off "
               "the links the other jobs use (its bytes there), which is where it slows them; on links "
-              "shared both ways the same ranking, a bound on the running jobs' busiest link and one on each "
-              "running job's own estimated time were tried: each missed the mean job time goal at every weight "
-              "and still raised batch completions, so there `auto` ranks by the new job's own time. "
+              "shared both ways, where keeping off every running job's links left the new jobs slower and "
+              "still raised batch completions, it keeps off the links of the running flows estimated "
+              "slowest (a running collective waits for its slowest flow). "
               f"Both goals (mean job time {GOAL:+.0f}% or better, no higher batch completion in any "
               f"scenario) are met by {goals_met(interconnect['summary'])} on a lane each way and by "
               f"{goals_met(rows)} on links shared both ways. {default_weight_text(rows, interconnect['summary'])} "
@@ -428,8 +427,14 @@ and 5% of that on its reverse route's (its acknowledgements), and takes p
 times its busiest link's time. On split-duplex links (the default) a
 running job is slowed where the new job's bytes join its own: there `auto`
 ranks placements first by their bytes on links the other jobs use (within
-5% of the job's bytes of the fewest found, a tie), and its congestion descent
-adds none there.
+10% of the job's bytes of the fewest found, a tie), and its congestion descent
+adds none there. On links shared both ways a new flow on a running flow's
+link may slow it or, under TCP's sharing, speed another up; a running
+collective waits for its slowest flow, so there the links of the running
+flows estimated slowest (hops times their busiest link's load, those within
+80% of the slowest's, weighted from 0 there to 1 at the slowest) cost up to
+4 x W hops more and rank first in the same way, and the descent adds no
+bytes on them.
 Link loads follow who sends: a recorded
 G(i,j) travels R(i,j) only. `tofa-map --background HOSTFILE=GRAPH
 --interference-weight W --link-sharing S` does the same outside Slurm; `tofactl

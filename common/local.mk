@@ -18,6 +18,7 @@ common_libtofa_la_SOURCES = \
 	common/faults/outage_table.hpp \
 	common/metrics/metrics.hpp common/metrics/metrics.cpp \
 	common/metrics/interference.hpp common/metrics/interference.cpp \
+	common/metrics/tcp_flows.hpp \
 	common/map/mapper.hpp \
 	common/map/registry.cpp common/map/baseline/strategies.hpp common/map/scotch/strategies.hpp \
 	common/map/baseline/default_slurm.cpp common/map/baseline/random.cpp \

@@ -152,27 +152,36 @@ nlohmann::json to_json(const Result& r, const tofa::Topology& topology) {
           {"placement", nodes}};
 }
 
-/// The link loads of the --background jobs, summed (empty without any).
-std::vector<double> background_loads(const Options& options, const tofa::Topology& topology) {
-  if (options.background.empty()) return {};
-  std::vector<double> total(topology.link_slot_count(), 0.0);
+/// The --background jobs: their graphs and placements, and their link loads
+/// summed (empty without any).
+struct Background {
+  std::vector<tofa::CommGraph> graphs;
+  std::vector<tofa::Placement> placements;
+  std::vector<double> loads;
+};
+
+Background read_background(const Options& options, const tofa::Topology& topology) {
+  Background background;
+  if (options.background.empty()) return background;
+  background.loads.assign(topology.link_slot_count(), 0.0);
   for (const std::string& job : options.background) {
     const std::size_t equals = job.find('=');
     if (equals == std::string::npos || equals == 0 || equals + 1 == job.size())
       throw tofa::Error("--background '" + job + "': expected HOSTFILE=GRAPH");
     const std::string graph_name = job.substr(equals + 1);
-    const tofa::CommGraph graph = tofa::is_graph_spec(graph_name) ? tofa::graph_from_spec(graph_name)
-                                                                 : tofa::read_graph(graph_name);
-    const tofa::Placement placement = read_hostfile(job.substr(0, equals), topology, graph.task_count());
-    const std::vector<double> loads = tofa::link_loads(graph, topology, placement);
-    for (std::size_t l = 0; l < loads.size(); ++l) total[l] += loads[l];
+    background.graphs.push_back(tofa::is_graph_spec(graph_name) ? tofa::graph_from_spec(graph_name)
+                                                                : tofa::read_graph(graph_name));
+    const tofa::CommGraph& graph = background.graphs.back();
+    background.placements.push_back(read_hostfile(job.substr(0, equals), topology, graph.task_count()));
+    const std::vector<double> loads = tofa::link_loads(graph, topology, background.placements.back());
+    for (std::size_t l = 0; l < loads.size(); ++l) background.loads[l] += loads[l];
   }
-  return total;
+  return background;
 }
 
 tofa::MappingRequest mapping_request(const Options& options, const tofa::Topology& topology,
                                      const tofa::CommGraph& graph,
-                                     const std::vector<double>& background) {
+                                     const Background& background) {
   tofa::MappingRequest request;
   request.graph = &graph;
   request.topology = &topology;
@@ -189,8 +198,12 @@ tofa::MappingRequest mapping_request(const Options& options, const tofa::Topolog
   }
   if (!options.spec.empty()) request.parameters["spec"] = options.spec;
   request.fault_cost.shared_links = options.link_sharing == "shared";
-  if (!background.empty())
-    tofa::add_interference(request.fault_cost, topology, background, options.interference_weight);
+  if (background.loads.empty()) return request;
+  tofa::add_interference(request.fault_cost, topology, background.loads, options.interference_weight);
+  std::vector<tofa::RunningJobRoutes> routes;
+  for (std::size_t job = 0; job < background.graphs.size(); ++job)
+    routes.push_back({&background.graphs[job], &background.placements[job]});
+  tofa::add_link_criticality(request.fault_cost, topology, routes, options.interference_weight);
   return request;
 }
 
@@ -250,7 +263,7 @@ void print_shared_traffic(const Options& options, const tofa::Topology& topology
 int run(const Options& options) {
   tofa::Topology topology = tofa::load_topology(options.topology);
   const tofa::CommGraph graph = load_graph(options);
-  const std::vector<double> background = background_loads(options, topology);
+  const Background background = read_background(options, topology);
   const tofa::MappingRequest request = mapping_request(options, topology, graph, background);
   std::vector<std::string> names;
   if (options.compare) {
@@ -268,7 +281,7 @@ int run(const Options& options) {
     std::printf("%s, %d tasks, graph %s\n", topology.describe().c_str(), graph.task_count(),
                 options.graph.c_str());
     print_table(given);
-    print_shared_traffic(options, topology, graph, background, given);
+    print_shared_traffic(options, topology, graph, background.loads, given);
     return 0;
   }
   tofa::make_mapper(options.strategy);  // fail early on an unknown name
@@ -302,7 +315,7 @@ int run(const Options& options) {
     for (const Skipped& s : skipped) names += (names.empty() ? "" : ", ") + s.strategy;
     std::printf("not applicable to this job: %s\n", names.c_str());
   }
-  print_shared_traffic(options, topology, graph, background, results);
+  print_shared_traffic(options, topology, graph, background.loads, results);
   write_outputs(options, topology, graph, request.outage, results, skipped, chosen);
   return 0;
 }

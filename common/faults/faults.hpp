@@ -77,6 +77,10 @@ struct FaultCost {
   /// A link's two directions share its bandwidth (LinkSharing=shared): the
   /// other jobs' load on a link and a job's own count both ways.
   bool shared_links = false;
+  /// With shared_links: how much a new job's bytes on each link would
+  /// lengthen the running job that ends last (link_criticality, 0 to 1);
+  /// auto keeps them off. Null: none.
+  std::shared_ptr<const std::vector<double>> link_criticality{};
 };
 
 /// Throws Error unless c is finite and > 0 and the penalty finite and >= 0.

@@ -19,8 +19,8 @@ void RunningLinks::update(const Topology& topology, const std::vector<Job>& runn
   }
   for (const Job& job : running) {  // outside the lock: a route walk per edge
     if (next.count(job.job) || !job.graph) continue;
-    next.emplace(job.job,
-                 Counted{job.placement, sparse_link_loads(*job.graph, topology, job.placement)});
+    next.emplace(job.job, Counted{job.placement, sparse_link_loads(*job.graph, topology, job.placement),
+                                  job.graph});
   }
   std::lock_guard<std::mutex> lock(mutex_);
   const bool same = next.size() == jobs_.size() &&
@@ -81,16 +81,28 @@ void RunningLinks::add_interference_to(FaultCost& cost, const Topology& topology
   std::lock_guard<std::mutex> lock(mutex_);
   if (!known_) return;
   if (job && jobs_.count(*job)) {  // placed again while it runs: its own links left out
-    add_interference(cost, topology, loads_locked(job), weight);
+    interference_locked(cost, topology, weight, job);
     return;
   }
   if (!interference_ || interference_->weight != weight || interference_->shared_links != cost.shared_links) {
     FaultCost made = cost;
-    add_interference(made, topology, loads_locked(std::nullopt), weight);
-    interference_ = Interference{weight, cost.shared_links, made.link_extra, made.link_extra_bytes};
+    interference_locked(made, topology, weight, std::nullopt);
+    interference_ = Interference{weight, cost.shared_links, made.link_extra, made.link_extra_bytes,
+                                 made.link_criticality};
   }
   cost.link_extra = interference_->link_extra;
   cost.link_extra_bytes = interference_->link_extra_bytes;
+  cost.link_criticality = interference_->link_criticality;
+}
+
+void RunningLinks::interference_locked(FaultCost& cost, const Topology& topology, double weight,
+                                       std::optional<unsigned> except) const {
+  add_interference(cost, topology, loads_locked(except), weight);
+  if (!cost.shared_links || !cost.link_extra) return;
+  std::vector<RunningJobRoutes> routes;
+  for (const auto& [id, counted] : jobs_)
+    if (id != except && counted.graph) routes.push_back({counted.graph.get(), &counted.placement});
+  add_link_criticality(cost, topology, routes, weight);
 }
 
 }  // namespace tofa

@@ -41,9 +41,11 @@ class RunningLinks {
   std::vector<int> jobs_per_link(const Topology* both_ways_in = nullptr) const;
   /// The job's own bytes per link (sparse, link id order); empty if not running.
   std::vector<std::pair<int, double>> job_links(unsigned job) const;
-  /// add_interference of loads(job) to `cost` at `weight`: for a job that is
-  /// not running, made once per running set and shared (at 65,536 nodes two
-  /// link-sized tables per placement otherwise). Nothing before update() ran.
+  /// add_interference of loads(job) to `cost` at `weight`, and with
+  /// cost.shared_links the link_criticality of the running jobs but `job`:
+  /// for a job that is not running, made once per running set and shared (at
+  /// 65,536 nodes two link-sized tables per placement otherwise). Nothing
+  /// before update() ran.
   void add_interference_to(FaultCost& cost, const Topology& topology, double weight,
                            std::optional<unsigned> job) const;
 
@@ -51,8 +53,13 @@ class RunningLinks {
   struct Counted {
     std::vector<int> placement;
     std::vector<std::pair<int, double>> links;
+    std::shared_ptr<const CommGraph> graph;
   };
   std::vector<double> loads_locked(std::optional<unsigned> except) const;
+  /// add_interference, and on links shared both ways add_link_criticality, of
+  /// the running jobs but `except`.
+  void interference_locked(FaultCost& cost, const Topology& topology, double weight,
+                           std::optional<unsigned> except) const;
 
   mutable std::mutex mutex_;
   int link_slots_ = 0;
@@ -65,6 +72,7 @@ class RunningLinks {
     bool shared_links = false;
     std::shared_ptr<const std::vector<double>> link_extra;
     double link_extra_bytes = 0;
+    std::shared_ptr<const std::vector<double>> link_criticality;
   };
   mutable std::optional<Interference> interference_;
 };

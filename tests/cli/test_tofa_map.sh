@@ -167,4 +167,15 @@ check "a pattern's graph is placed like a file's: 16 tasks on 16 nodes" \
 "$map" --graph pattern:bcast:ranks=4,bytes=0 --write-graph "$work/x" >"$work/err" 2>&1
 check "a bad pattern fails with its column" \
   test $? -ne 0 -a -n "$(grep 'at column 15: bytes=0: expected a size' "$work/err")"
+# --background on links shared both ways (issue 37): a running pair sends
+# 1 MB over the 4 hops n0 -> n4; a new pair offered a link of that route
+# (n1-n2) and a quiet one (n9-n10) takes the quiet one.
+printf 'n0\nn4\n' >"$work/running.hosts"
+printf '0 1 1000000\n' >"$work/running.el"
+printf '0 1 1000\n' >"$work/pair.el"
+"$map" --topology torus:16 --graph "$work/pair.el" --strategy auto --nodes n1,n2,n9,n10 \
+  --background "$work/running.hosts=$work/running.el" --link-sharing shared --interference-weight 1 \
+  --hostfile "$work/pair.hosts" >"$work/out" 2>&1
+check "a new job keeps off a running job's route on shared links" \
+  test "$(sort "$work/pair.hosts" | tr '\n' ' ')" = "n10 n9 " -a -n "$(grep '0.0% of its link traffic' "$work/out")"
 checks_done

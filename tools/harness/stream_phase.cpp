@@ -222,7 +222,8 @@ Json run_stream(const std::string& strategy, const Topology& topology,
       for (int node : running.top().nodes) --used[static_cast<std::size_t>(node)];
       const unsigned ended = running.top().job;
       running_jobs.erase(ended);
-      if (through_service && measured_running.erase(ended)) forget(ended);
+      if (!through_service) continue;
+      if (measured_running.erase(ended)) forget(ended);
       else ended_unmeasured.insert(ended);
     }
     bool over = false;

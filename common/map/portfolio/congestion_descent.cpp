@@ -21,6 +21,7 @@ SharedLinkTimes::SharedLinkTimes(const MappingRequest& request) {
   others_ = cost.link_extra;
   bytes_per_unit_ = cost.link_extra_bytes;
   both_ways_ = cost.shared_links;
+  if (both_ways_) critical_ = cost.link_criticality;
   if (!any_faulty(request.outage)) return;
   const Topology& topology = *request.topology;
   penalty_factor_ = 1 + cost.penalty;
@@ -51,7 +52,7 @@ SharedLinkTimes::Footprint SharedLinkTimes::footprint(const MappingRequest& requ
   if (empty()) return footprint;
   for (const LinkUse& use : own_loads(request, placement)) {
     footprint.busiest = std::max(footprint.busiest, time(use.link, use.usage) * std::max(use.longest, 1));
-    if (protects_others() && others_use(use.link)) footprint.bytes_on_others_links += use.usage;
+    if (protects_others()) footprint.bytes_on_others_links += use.usage * protection(use.link);
   }
   return footprint;
 }
@@ -268,7 +269,7 @@ class CongestionSearch {
   bool adds_to_others_links() const {
     if (!times_.protects_others()) return false;
     for (int link : touched_)
-      if (change_[link] > bytes_tolerance_ && times_.others_use(link)) return true;
+      if (change_[link] > bytes_tolerance_ && times_.protects(link)) return true;
     return false;
   }
 

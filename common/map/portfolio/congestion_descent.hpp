@@ -24,7 +24,10 @@
 // in tofa-sim (bench/interference.py): a new flow's share of a running
 // flow's link depends on both flows' hops and on the reverse route, and
 // avoiding the running jobs' links (either way) left the new jobs slower
-// while the batch completion still rose; there auto ranks by its own time.
+// while the batch completion still rose. There a running collective waits
+// for its slowest flow, so auto keeps off the links of the running flows
+// estimated slowest (FaultCost::link_criticality: extra hops in Equation 1
+// and the first rank), where its bytes would lengthen the batch.
 #pragma once
 
 #include <memory>
@@ -32,6 +35,7 @@
 #include <vector>
 
 #include "map/mapper.hpp"
+#include "metrics/tcp_flows.hpp"
 #include "topology/topology.hpp"
 
 namespace tofa {
@@ -61,8 +65,9 @@ class SharedLinkTimes {
   double time(int link, double own) const;
   /// What auto ranks a placement by, from one walk of its routes.
   struct Footprint {
-    /// On split-duplex links, the placement's bytes on links the other jobs
-    /// use (the bytes that slow them down); 0 on shared links.
+    /// The placement's bytes on the links protects() names, each times its
+    /// protection() (the bytes that slow the other jobs down); 0 when it
+    /// names none.
     double bytes_on_others_links = 0;
     /// The largest time over its flows (on TCP links, a flow's hops times
     /// its busiest link's).
@@ -70,11 +75,16 @@ class SharedLinkTimes {
   };
   /// All 0 when empty.
   Footprint footprint(const MappingRequest& request, const Placement& placement) const;
-  /// Whether the descent keeps the new job's bytes off the others' links:
-  /// on split-duplex links.
-  bool protects_others() const { return others_ && !both_ways_; }
-  /// Whether the other jobs use `link`.
-  bool others_use(int link) const { return (*others_)[link] > 0; }
+  /// Whether auto and the descent keep the new job's bytes off some links:
+  /// on split-duplex links those the other jobs use, on links shared both
+  /// ways those of the jobs estimated slowest (FaultCost::link_criticality).
+  bool protects_others() const { return others_ && (!both_ways_ || critical_); }
+  /// How much a byte on `link` counts there: 1 or 0 on split-duplex links,
+  /// the link's criticality on shared ones.
+  double protection(int link) const {
+    return both_ways_ ? (*critical_)[link] : (*others_)[link] > 0 ? 1.0 : 0.0;
+  }
+  bool protects(int link) const { return protection(link) > 0; }
   /// The placement's use of each link (sparse, link id order), each link
   /// with its reverse's too when the links are shared both ways.
   std::vector<LinkUse> own_loads(const MappingRequest& request, const Placement& placement) const;
@@ -92,28 +102,15 @@ class SharedLinkTimes {
   std::vector<int> penalised_;  // links next to a node that may fail, sorted: no link-sized table
   double penalty_factor_ = 1;
   bool both_ways_ = false;
+  std::shared_ptr<const std::vector<double>> critical_;  // FaultCost::link_criticality
 };
-
-/// Of a TCP flow's bytes, what its acknowledgements send back (SimGrid's
-/// network/crosstraffic).
-constexpr double kAckShare = 0.05;
 
 template <typename Add>
 void SharedLinkTimes::visit_flow(const Topology& topology, int from, int to, double bytes,
                                  std::vector<int>& route, Add add) const {
+  if (both_ways_) return visit_tcp_flow(topology, from, to, bytes, route, add);
   topology.route_link_ids(from, to, route);
-  if (!both_ways_) {
-    for (int link : route) add(link, bytes, 0);
-    return;
-  }
-  const int hops = static_cast<int>(route.size());
-  for (double share : {1.0, kAckShare}) {
-    for (int link : route) {
-      add(link, share * bytes / hops, hops);
-      add(topology.reverse_link_id(link), share * bytes / hops, hops);
-    }
-    if (share == 1.0) topology.route_link_ids(to, from, route);
-  }
+  for (int link : route) add(link, bytes, 0);
 }
 
 /// Local descent from `start`: each task moved to a free slot of a

@@ -91,6 +91,53 @@ TEST(Interference, SharedLinksCountTheOtherDirectionsLoad) {
   EXPECT_THROW(tofa::both_ways(ring, {1.0}), tofa::Error);
 }
 
+// On TCP links a flow takes its hops times its busiest link's usage: job A's
+// 1000 bytes over 4 hops (0 -> 4) take 4 x 262.5 (250 a link and 5% more of
+// acknowledgements). Job B's 500 over one hop (5 -> 6) take 525, half of
+// A's: A's links count fully, both ways, B's not at all; with 900 bytes
+// B takes 945, 90% of A's, half way from kCriticalShare to 1.
+TEST(Interference, LinkCriticalityFollowsTheSlowestFlow) {
+  const tofa::Topology ring = ring8();
+  const tofa::CommGraph a = tofa::CommGraph::from_directed_edges(2, {{0, 1, 1000, 1}}, tofa::Directions::Kept);
+  const std::vector<int> on_a = {0, 4}, on_b = {5, 6};
+  const int b_link = plus_link(ring, 5);
+  for (double b_bytes : {500.0, 900.0}) {
+    const tofa::CommGraph b = tofa::CommGraph::from_directed_edges(2, {{0, 1, b_bytes, 1}}, tofa::Directions::Kept);
+    const auto critical = tofa::link_criticality(ring, {{&a, &on_a}, {&b, &on_b}});
+    ASSERT_TRUE(critical);
+    for (int node = 0; node < 4; ++node) {
+      EXPECT_DOUBLE_EQ((*critical)[plus_link(ring, node)], 1.0) << node;
+      EXPECT_DOUBLE_EQ((*critical)[ring.reverse_link_id(plus_link(ring, node))], 1.0) << node;
+    }
+    const double b_weight = b_bytes == 500 ? 0.0 : (945.0 / 1050 - tofa::kCriticalShare) / (1 - tofa::kCriticalShare);
+    EXPECT_NEAR((*critical)[b_link], b_weight, 1e-12);
+    EXPECT_NEAR((*critical)[ring.reverse_link_id(b_link)], b_weight, 1e-12);
+    EXPECT_DOUBLE_EQ((*critical)[plus_link(ring, 4)], 0.0);
+  }
+  EXPECT_FALSE(tofa::link_criticality(ring, {}));
+  const std::vector<int> together = {3, 3};
+  EXPECT_FALSE(tofa::link_criticality(ring, {{&a, &together}}));  // nothing between nodes
+}
+
+// The strategies' routes see it as kCriticalLinkHops more hops at weight 1,
+// on links shared both ways only.
+TEST(Interference, CriticalLinksCostMoreOnSharedLinks) {
+  const tofa::Topology ring = ring8();
+  const tofa::CommGraph a = tofa::CommGraph::from_directed_edges(2, {{0, 1, 1000, 1}}, tofa::Directions::Kept);
+  const std::vector<int> on_a = {0, 2};
+  for (bool shared : {false, true}) {
+    tofa::FaultCost cost;
+    cost.shared_links = shared;
+    tofa::add_interference(cost, ring, tofa::link_loads(a, ring, on_a), 2.0);
+    ASSERT_TRUE(cost.link_extra);
+    const double before = (*cost.link_extra)[plus_link(ring, 0)];
+    tofa::add_link_criticality(cost, ring, {{&a, &on_a}}, 2.0);
+    EXPECT_EQ(static_cast<bool>(cost.link_criticality), shared);
+    EXPECT_DOUBLE_EQ((*cost.link_extra)[plus_link(ring, 0)], before + (shared ? 2.0 * tofa::kCriticalLinkHops : 0));
+    EXPECT_DOUBLE_EQ((*cost.link_extra)[plus_link(ring, 4)], 0.0);
+  }
+}
+
 TEST(Interference, EquationOneAddsTheLinkCostsAlongTheRoute) {
   const tofa::Topology ring = ring8();
   std::vector<double> extra(ring.link_slot_count(), 0.0);

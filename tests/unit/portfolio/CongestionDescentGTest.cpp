@@ -2,6 +2,7 @@
 // the other jobs' traffic.
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <vector>
 
 #include "graph/graph.hpp"
@@ -100,6 +101,24 @@ TEST(CongestionDescent, BytesOnTheOthersLinksOnSplitDuplexLinks) {
     EXPECT_DOUBLE_EQ(times.footprint(job.request, {0, 1}).bytes_on_others_links, shared ? 0 : 1000);
     EXPECT_DOUBLE_EQ(times.footprint(job.request, {4, 5}).bytes_on_others_links, 0);
   }
+}
+
+// On shared links auto counts the job's use of the links of the running
+// jobs' slowest flows (FaultCost::link_criticality), both ways.
+TEST(CongestionDescent, OnSharedLinksBytesOnTheCriticalLinks) {
+  RingJob job;
+  job.request.fault_cost.shared_links = true;
+  job.others_between(0, 2, 300);
+  auto critical = std::make_shared<std::vector<double>>(job.ring.link_slot_count(), 0);
+  (*critical)[job.link(1, 2)] = 1;
+  job.request.fault_cost.link_criticality = critical;
+  const tofa::SharedLinkTimes times(job.request);
+  EXPECT_TRUE(times.protects_others());
+  EXPECT_TRUE(times.protects(job.link(1, 2)));
+  EXPECT_FALSE(times.protects(job.link(0, 1)));  // the others use it; no slowest flow does
+  EXPECT_DOUBLE_EQ(times.footprint(job.request, {0, 1}).bytes_on_others_links, 0);
+  // 1 -> 2 carries the job's 500 bytes, 2 -> 1 their acknowledgements' 25, and back.
+  EXPECT_DOUBLE_EQ(times.footprint(job.request, {1, 2}).bytes_on_others_links, 1050);
 }
 
 // Moving the pair next to each other onto the other job's link would cut

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <optional>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -16,6 +17,7 @@
 #include "metrics/metrics.hpp"
 #include "service/protocol.hpp"
 #include "service/request_handler.hpp"
+#include "service/running_links.hpp"
 #include "service/service_state.hpp"
 #include "service/tofa_conf.hpp"
 
@@ -205,6 +207,34 @@ TEST_F(RunningLinksTest, SharedLinksCountBothDirections) {
   EXPECT_GT(one_way, 0);
   EXPECT_NE(parse_message(handle_request(*state_, "LINKS top=1", kAlice)).body.find("jobs=2"),
             std::string::npos);
+}
+
+// On links shared both ways the running set's link criticality comes with
+// its link costs (made once per set), for a job not running and for a
+// running one placed again (its own flows left out).
+TEST(RunningLinks, OnSharedLinksTheCostsCarryTheCriticalLinks) {
+  const tofa::Topology topology = tofa::Topology::from_spec("torus:4x4x4");
+  auto ring = std::make_shared<const tofa::CommGraph>(tofa::CommGraph::from_directed_edges(
+      4, {{0, 1, 100, 1}, {1, 2, 100, 1}, {2, 3, 100, 1}, {3, 0, 100, 1}}, tofa::Directions::Kept));
+  tofa::RunningLinks links;
+  links.update(topology, {{50, {0, 1, 2, 3}, ring}});
+  const int used = topology.link_id(topology.route(0, 1).links.at(0));
+  for (bool shared : {false, true}) {
+    tofa::FaultCost cost;
+    cost.shared_links = shared;
+    links.add_interference_to(cost, topology, 1.0, std::nullopt);
+    ASSERT_TRUE(cost.link_extra);
+    ASSERT_EQ(static_cast<bool>(cost.link_criticality), shared);
+    if (shared) {
+      EXPECT_GT((*cost.link_criticality)[used], 0.0);
+      EXPECT_GT((*cost.link_criticality)[topology.reverse_link_id(used)], 0.0);
+    }
+  }
+  tofa::FaultCost again;
+  again.shared_links = true;
+  links.add_interference_to(again, topology, 1.0, 50u);  // nothing else runs
+  EXPECT_FALSE(again.link_extra);
+  EXPECT_FALSE(again.link_criticality);
 }
 
 }  // namespace
