@@ -86,6 +86,20 @@ void check_link_extra(const FaultCost& cost, const Topology& topology) {
 
 }  // namespace
 
+std::shared_ptr<const std::vector<double>> patched_link_costs(
+    const std::shared_ptr<const std::vector<double>>& base, const LinkCostPatch& patch) {
+  if (patch.empty()) return base;
+  if (!base) throw Error("link cost patch without link costs");
+  auto patched = std::make_shared<std::vector<double>>(*base);
+  for (const auto& [link, cost] : patch) {
+    if (link < 0 || static_cast<std::size_t>(link) >= patched->size())
+      throw Error("link cost patch: link " + std::to_string(link) + " of " +
+                  std::to_string(patched->size()));
+    (*patched)[static_cast<std::size_t>(link)] = cost;
+  }
+  return patched;
+}
+
 bool any_faulty(const std::vector<double>& outage) {
   return std::any_of(outage.begin(), outage.end(), [](double p) { return p > 0; });
 }

@@ -7,6 +7,7 @@
 #include <memory>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "graph/graph.hpp"
@@ -85,6 +86,15 @@ struct FaultCost {
 
 /// Throws Error unless c is finite and > 0 and the penalty finite and >= 0.
 void check_fault_cost(const FaultCost& cost);
+
+/// Costs that replace some of FaultCost::link_extra's (link id, cost): a
+/// running job placed again sees the running set's costs with its own bytes
+/// taken off its links, without a link-sized copy until a strategy needs one.
+using LinkCostPatch = std::vector<std::pair<int, double>>;
+/// `base` with the patch's entries replaced; `base` itself when the patch is
+/// empty. Throws Error on a link id outside `base`.
+std::shared_ptr<const std::vector<double>> patched_link_costs(
+    const std::shared_ptr<const std::vector<double>>& base, const LinkCostPatch& patch);
 
 /// True when some node has p > 0 (an empty vector: none).
 bool any_faulty(const std::vector<double>& outage);

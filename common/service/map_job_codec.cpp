@@ -1,5 +1,6 @@
 #include "service/map_job_codec.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -85,9 +86,30 @@ class Reader {
   std::size_t pos_ = 0;
 };
 
+/// How the interference costs travel: a worker keeps the last table it
+/// was sent, the running set's, which many jobs in a row share.
+enum class LinkCosts : std::uint8_t { None = 0, Sent = 1, Kept = 2 };
+
+/// Sparse (link, cost) pairs, each link inside `slots`, each cost >= 0.
+LinkCostPatch get_link_costs(Reader& in, std::uint64_t slots, const std::string& what) {
+  const auto links = in.get_array<std::int32_t>(slots, (what + " ids").c_str());
+  const auto costs = in.get_array<double>(links.size(), (what + "s").c_str());
+  if (costs.size() != links.size()) in.fail(what + " arrays differ in length");
+  LinkCostPatch pairs;
+  pairs.reserve(links.size());
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    if (links[i] < 0 || static_cast<std::uint64_t>(links[i]) >= slots || !(costs[i] >= 0) ||
+        !std::isfinite(costs[i]))
+      in.fail(what + " " + std::to_string(i));
+    pairs.emplace_back(links[i], costs[i]);
+  }
+  return pairs;
+}
+
 }  // namespace
 
-std::string encode_map_job(const MappingRequest& request, const std::string& strategy) {
+std::string encode_map_job(const MappingRequest& request, const std::string& strategy,
+                           const LinkCostPatch& patch, bool worker_kept_link_costs) {
   Writer out;
   out.put_raw(kJobMagic, sizeof kJobMagic);
   const Topology& topology = *request.topology;
@@ -120,17 +142,34 @@ std::string encode_map_job(const MappingRequest& request, const std::string& str
   out.put<std::uint64_t>(request.seed);
   out.put<double>(request.fault_cost.link_cost);
   out.put<double>(request.fault_cost.penalty);
+  const auto& link_extra = request.fault_cost.link_extra;
+  const LinkCosts how = !link_extra ? LinkCosts::None
+                         : worker_kept_link_costs ? LinkCosts::Kept
+                                                  : LinkCosts::Sent;
   std::vector<std::int32_t> extra_links;  // the interference costs, sparse
   std::vector<double> extra_costs;
-  if (request.fault_cost.link_extra)
-    for (std::size_t l = 0; l < request.fault_cost.link_extra->size(); ++l)
-      if ((*request.fault_cost.link_extra)[l] != 0) {
+  if (how == LinkCosts::Sent) {
+    const auto loaded = static_cast<std::size_t>(
+        std::count_if(link_extra->begin(), link_extra->end(), [](double c) { return c != 0; }));
+    extra_links.reserve(loaded);
+    extra_costs.reserve(loaded);
+    for (std::size_t l = 0; l < link_extra->size(); ++l)
+      if ((*link_extra)[l] != 0) {
         extra_links.push_back(static_cast<std::int32_t>(l));
-        extra_costs.push_back((*request.fault_cost.link_extra)[l]);
+        extra_costs.push_back((*link_extra)[l]);
       }
-  out.put<std::uint8_t>(request.fault_cost.link_extra ? 1 : 0);
+  }
+  out.put<std::uint8_t>(static_cast<std::uint8_t>(how));
   out.put_array(extra_links);
   out.put_array(extra_costs);
+  std::vector<std::int32_t> patch_links;
+  std::vector<double> patch_costs;
+  for (const auto& [link, cost] : patch) {
+    patch_links.push_back(link);
+    patch_costs.push_back(cost);
+  }
+  out.put_array(patch_links);
+  out.put_array(patch_costs);
   out.put<double>(request.fault_cost.link_extra_bytes);
   out.put<std::uint8_t>(request.fault_cost.shared_links ? 1 : 0);
   out.put_text(strategy);
@@ -157,7 +196,7 @@ std::shared_ptr<const Topology> shared_topology(const std::vector<int>& dims,
 
 }  // namespace
 
-std::unique_ptr<MapJob> decode_map_job(const std::string& bytes) {
+std::unique_ptr<MapJob> decode_map_job(const std::string& bytes, KeptLinkCosts* kept) {
   Reader in(bytes);
   char magic[sizeof kJobMagic];
   for (char& c : magic) c = in.get<char>("magic");
@@ -206,21 +245,24 @@ std::unique_ptr<MapJob> decode_map_job(const std::string& bytes) {
   request.seed = in.get<std::uint64_t>("seed");
   request.fault_cost.link_cost = in.get<double>("link cost");
   request.fault_cost.penalty = in.get<double>("fault penalty");
-  const bool has_extra = in.get<std::uint8_t>("link costs flag") != 0;
+  const auto how = in.get<std::uint8_t>("link costs flag");
+  if (how > static_cast<std::uint8_t>(LinkCosts::Kept)) in.fail("link costs flag");
   const auto slots = static_cast<std::uint64_t>(job->topology->link_slot_count());
-  const auto extra_links = in.get_array<std::int32_t>(slots, "link cost ids");
-  const auto extra_costs = in.get_array<double>(extra_links.size(), "link costs");
-  if (extra_costs.size() != extra_links.size()) in.fail("link cost arrays differ in length");
-  if (has_extra) {
-    auto extra = std::make_shared<std::vector<double>>(slots, 0.0);
-    for (std::size_t i = 0; i < extra_links.size(); ++i) {
-      if (extra_links[i] < 0 || static_cast<std::uint64_t>(extra_links[i]) >= slots ||
-          !(extra_costs[i] >= 0) || !std::isfinite(extra_costs[i]))
-        in.fail("link cost " + std::to_string(i));
-      (*extra)[extra_links[i]] = extra_costs[i];
-    }
-    request.fault_cost.link_extra = std::move(extra);
+  const LinkCostPatch extra = get_link_costs(in, slots, "link cost");
+  const LinkCostPatch patch = get_link_costs(in, slots, "own link cost");
+  std::shared_ptr<const std::vector<double>> table;
+  if (how == static_cast<std::uint8_t>(LinkCosts::Sent)) {
+    auto dense = std::make_shared<std::vector<double>>(slots, 0.0);
+    for (const auto& [link, cost] : extra) (*dense)[static_cast<std::size_t>(link)] = cost;
+    table = std::move(dense);
+    if (kept) kept->table = table;
+  } else if (how == static_cast<std::uint8_t>(LinkCosts::Kept)) {
+    if (!kept || !kept->table || kept->table->size() != slots)
+      in.fail("link costs of an earlier job, but none kept for this machine");
+    table = kept->table;
   }
+  if (!table && !patch.empty()) in.fail("own link costs without link costs");
+  request.fault_cost.link_extra = patched_link_costs(table, patch);
   request.fault_cost.link_extra_bytes = in.get<double>("link cost bytes");
   if (!(request.fault_cost.link_extra_bytes >= 0) || !std::isfinite(request.fault_cost.link_extra_bytes))
     in.fail("link cost bytes");

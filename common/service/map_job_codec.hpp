@@ -33,10 +33,23 @@ struct MapJob {
   MapJob& operator=(const MapJob&) = delete;
 };
 
+/// What a worker keeps between jobs: the last interference cost table it
+/// was sent (the running set's; at 65,536 nodes megabytes that every job
+/// placed until the running set changes would carry again).
+struct KeptLinkCosts {
+  std::shared_ptr<const std::vector<double>> table;
+};
+
 /// The job as bytes (only the topology's shape travels: node ids, not names).
-std::string encode_map_job(const MappingRequest& request, const std::string& strategy);
-/// Throws Error "mapping job: ..." on anything malformed or over a limit.
-std::unique_ptr<MapJob> decode_map_job(const std::string& bytes);
+/// The job's link costs are request.fault_cost.link_extra with `patch` over
+/// them; with `worker_kept_link_costs` the worker's KeptLinkCosts stand for
+/// link_extra, which does not travel.
+std::string encode_map_job(const MappingRequest& request, const std::string& strategy,
+                           const LinkCostPatch& patch = {}, bool worker_kept_link_costs = false);
+/// Throws Error "mapping job: ..." on anything malformed or over a limit, or
+/// asking for kept link costs that `kept` does not hold; a table that travels
+/// is kept there.
+std::unique_ptr<MapJob> decode_map_job(const std::string& bytes, KeptLinkCosts* kept = nullptr);
 
 /// "OK" + the placement, or "ER" + a message.
 std::string encode_map_result(const Placement& placement);

@@ -136,6 +136,19 @@ class WorkerProcess {
            limits.seconds == limits_.seconds && priority_ == thread_priority();
   }
 
+  /// The job's bytes, without the link cost table when the worker kept it.
+  std::string job_for(const MappingRequest& request, const std::string& strategy,
+                      const LinkCostPatch& own_links) const {
+    const auto& table = request.fault_cost.link_extra;
+    return encode_map_job(request, strategy, own_links, table && kept_link_costs_.lock() == table);
+  }
+  /// After the answer to job_for's job: an "OK" means the worker decoded it
+  /// and keeps its table; an error may have come before.
+  void answered(const MappingRequest& request, bool ok) {
+    if (!ok) kept_link_costs_.reset();
+    else if (request.fault_cost.link_extra) kept_link_costs_ = request.fault_cost.link_extra;
+  }
+
   /// Sends a job and returns the answer; throws MapWorkerFailure after
   /// killing the worker when anything goes wrong.
   std::string exchange(const std::string& job, std::size_t max_answer) {
@@ -216,6 +229,7 @@ class WorkerProcess {
   }
 
   MapWorkerLimits limits_;
+  std::weak_ptr<const std::vector<double>> kept_link_costs_;  ///< KeptLinkCosts, as sent
   const std::pair<int, int> priority_;  ///< the spawning thread's, which the worker inherited
   net::Fd socket_;
   pid_t pid_ = -1;
@@ -282,20 +296,19 @@ void allow_cpu_seconds(double seconds) {
 }  // namespace
 
 Placement map_in_worker(const MappingRequest& request, const std::string& strategy,
-                        const MapWorkerLimits& limits) {
-  const std::string job = encode_map_job(request, strategy);
+                        const MapWorkerLimits& limits, const LinkCostPatch& own_links) {
   const std::size_t max_answer = 4096 + 4 * static_cast<std::size_t>(request.graph->task_count());
   bool reused = false;
   std::unique_ptr<WorkerProcess> worker = take_worker(limits, &reused);
   std::string answer;
   try {
-    answer = worker->exchange(job, max_answer);
+    answer = worker->exchange(worker->job_for(request, strategy, own_links), max_answer);
   } catch (const MapWorkerFailure&) {
     // An idle worker may have died just before it was taken: a new one gets
     // the job once (a job that crashes workers crashes the new one too).
     if (!reused || worker->timed_out()) throw;
     worker = std::make_unique<WorkerProcess>(limits);
-    answer = worker->exchange(job, max_answer);
+    answer = worker->exchange(worker->job_for(request, strategy, own_links), max_answer);
   }
   if (is_out_of_memory(answer)) throw MapWorkerFailure(out_of_memory(limits));
   Placement placement;
@@ -304,9 +317,11 @@ Placement map_in_worker(const MappingRequest& request, const std::string& strate
   } catch (const MapWorkerFailure&) {
     throw;
   } catch (const Error&) {
+    worker->answered(request, false);
     give_back(std::move(worker));  // the strategy's own error: the worker is fine
     throw;
   }
+  worker->answered(request, true);
   give_back(std::move(worker));
   return placement;
 }
@@ -330,6 +345,7 @@ void stop_idle_map_workers() {
 }
 
 int serve_map_jobs(int in_fd, int out_fd, double cpu_seconds) {
+  KeptLinkCosts kept;
   for (;;) {
     std::string job;
     try {
@@ -345,7 +361,7 @@ int serve_map_jobs(int in_fd, int out_fd, double cpu_seconds) {
     std::string answer;
     int exit_code = 0;
     try {
-      const std::unique_ptr<MapJob> decoded = decode_map_job(job);
+      const std::unique_ptr<MapJob> decoded = decode_map_job(job, &kept);
       job.clear();
       job.shrink_to_fit();
       const Placement placement = make_mapper(decoded->strategy)->map(decoded->request);

@@ -25,8 +25,11 @@ struct MapWorkerLimits {
 /// "mapping worker crashed (signal 11, Segmentation fault)", "... exceeded its
 /// time limit of S s", "... ran out of memory (limit N MB)", a spawn failure.
 /// Thread-safe; at most kMaxIdleWorkers stay alive between calls.
+/// `own_links` goes over request.fault_cost.link_extra (PlacementInput::
+/// link_extra_patch); a worker that kept that table from its last job is
+/// not sent it again.
 Placement map_in_worker(const MappingRequest& request, const std::string& strategy,
-                        const MapWorkerLimits& limits);
+                        const MapWorkerLimits& limits, const LinkCostPatch& own_links = {});
 
 /// Starts one idle worker of `limits` now, so that the first placement does
 /// not wait for a process to start (about 20 ms inside a busy slurmctld).

@@ -227,8 +227,11 @@ ComputedPlacement compute_placement(const PlacementInput& input) {
     request.slots_per_node = *std::max_element(limits.max_tasks.begin(), limits.max_tasks.end());
   }
   const std::unique_ptr<Mapper> mapper = make_mapper(input.strategy);  // unknown names fail here
-  Placement placement =
-      input.worker ? map_in_worker(request, input.strategy, *input.worker) : mapper->map(request);
+  if (!input.worker)
+    request.fault_cost.link_extra = patched_link_costs(request.fault_cost.link_extra, input.link_extra_patch);
+  Placement placement = input.worker
+                            ? map_in_worker(request, input.strategy, *input.worker, input.link_extra_patch)
+                            : mapper->map(request);
   check_placement(request, placement);
   if (limited) {
     fit_task_limits(request, limits, placement);

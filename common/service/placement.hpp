@@ -23,6 +23,9 @@ struct PlacementInput {
   /// lock without copying (null = no outage)
   std::shared_ptr<const std::vector<double>> outage;
   FaultCost fault_cost;
+  /// Over fault_cost.link_extra (RunningLinks::add_interference_to): a
+  /// running job's own links freed of its bytes.
+  LinkCostPatch link_extra_patch;
   std::string strategy;        ///< a registered name
   /// Node names in preference order, hostlist ranges allowed; "" = all nodes.
   /// With per-node task limits when every item ends in ":MAX" or

@@ -53,6 +53,10 @@ std::vector<double> RunningLinks::loads_locked(std::optional<unsigned> except) c
 
 std::vector<int> RunningLinks::jobs_per_link(const Topology* both_ways_in) const {
   std::lock_guard<std::mutex> lock(mutex_);
+  return jobs_per_link_locked(both_ways_in);
+}
+
+std::vector<int> RunningLinks::jobs_per_link_locked(const Topology* both_ways_in) const {
   std::vector<int> count(known_ ? link_slots_ : 0, 0);
   std::vector<unsigned> last_counted(count.size(), 0);  // 1 + the job's index
   unsigned index = 0;
@@ -77,22 +81,61 @@ std::vector<std::pair<int, double>> RunningLinks::job_links(unsigned job) const 
 }
 
 void RunningLinks::add_interference_to(FaultCost& cost, const Topology& topology, double weight,
-                                       std::optional<unsigned> job) const {
+                                       std::optional<unsigned> job, LinkCostPatch* own_links) const {
   std::lock_guard<std::mutex> lock(mutex_);
   if (!known_) return;
-  if (job && jobs_.count(*job)) {  // placed again while it runs: its own links left out
+  const auto running = job ? jobs_.find(*job) : jobs_.end();
+  if (running != jobs_.end() && cost.shared_links) {
     interference_locked(cost, topology, weight, job);
     return;
   }
   if (!interference_ || interference_->weight != weight || interference_->shared_links != cost.shared_links) {
     FaultCost made = cost;
-    interference_locked(made, topology, weight, std::nullopt);
-    interference_ = Interference{weight, cost.shared_links, made.link_extra, made.link_extra_bytes,
-                                 made.link_criticality};
+    Interference kept;
+    if (cost.shared_links) {
+      interference_locked(made, topology, weight, std::nullopt);
+    } else {
+      kept.loads = loads_locked(std::nullopt);
+      add_interference(made, topology, kept.loads, weight);
+      kept.jobs_per_link = jobs_per_link_locked(nullptr);
+      kept.loaded_links = static_cast<int>(
+          std::count_if(kept.loads.begin(), kept.loads.end(), [](double b) { return b > 0; }));
+    }
+    kept.weight = weight;
+    kept.shared_links = cost.shared_links;
+    kept.link_extra = made.link_extra;
+    kept.link_extra_bytes = made.link_extra_bytes;
+    kept.link_criticality = made.link_criticality;
+    interference_ = std::move(kept);
   }
   cost.link_extra = interference_->link_extra;
   cost.link_extra_bytes = interference_->link_extra_bytes;
   cost.link_criticality = interference_->link_criticality;
+  if (running == jobs_.end() || !cost.link_extra) return;
+  std::optional<LinkCostPatch> freed = own_links_freed(running->second);
+  if (!freed) {  // no other job loads a link
+    cost.link_extra = nullptr;
+    cost.link_extra_bytes = 0;
+  } else if (own_links) {
+    *own_links = std::move(*freed);
+  } else {
+    cost.link_extra = patched_link_costs(cost.link_extra, *freed);
+  }
+}
+
+std::optional<LinkCostPatch> RunningLinks::own_links_freed(const Counted& job) const {
+  const Interference& all = *interference_;
+  LinkCostPatch freed;
+  freed.reserve(job.links.size());
+  int left_empty = 0;
+  for (const auto& [link, bytes] : job.links) {
+    const auto l = static_cast<std::size_t>(link);
+    const bool alone = all.jobs_per_link[l] <= 1;
+    left_empty += alone;
+    freed.emplace_back(link, alone ? 0.0 : std::max(0.0, all.loads[l] - bytes) / all.link_extra_bytes);
+  }
+  if (left_empty == all.loaded_links) return std::nullopt;
+  return freed;
 }
 
 void RunningLinks::interference_locked(FaultCost& cost, const Topology& topology, double weight,

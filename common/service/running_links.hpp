@@ -41,13 +41,17 @@ class RunningLinks {
   std::vector<int> jobs_per_link(const Topology* both_ways_in = nullptr) const;
   /// The job's own bytes per link (sparse, link id order); empty if not running.
   std::vector<std::pair<int, double>> job_links(unsigned job) const;
-  /// add_interference of loads(job) to `cost` at `weight`, and with
-  /// cost.shared_links the link_criticality of the running jobs but `job`:
-  /// for a job that is not running, made once per running set and shared (at
-  /// 65,536 nodes two link-sized tables per placement otherwise). Nothing
-  /// before update() ran.
+  /// add_interference of the running jobs' loads to `cost` at `weight`, and
+  /// with cost.shared_links their link_criticality, made once per running set
+  /// and shared (at 65,536 nodes two link-sized tables per placement
+  /// otherwise). For `job` running (placed again while it runs) its own bytes
+  /// are taken off its links: as `own_links` over the shared costs when given,
+  /// else in a copy; the costs stay scaled by the whole running set's mean
+  /// loaded link. On links shared both ways a running job's costs are made
+  /// without it (its flows are not the others' critical ones). Nothing before
+  /// update() ran.
   void add_interference_to(FaultCost& cost, const Topology& topology, double weight,
-                           std::optional<unsigned> job) const;
+                           std::optional<unsigned> job, LinkCostPatch* own_links = nullptr) const;
 
  private:
   struct Counted {
@@ -56,6 +60,7 @@ class RunningLinks {
     std::shared_ptr<const CommGraph> graph;
   };
   std::vector<double> loads_locked(std::optional<unsigned> except) const;
+  std::vector<int> jobs_per_link_locked(const Topology* both_ways_in) const;
   /// add_interference, and on links shared both ways add_link_criticality, of
   /// the running jobs but `except`.
   void interference_locked(FaultCost& cost, const Topology& topology, double weight,
@@ -73,7 +78,13 @@ class RunningLinks {
     std::shared_ptr<const std::vector<double>> link_extra;
     double link_extra_bytes = 0;
     std::shared_ptr<const std::vector<double>> link_criticality;
+    std::vector<double> loads;        ///< bytes per link, every running job
+    std::vector<int> jobs_per_link;  ///< running jobs on each link
+    int loaded_links = 0;
   };
+  /// The running job's links with the others' costs on them (interference_
+  /// made without shared links); nullopt when no other job loads a link.
+  std::optional<LinkCostPatch> own_links_freed(const Counted& job) const;
   mutable std::optional<Interference> interference_;
 };
 

@@ -507,7 +507,7 @@ PlacementInput ServiceState::placement_input(const PlaceRequest& request,
   input.fault_cost = settings_.fault_cost;
   if (settings_.interference_weight > 0)
     running_links_.add_interference_to(input.fault_cost, topology_, settings_.interference_weight,
-                                       request.job);
+                                       request.job, &input.link_extra_patch);
   input.strategy = strategy;
   input.candidates = request.candidates;
   // More slots than tasks change nothing but the work of some strategies.

@@ -69,6 +69,24 @@ TEST(MapWorker, SamePlacementAsInProcess) {
   }
 }
 
+// A worker kept between jobs gets the running set's link costs once and
+// each job's own links over them: the same placements as in-process.
+TEST(MapWorker, KeptLinkCostsPlaceAsInProcess) {
+  Job job;
+  std::vector<double> extra(job.torus.link_slot_count(), 0.0);
+  for (int node : {5, 6, 9, 10})
+    for (const tofa::Link& link : job.torus.route(node, node + 1).links) extra[job.torus.link_id(link)] = 40.0;
+  job.request.fault_cost.link_extra = std::make_shared<const std::vector<double>>(extra);
+  job.request.fault_cost.link_extra_bytes = 100;
+  const tofa::LinkCostPatch own = {{job.torus.link_id(job.torus.route(5, 6).links.at(0)), 0.0}};
+  for (const tofa::LinkCostPatch& patch : {tofa::LinkCostPatch{}, own, own}) {
+    MappingRequest here = job.request;
+    here.fault_cost.link_extra = tofa::patched_link_costs(here.fault_cost.link_extra, patch);
+    EXPECT_EQ(map_in_worker(job.request, "anneal", real_worker(), patch),
+              tofa::make_mapper("anneal")->map(here));
+  }
+}
+
 TEST(MapWorker, AnIdleWorkerThatDiedIsReplaced) {
   Job job;
   const Placement here = tofa::make_mapper("greedy")->map(job.request);
@@ -212,6 +230,38 @@ TEST(MapJobCodec, OtherJobsLinkCostsTravelWithTheirByteScale) {
   EXPECT_EQ(*decoded->request.fault_cost.link_extra, extra);
   EXPECT_EQ(decoded->request.fault_cost.link_extra_bytes, 400);
   EXPECT_TRUE(decoded->request.fault_cost.shared_links);
+}
+
+// The running set's link costs travel to a worker once: the next jobs name
+// the table it kept, each with its own links' costs over it.
+TEST(MapJobCodec, AWorkerKeepsTheLinkCostsItWasSent) {
+  using tofa::service::decode_map_job;
+  using tofa::service::encode_map_job;
+  Job job;
+  std::vector<double> extra(job.torus.link_slot_count(), 0.0);
+  for (std::size_t l = 0; l < extra.size(); l += 3) extra[l] = 1.0 + static_cast<double>(l);
+  job.request.fault_cost.link_extra = std::make_shared<const std::vector<double>>(extra);
+  job.request.fault_cost.link_extra_bytes = 50;
+  tofa::service::KeptLinkCosts kept;
+  EXPECT_EQ(*decode_map_job(encode_map_job(job.request, "auto"), &kept)->request.fault_cost.link_extra, extra);
+  ASSERT_TRUE(kept.table);
+  EXPECT_EQ(*kept.table, extra);
+
+  const tofa::LinkCostPatch own = {{0, 0.0}, {4, 7.5}};
+  const std::string by_name = encode_map_job(job.request, "auto", own, true);
+  EXPECT_LT(by_name.size(), encode_map_job(job.request, "auto").size() / 2);
+  std::vector<double> patched = extra;
+  patched[0] = 0.0;
+  patched[4] = 7.5;
+  EXPECT_EQ(*decode_map_job(by_name, &kept)->request.fault_cost.link_extra, patched);
+  EXPECT_EQ(*kept.table, extra);  // the patch is the job's alone
+
+  tofa::service::KeptLinkCosts none;
+  EXPECT_NE(error_text([&] { decode_map_job(by_name, &none); }).find("none kept for this machine"),
+            std::string::npos);
+  EXPECT_NE(error_text([&] { decode_map_job(encode_map_job(job.request, "auto", {{1 << 20, 1.0}}), &kept); })
+                .find("own link cost 0"),
+            std::string::npos);
 }
 
 TEST(MapJobCodec, WhoSendsTravelsWithTheGraph) {

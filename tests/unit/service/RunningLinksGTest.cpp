@@ -209,6 +209,31 @@ TEST_F(RunningLinksTest, SharedLinksCountBothDirections) {
             std::string::npos);
 }
 
+// A running job placed again sees the running set's costs with its own
+// bytes taken off its links: over the shared table as a patch, or in a copy.
+TEST(RunningLinks, ARunningJobPlacedAgainSeesOnlyTheOthersOnItsLinks) {
+  const tofa::Topology topology = tofa::Topology::from_spec("torus:4x4x4");
+  auto ring = std::make_shared<const tofa::CommGraph>(tofa::CommGraph::from_directed_edges(
+      4, {{0, 1, 100, 1}, {1, 2, 100, 1}, {2, 3, 100, 1}, {3, 0, 100, 1}}, tofa::Directions::Kept));
+  tofa::RunningLinks links;
+  links.update(topology, {{50, {0, 1, 2, 3}, ring}, {51, {1, 2, 17, 18}, ring}});
+  tofa::FaultCost shared_table, patched, copied;
+  links.add_interference_to(shared_table, topology, 1.0, std::nullopt);
+  tofa::LinkCostPatch own;
+  links.add_interference_to(patched, topology, 1.0, 51u, &own);
+  links.add_interference_to(copied, topology, 1.0, 51u);
+  ASSERT_TRUE(shared_table.link_extra && copied.link_extra);
+  EXPECT_EQ(patched.link_extra, shared_table.link_extra);  // the same table, not a copy
+  EXPECT_EQ(*tofa::patched_link_costs(patched.link_extra, own), *copied.link_extra);
+  ASSERT_EQ(own.size(), links.job_links(51).size());
+  const std::vector<double> others = links.loads(51u);
+  const int both = topology.link_id(topology.route(1, 2).links.at(0));  // the rings' common link
+  for (const auto& [link, cost] : own) {
+    EXPECT_DOUBLE_EQ(cost, others[link] / shared_table.link_extra_bytes) << link;
+    EXPECT_EQ(cost > 0, link == both) << link;
+  }
+}
+
 // On links shared both ways the running set's link criticality comes with
 // its link costs (made once per set), for a job not running and for a
 // running one placed again (its own flows left out).
