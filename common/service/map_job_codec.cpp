@@ -194,6 +194,29 @@ std::shared_ptr<const Topology> shared_topology(const std::vector<int>& dims,
   return last;
 }
 
+/// The job's extra cost per link: the table sent with it, or the one kept from
+/// an earlier job, with the job's own patch over it.
+std::shared_ptr<const std::vector<double>> get_link_extra(Reader& in, std::uint64_t slots,
+                                                          KeptLinkCosts* kept) {
+  const auto how = in.get<std::uint8_t>("link costs flag");
+  if (how > static_cast<std::uint8_t>(LinkCosts::Kept)) in.fail("link costs flag");
+  const LinkCostPatch extra = get_link_costs(in, slots, "link cost");
+  const LinkCostPatch patch = get_link_costs(in, slots, "own link cost");
+  std::shared_ptr<const std::vector<double>> table;
+  if (how == static_cast<std::uint8_t>(LinkCosts::Sent)) {
+    auto dense = std::make_shared<std::vector<double>>(slots, 0.0);
+    for (const auto& [link, cost] : extra) (*dense)[static_cast<std::size_t>(link)] = cost;
+    table = std::move(dense);
+    if (kept) kept->table = table;
+  } else if (how == static_cast<std::uint8_t>(LinkCosts::Kept)) {
+    if (!kept || !kept->table || kept->table->size() != slots)
+      in.fail("link costs of an earlier job, but none kept for this machine");
+    table = kept->table;
+  }
+  if (!table && !patch.empty()) in.fail("own link costs without link costs");
+  return patched_link_costs(table, patch);
+}
+
 }  // namespace
 
 std::unique_ptr<MapJob> decode_map_job(const std::string& bytes, KeptLinkCosts* kept) {
@@ -245,24 +268,8 @@ std::unique_ptr<MapJob> decode_map_job(const std::string& bytes, KeptLinkCosts* 
   request.seed = in.get<std::uint64_t>("seed");
   request.fault_cost.link_cost = in.get<double>("link cost");
   request.fault_cost.penalty = in.get<double>("fault penalty");
-  const auto how = in.get<std::uint8_t>("link costs flag");
-  if (how > static_cast<std::uint8_t>(LinkCosts::Kept)) in.fail("link costs flag");
   const auto slots = static_cast<std::uint64_t>(job->topology->link_slot_count());
-  const LinkCostPatch extra = get_link_costs(in, slots, "link cost");
-  const LinkCostPatch patch = get_link_costs(in, slots, "own link cost");
-  std::shared_ptr<const std::vector<double>> table;
-  if (how == static_cast<std::uint8_t>(LinkCosts::Sent)) {
-    auto dense = std::make_shared<std::vector<double>>(slots, 0.0);
-    for (const auto& [link, cost] : extra) (*dense)[static_cast<std::size_t>(link)] = cost;
-    table = std::move(dense);
-    if (kept) kept->table = table;
-  } else if (how == static_cast<std::uint8_t>(LinkCosts::Kept)) {
-    if (!kept || !kept->table || kept->table->size() != slots)
-      in.fail("link costs of an earlier job, but none kept for this machine");
-    table = kept->table;
-  }
-  if (!table && !patch.empty()) in.fail("own link costs without link costs");
-  request.fault_cost.link_extra = patched_link_costs(table, patch);
+  request.fault_cost.link_extra = get_link_extra(in, slots, kept);
   request.fault_cost.link_extra_bytes = in.get<double>("link cost bytes");
   if (!(request.fault_cost.link_extra_bytes >= 0) || !std::isfinite(request.fault_cost.link_extra_bytes))
     in.fail("link cost bytes");
