@@ -29,16 +29,18 @@ stage() { printf '%s\t%s\t%s%s\n' "$1" "$2" "$3" "${4:+	$4}" >>"$stages"; }
 # /var/cache/tofa; about 4 minutes each the first time) build in the
 # background at the lowest priority from here on; their integration tests
 # (tests/integration/releases.sh: tests a-g, the unpatched --tofa-matrix
-# spelling, several tasks per node, failing nodes, a shared cluster) start once the 22.05
-# clusters are done; the sanitizer and fuzzing runs (below) take the lowest
-# priority beside every cluster: the clusters mostly wait.
+# spelling, several tasks per node, failing nodes, a shared cluster) start once
+# make check is done (its unit tests kill stray map workers by name), beside
+# the 22.05 clusters: every cluster has its own ports and directories, and the
+# clusters mostly wait. The sanitizer and fuzzing runs (below) take the lowest
+# priority beside them.
 releases_job=
 if [ "$(id -u)" -eq 0 ]; then
   (for release in 24.11 26.05; do
      nice -n 19 bash scripts/slurm-release.sh "$release" &&
        nice -n 19 bash scripts/build-slurm-release.sh "$release"
    done >"$results/release-builds.log" 2>&1
-   while [ ! -e "$results/.clusters-22.05-done" ]; do sleep 2; done
+   while [ ! -e "$results/.make-check-done" ]; do sleep 2; done
    top_builddir=$PWD top_srcdir=$PWD TOFA_RELEASES_LOG_DIR="$results/releases" timeout 1800 \
      bash tests/integration/releases.sh 24.11 26.05 >"$results/releases.log" 2>&1) &
   releases_job=$!
@@ -46,6 +48,8 @@ fi
 
 make -j"$(nproc)" check GTEST_OUTPUT="xml:$PWD/$results/" >"$results/make-check.log" 2>&1
 check_rc=$?
+[ "$(id -u)" -eq 0 ] && make -s tests/integration/tofa_query bench/service_load >/dev/null
+touch "$results/.make-check-done"
 for log in tests/*.log tests/*/*.log; do [ -f "$log" ] && cat "$log"; done
 grep -E '^(PASS|FAIL|ERROR|XFAIL|XPASS|SKIP):' "$results/make-check.log" || true
 # Every test make check should have run is a stage, whether it ran or not.
@@ -74,24 +78,34 @@ lowest_priority=()
  echo $? >"$results/fuzz.rc") &
 checks_job=$!
 
-# Integration tests: real munged, slurmctld and 8 slurmd with the plugins.
-if [ "$(id -u)" -eq 0 ]; then
-  make -s tests/integration/tofa_query bench/service_load >/dev/null
-  for test in smoke_cluster tofa_cluster tofa_distribution untrusted_input failing_nodes graph_quota shared_cluster job_stream state_kill9; do
-    echo "== tests/integration/$test.sh"
+# Integration tests: real munged, slurmctld and 8 or 16 slurmd with the
+# plugins, in two lanes at once (each cluster on its own ports and
+# directories), then Slurm's own test suite, bounded subset, plain cons_tres
+# and with tofa: fails on any test that passes plain and not with tofa (issue 16).
+integration_lane() {   # integration_lane TEST...
+  local test
+  for test in "$@"; do
     top_builddir=$PWD top_srcdir=$PWD timeout 1200 bash "tests/integration/$test.sh" \
       >"$results/$test.log" 2>&1
     stage "tests/integration/$test.sh" $? "$results/$test.log"
+  done
+}
+if [ "$(id -u)" -eq 0 ]; then
+  lane_a=(smoke_cluster tofa_cluster tofa_distribution untrusted_input failing_nodes graph_quota job_stream)
+  lane_b=(shared_cluster state_kill9)
+  integration_lane "${lane_a[@]}" &
+  lane_a_job=$!
+  integration_lane "${lane_b[@]}"
+  wait "$lane_a_job"
+  for test in "${lane_a[@]}" "${lane_b[@]}"; do
+    echo "== tests/integration/$test.sh"
     cat "$results/$test.log"
   done
-  # Slurm's own test suite, bounded subset, plain cons_tres and with tofa:
-  # fails on any test that passes plain and not with tofa (issue 16).
   echo "== tests/slurm_testsuite/run.sh --list bounded.txt"
   timeout 1200 bash tests/slurm_testsuite/run.sh --list bounded.txt --mode both \
     >"$results/slurm_testsuite.log" 2>&1
   stage "tests/slurm_testsuite/run.sh" $? "$results/slurm_testsuite.log"
   cat "$results/slurm_testsuite.log"
-  touch "$results/.clusters-22.05-done"
 else
   echo "SKIP: the integration tests start slurmctld/slurmd and need root" >"$results/integration.log"
   stage "tests/integration (not root)" 77 "$results/integration.log"

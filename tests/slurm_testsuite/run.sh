@@ -66,9 +66,9 @@ PART=
 MERGE=()
 WORK=/tmp/tofa-slurm-testsuite-work
 PLAIN_DIR=/tmp/tofa-slurm-testsuite-plain
-PLAIN_PORT=20500
+PLAIN_PORT=23500
 TOFA_DIR=/tmp/tofa-slurm-testsuite-tofa
-TOFA_PORT=20600
+TOFA_PORT=23600
 
 while [ $# -gt 0 ]; do
     case "$1" in
