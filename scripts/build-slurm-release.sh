@@ -77,22 +77,29 @@ if [ "$previous_root" != "$SRC_ROOT" ] && [ -f "$builddir/Makefile" ]; then
     (cd "$builddir" && make clean > make-clean.log 2>&1) || true
 fi
 echo "$SRC_ROOT" > "$builddir/.source-root"
-# Makefile.in is made from Makefile.am and the local.mk files: when their
-# text differs from what it was made from, reconfigure. Their times cannot
-# tell: another checkout's older copy would leave a Makefile.in that misses
-# a new source (the 26.05 plugins then failed to link).
-am_sum=$(cd "$SRC_ROOT" && { git ls-files -z Makefile.am '*local.mk' 2>/dev/null || true; } |
+# configure and Makefile.in are made from configure.ac, the m4 macros,
+# Makefile.am and the local.mk files: when their text differs from what they
+# were made from, reconfigure. Their times cannot tell: another checkout's older copy would
+# leave a Makefile.in that misses a new source (the 26.05 plugins then failed
+# to link), and a clean clone's are newer than the last configure.
+am_sum=$(cd "$SRC_ROOT" && { git ls-files -z configure.ac '*.m4' Makefile.am '*local.mk' 2>/dev/null || true; } |
          xargs -0 cat 2>/dev/null | cksum)
 [ "$(cat "$builddir/.am-sum" 2>/dev/null)" = "$am_sum" ] || reconf=yes
 
-if [ $reconf = yes ] || [ ! -f "$builddir/config.status" ] ||
-   [ "$SRC_ROOT/configure.ac" -nt "$builddir/config.status" ]; then
+if [ $reconf = yes ] || [ ! -f "$builddir/config.status" ]; then
     log "autoreconf -fi in $builddir (log: $builddir/autoreconf.log)"
     (cd "$builddir" && autoreconf -fi > autoreconf.log 2>&1) || { tail -n 20 "$builddir/autoreconf.log" >&2; die "autoreconf failed"; }
     log "configure --with-slurm=$prefix (log: $builddir/configure.out)"
     (cd "$builddir" && ./configure --with-slurm="$prefix" --enable-werror "${COMPILERS[@]}" > configure.out 2>&1) \
         || { tail -n 20 "$builddir/configure.out" >&2; die "configure failed (see $builddir/config.log)"; }
     echo "$am_sum" > "$builddir/.am-sum"
+else
+    # Made from the same text: newer than their inputs again (a clean clone's
+    # files are all newer), or make would run autoconf and configure anew.
+    (cd "$builddir" && for made in aclocal.m4 configure tofa_config.h.in Makefile.in config.status \
+                                   libtool Makefile tofa_config.h stamp-h1; do
+        [ ! -f "$made" ] || touch "$made"
+    done)
 fi
 # Bring Makefile up to date first (an edited *.am or local.mk regenerates
 # it, and that output must not end up in the target list).
