@@ -290,14 +290,17 @@ def completion_evidence(d):
                 continue
             (lowered if blind < alone * (1 - 1e-9) else raised).append(
                 100 * (v["batch_completion_time"] / alone - 1))
+    def span(values, spec):
+        low, high = f"{min(values):{spec}}%", f"{max(values):{spec}}%"
+        return low if low == high else f"{low} to {high}"
     parts = []
     if lowered:
         parts.append(f"{len(lowered)} where blind's mix ends the batch earlier than the running jobs alone do "
                      "(slowing one running job can speed up another), aware's batch there "
-                     f"{min(lowered):+.2f}% to {max(lowered):+.2f}% against the running jobs alone")
+                     f"{span(lowered, '+.2f')} against the running jobs alone")
     if raised:
         parts.append(f"{len(raised)} where aware's mix slows the slowest running job, by "
-                     f"{min(raised):.1f}% to {max(raised):.1f}% against the running jobs alone")
+                     f"{span(raised, '.1f')} against the running jobs alone")
     return "; ".join(parts)
 
 
